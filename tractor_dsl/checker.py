@@ -1,0 +1,525 @@
+"""The checker: from parsed rule files to checked, resolved rulesets.
+
+It collects every problem rather than stopping at the first, and sorts them by
+position. Codes: E0xx syntax, E1xx clauses, E2xx settings, E3xx follow ladders,
+E4xx score tables, E5xx rulesets and extends, E6xx coverage; W for warnings.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import inventory
+from . import model as m
+from .diagnostics import Diagnostic, SpecError, did_you_mean
+from .parser import parse_file
+from .patterns import can_form, pattern_units, shape_unit, unit_cards, units_as_runs
+from .schema import BAND_SIDES, LEAD_UNITS, PARAMS, PARAMS_BY_NAME, STATUSES
+from .types import TypeProblem
+
+CARDS_PER_DECK = 54
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a setting of a checked ruleset comes from."""
+
+    clause: m.Clause
+    reading: str | None
+    span: m.Span
+
+    @property
+    def cites(self) -> tuple[str, ...]:
+        return self.clause.cites
+
+
+@dataclass
+class CheckedRuleset:
+    name: str
+    title: str
+    document: str | None
+    lineage: tuple[str, ...]             # this ruleset, then what it extends, ...
+    clauses: tuple[m.Clause, ...]        # effective clauses, base order then additions
+    choices: dict[str, str]              # clause id -> chosen reading
+    overrides: dict[str, m.Override]     # clause id -> the override that changed it
+    values: dict[str, Any]
+    origins: dict[str, Origin]
+    ladders: dict[str, tuple[m.Shape, tuple[m.Pattern, ...], Origin]]
+    bands: tuple[m.Band, ...]
+    band_origin: Origin | None
+    file: str = ""
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def clause(self, clause_id: str) -> m.Clause:
+        for c in self.clauses:
+            if c.id == clause_id:
+                return c
+        raise KeyError(clause_id)
+
+    def origin(self, name: str) -> Origin:
+        return self.origins[name]
+
+    def clause_id_of(self, name: str) -> str:
+        return self.origins[name].clause.id
+
+
+@dataclass
+class Library:
+    """Every ruleset found, checked, with the problems found on the way."""
+
+    rulesets: dict[str, CheckedRuleset] = field(default_factory=dict)
+    parsed: dict[str, m.Ruleset] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+    def get(self, name: str) -> CheckedRuleset:
+        if name in self.rulesets:
+            return self.rulesets[name]
+        known = sorted(self.rulesets)
+        raise SpecError([Diagnostic("E501", f"unknown ruleset '{name}'" + did_you_mean(name, known)
+                                    + f" (known: {', '.join(known)})", m.Span("<command line>", 0, 0))])
+
+
+def default_spec_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "spec"
+
+
+def spec_files(paths: Iterable[str | Path] | None = None) -> list[Path]:
+    roots = [Path(p) for p in paths] if paths else [default_spec_dir()]
+    files: list[Path] = []
+    for root in roots:
+        if root.is_dir():
+            files.extend(sorted(root.rglob("*.tractor")))
+        else:
+            files.append(root)
+    return files
+
+
+def load(paths: Iterable[str | Path] | None = None) -> Library:
+    """Parse and check every rule file under ``paths`` (default: ``spec/``)."""
+    lib = Library()
+    for path in spec_files(paths):
+        try:
+            lib.sources[str(path)] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass
+        try:
+            rs = parse_file(path)
+        except SpecError as e:
+            lib.diagnostics.extend(e.diagnostics)
+            continue
+        if rs.name in lib.parsed:
+            lib.diagnostics.append(Diagnostic(
+                "E502", f"ruleset '{rs.name}' is defined twice (also in {lib.parsed[rs.name].file})", rs.span))
+            continue
+        lib.parsed[rs.name] = rs
+    _Checker(lib).run()
+    lib.diagnostics.sort(key=Diagnostic.sort_key)
+    return lib
+
+
+def check_text(text: str, file: str = "<string>", extra: dict[str, str] | None = None) -> Library:
+    """Check rule text (and optional other files it extends), for tests and tools."""
+    from .parser import parse
+    lib = Library()
+    for name, source in {file: text, **(extra or {})}.items():
+        lib.sources[name] = source
+        try:
+            rs = parse(source, name)
+        except SpecError as e:
+            lib.diagnostics.extend(e.diagnostics)
+            continue
+        if rs.name in lib.parsed:
+            lib.diagnostics.append(Diagnostic("E502", f"ruleset '{rs.name}' is defined twice", rs.span))
+            continue
+        lib.parsed[rs.name] = rs
+    _Checker(lib).run()
+    lib.diagnostics.sort(key=Diagnostic.sort_key)
+    return lib
+
+
+class _Checker:
+    def __init__(self, lib: Library):
+        self.lib = lib
+
+    def error(self, code: str, message: str, span: m.Span) -> None:
+        self.lib.diagnostics.append(Diagnostic(code, message, span))
+
+    def warn(self, code: str, message: str, span: m.Span) -> None:
+        self.lib.diagnostics.append(Diagnostic(code, message, span, "warning"))
+
+    # --- driver ---
+    def run(self) -> None:
+        for rs in self.lib.parsed.values():
+            for clause in rs.clauses:
+                self.check_clause(clause, rs)
+            for ov in rs.overrides:
+                if ov.replacement is not None:
+                    self.check_clause(ov.replacement, rs)
+        order = self.extends_order()
+        for name in order:
+            resolved = self.resolve(self.lib.parsed[name])
+            if resolved is not None:
+                self.lib.rulesets[name] = resolved
+        self.check_coverage()
+
+    # --- one clause, on its own ---
+    def check_clause(self, clause: m.Clause, rs: m.Ruleset) -> None:
+        known = inventory.by_id()
+        if clause.status is None:
+            self.error("E101", f"clause '{clause.id}' has no status (stated, interpreted or conduct)", clause.span)
+        elif clause.status not in STATUSES:
+            self.error("E102", f"unknown status '{clause.status}'" + did_you_mean(clause.status, STATUSES),
+                       clause.item_span("status"))
+        if not clause.cites:
+            self.error("E103", f"clause '{clause.id}' cites no source clause", clause.span)
+        if not clause.says:
+            self.error("E104", f"clause '{clause.id}' has no English statement ('says')", clause.span)
+        if not clause.zh:
+            self.error("E109", f"clause '{clause.id}' has no Chinese statement ('zh')", clause.span)
+        seen_cites = set()
+        for cite in clause.cites:
+            span = clause.item_span(f"cite:{cite}")
+            if cite in seen_cites:
+                self.error("E105", f"'{cite}' is cited twice in clause '{clause.id}'", span)
+            seen_cites.add(cite)
+            if cite not in known:
+                self.error("E107", f"unknown source clause '{cite}'" + did_you_mean(cite, known), span)
+            elif rs.document and known[cite].document != rs.document:
+                self.warn("W108", f"'{cite}' belongs to document {known[cite].document}, "
+                                  f"not to this ruleset's document {rs.document}", span)
+            elif known[cite].is_gap and clause.status == "stated":
+                self.error("E110", f"'{cite}' is a gap in the source; a clause resolving it must be 'interpreted'",
+                           span)
+        has_rules = bool(clause.rules) or any(r.rules for r in clause.readings)
+        if clause.status == "conduct" and has_rules:
+            self.error("E111", f"conduct clause '{clause.id}' cannot hold rules: conduct is not machine-checkable",
+                       clause.span)
+        if clause.status == "interpreted":
+            if not clause.reason:
+                self.error("E112", f"interpreted clause '{clause.id}' must give its reason", clause.span)
+            if len(clause.readings) < 2 and not clause.alternatives:
+                self.error("E113", f"interpreted clause '{clause.id}' must name the alternatives considered "
+                                   "(two or more readings, or 'alternative' lines)", clause.span)
+        if clause.status == "stated" and clause.readings:
+            self.error("E114", f"stated clause '{clause.id}' has readings; a clause with readings is 'interpreted'",
+                       clause.readings[0].span)
+        names = [r.name for r in clause.readings]
+        for i, r in enumerate(clause.readings):
+            if r.name in names[:i]:
+                self.error("E115", f"reading '{r.name}' is declared twice in clause '{clause.id}'", r.span)
+        if clause.readings and clause.choice is None:
+            self.error("E116", f"clause '{clause.id}' declares readings but chooses none ('choose NAME')",
+                       clause.span)
+        if clause.choice is not None and clause.choice not in names:
+            self.error("E117", f"clause '{clause.id}' chooses '{clause.choice}', which is not one of its readings"
+                       + did_you_mean(clause.choice, names), clause.item_span("choose"))
+        for rule in clause.rules + tuple(x for r in clause.readings for x in r.rules):
+            self.check_rule(rule)
+
+    def check_rule(self, rule: m.Rule) -> None:
+        if isinstance(rule, m.Setting):
+            param = PARAMS_BY_NAME.get(rule.path)
+            if param is None or param.name in ("follow.ladders", "score.bands"):
+                hint = did_you_mean(rule.path, [p.name for p in PARAMS])
+                if param is not None:
+                    hint = f"; use '{'follow' if 'follow' in rule.path else 'band'}' statements instead"
+                self.error("E201", f"unknown setting '{rule.path}'{hint}", rule.span)
+                return
+            try:
+                param.type.convert(rule.value)
+            except TypeProblem as p:
+                self.error("E202", f"{rule.path}: {p.message}", p.span if p.span.line else rule.span)
+        elif isinstance(rule, m.Follow):
+            self.check_follow(rule)
+        elif isinstance(rule, m.Band):
+            if rule.side not in BAND_SIDES:
+                self.error("E401", f"unknown side '{rule.side}' in band" + did_you_mean(rule.side, BAND_SIDES),
+                           rule.span)
+            if rule.low is not None and rule.high is not None and rule.low > rule.high:
+                self.error("E402", f"band {rule.low}..{rule.high} is empty (low above high)", rule.span)
+            if rule.levels < 0:
+                self.error("E403", "a band gains zero or more levels; say which side gains", rule.span)
+            if rule.step is not None and rule.high is not None:
+                self.error("E404", "only the open-ended top band may have a step", rule.span)
+            if rule.step is not None and rule.step <= 0:
+                self.error("E405", "a band step must be positive", rule.span)
+
+    def check_shape(self, shape: m.Shape) -> bool:
+        if shape.unit == "tractor":
+            if shape.element not in ("pair", "triple"):
+                self.error("E301", f"a tractor is made of 'pair' or 'triple', not '{shape.element}'"
+                           + did_you_mean(shape.element or "", ("pair", "triple")), shape.span)
+                return False
+            if shape.length is None or shape.length < 2:
+                self.error("E302", "a tractor has at least 2 pairs or triples", shape.span)
+                return False
+            return True
+        if shape.unit not in LEAD_UNITS:
+            self.error("E303", f"unknown unit '{shape.unit}'" + did_you_mean(shape.unit, LEAD_UNITS + ("tractor",)),
+                       shape.span)
+            return False
+        return True
+
+    def check_follow(self, follow: m.Follow) -> None:
+        if not self.check_shape(follow.lead):
+            return
+        lead_cards = unit_cards([shape_unit(follow.lead)])
+        good: list[tuple[m.Pattern, list]] = []
+        for entry in follow.ladder:
+            if not all(self.check_shape(t.shape) for t in entry.terms):
+                continue
+            if any(t.count < 1 for t in entry.terms):
+                self.error("E304", "a count in a follow entry must be at least 1", entry.span)
+                continue
+            units = pattern_units(entry)
+            if unit_cards(units) != lead_cards:
+                self.error("E305", f"follow entry '{entry}' has {unit_cards(units)} cards but the lead "
+                                   f"'{follow.lead}' has {lead_cards}", entry.span)
+                continue
+            for earlier, earlier_units in good:
+                if can_form(earlier_units, units_as_runs(units)):
+                    self.warn("W306", f"follow entry '{entry}' is shadowed by the earlier entry '{earlier}': "
+                                      "whoever can play it can play that one", entry.span)
+                    break
+            good.append((entry, units))
+        if good and not can_form(good[-1][1], [[[1]] for _ in range(lead_cards)]):
+            self.warn("W307", f"the follow ladder for '{follow.lead}' does not end with {lead_cards} singles: a "
+                              "follower holding no pairs matches no entry", follow.span)
+
+    # --- extends ---
+    def extends_order(self) -> list[str]:
+        order: list[str] = []
+        state: dict[str, str] = {}
+
+        def visit(name: str, chain: list[str]) -> bool:
+            if state.get(name) == "done":
+                return True
+            if state.get(name) == "active":
+                rs = self.lib.parsed[name]
+                cycle = " -> ".join(chain[chain.index(name):] + [name])
+                self.error("E503", f"circular 'extends': {cycle}", rs.extends_span)
+                return False
+            rs = self.lib.parsed[name]
+            state[name] = "active"
+            ok = True
+            if rs.extends is not None:
+                if rs.extends not in self.lib.parsed:
+                    self.error("E504", f"'{rs.name}' extends unknown ruleset '{rs.extends}'"
+                               + did_you_mean(rs.extends, self.lib.parsed), rs.extends_span)
+                    ok = False
+                else:
+                    ok = visit(rs.extends, chain + [name])
+            state[name] = "done" if ok else "failed"
+            if ok:
+                order.append(name)
+            return ok
+
+        for name in list(self.lib.parsed):
+            if state.get(name) is None:
+                visit(name, [])
+        return order
+
+    # --- resolve one ruleset into its effective clauses and settings ---
+    def resolve(self, rs: m.Ruleset) -> CheckedRuleset | None:
+        base = self.lib.rulesets.get(rs.extends) if rs.extends else None
+        if rs.extends and base is None:
+            return None  # the base did not check; its errors are reported already
+        if base is None and rs.title is None:
+            self.error("E505", f"ruleset '{rs.name}' has no title", rs.span)
+        clauses: list[m.Clause] = list(base.clauses) if base else []
+        choices: dict[str, str] = dict(base.choices) if base else {}
+        overrides: dict[str, m.Override] = dict(base.overrides) if base else {}
+        ids = {c.id for c in clauses}
+        for clause in rs.clauses:
+            if clause.id in ids:
+                where = "in the ruleset it extends; use 'override'" if base and clause.id in {c.id for c in base.clauses} else "already"
+                self.error("E118", f"clause '{clause.id}' is defined {where}", clause.span)
+                continue
+            ids.add(clause.id)
+            clauses.append(clause)
+            if clause.choice:
+                choices[clause.id] = clause.choice
+        for ov in rs.overrides:
+            if not ov.because.strip():
+                self.error("E506", f"the override of '{ov.clause_id}' must give a reason after 'because'", ov.span)
+            idx = next((i for i, c in enumerate(clauses) if c.id == ov.clause_id), None)
+            if idx is None:
+                self.error("E507", f"override of unknown clause '{ov.clause_id}'"
+                           + did_you_mean(ov.clause_id, [c.id for c in clauses]), ov.span)
+                continue
+            if ov.choose is not None:
+                readings = [r.name for r in clauses[idx].readings]
+                if ov.choose not in readings:
+                    what = (f"it has no reading '{ov.choose}'" + did_you_mean(ov.choose, readings)
+                            if readings else "it declares no readings")
+                    self.error("E508", f"cannot choose '{ov.choose}' for clause '{ov.clause_id}': {what}", ov.span)
+                    continue
+                choices[ov.clause_id] = ov.choose
+            else:
+                clauses[idx] = ov.replacement
+                choices.pop(ov.clause_id, None)
+                if ov.replacement.choice:
+                    choices[ov.clause_id] = ov.replacement.choice
+            overrides[ov.clause_id] = ov
+        document = rs.document or (base.document if base else None)
+        if document is None:
+            self.error("E509", f"ruleset '{rs.name}' names no source document ('document \"001\"')", rs.span)
+        elif document not in inventory.documents():
+            self.error("E510", f"unknown document '{document}'" + did_you_mean(document, inventory.documents()),
+                       rs.span)
+        return self.settle(rs, base, clauses, choices, overrides, document)
+
+    def settle(self, rs, base, clauses, choices, overrides, document) -> CheckedRuleset:
+        values: dict[str, Any] = {}
+        origins: dict[str, Origin] = {}
+        ladders: dict[str, tuple] = {}
+        bands: list[m.Band] = []
+        band_origin: Origin | None = None
+        for clause in clauses:
+            reading = choices.get(clause.id)
+            rules = list(clause.rules)
+            for r in clause.readings:
+                if r.name == reading:
+                    rules.extend(r.rules)
+            for rule in rules:
+                origin = Origin(clause, reading, rule.span)
+                if isinstance(rule, m.Setting):
+                    param = PARAMS_BY_NAME.get(rule.path)
+                    if param is None:
+                        continue
+                    if rule.path in origins:
+                        first = origins[rule.path]
+                        self.error("E203", f"'{rule.path}' is set twice: here and in clause '{first.clause.id}' "
+                                           f"({first.span})", rule.span)
+                        continue
+                    try:
+                        values[rule.path] = param.type.convert(rule.value)
+                    except TypeProblem:
+                        continue  # reported by check_rule
+                    origins[rule.path] = origin
+                elif isinstance(rule, m.Follow):
+                    key = str(rule.lead)
+                    if key in ladders:
+                        self.error("E308", f"two follow ladders for lead '{key}' (the other is in clause "
+                                           f"'{ladders[key][2].clause.id}')", rule.span)
+                        continue
+                    ladders[key] = (rule.lead, rule.ladder, origin)
+                elif isinstance(rule, m.Band):
+                    if band_origin is not None and band_origin.clause.id != clause.id:
+                        self.error("E406", f"score bands are split between clauses '{band_origin.clause.id}' and "
+                                           f"'{clause.id}'; one clause states the whole table", rule.span)
+                        continue
+                    band_origin = origin
+                    bands.append(rule)
+        for param in PARAMS:
+            if param.required and param.name not in values:
+                self.error("E204", f"ruleset '{rs.name}' does not set '{param.name}' ({param.doc})", rs.span)
+        self.check_bands(bands, band_origin, rs)
+        self.check_equipment(values, origins)
+        self.check_levels(values, origins)
+        return CheckedRuleset(
+            name=rs.name, title=rs.title or (base.title if base else rs.name), document=document,
+            lineage=(rs.name,) + (base.lineage if base else ()), clauses=tuple(clauses), choices=choices,
+            overrides=overrides, values=values, origins=origins, ladders=ladders, bands=tuple(bands),
+            band_origin=band_origin, file=rs.file)
+
+    def check_bands(self, bands: list[m.Band], origin: Origin | None, rs: m.Ruleset) -> None:
+        if not bands:
+            self.error("E407", f"ruleset '{rs.name}' has no score table ('band' statements)", rs.span)
+            return
+        ordered = sorted(bands, key=lambda b: float("-inf") if b.low is None else b.low)
+        if ordered[0].low is not None:
+            self.error("E408", f"the score table starts at {ordered[0].low}: points below it are not covered "
+                               "(open the lowest band: '..N')", ordered[0].span)
+        if ordered[-1].high is not None:
+            self.error("E409", f"the score table stops at {ordered[-1].high}: points above it are not covered "
+                               "(open the highest band: 'N..')", ordered[-1].span)
+        for a, b in zip(ordered, ordered[1:]):
+            if a.high is None or b.low is None:
+                self.error("E410", f"score bands overlap: {self._band(a)} and {self._band(b)}", b.span)
+            elif b.low <= a.high:
+                self.error("E410", f"score bands overlap: {self._band(a)} and {self._band(b)}", b.span)
+            elif b.low > a.high + 5:
+                self.error("E411", f"score bands leave a gap: {a.high + 5}..{b.low - 5} is not covered", b.span)
+
+    @staticmethod
+    def _band(b: m.Band) -> str:
+        return f"{'' if b.low is None else b.low}..{'' if b.high is None else b.high}"
+
+    def check_equipment(self, values, origins) -> None:
+        need = ("equipment.decks", "equipment.players", "equipment.hand_size", "equipment.kitty_size")
+        if not all(k in values for k in need):
+            return
+        decks, players, hand, kitty = (values[k] for k in need)
+        if hand * players + kitty != decks * CARDS_PER_DECK:
+            self.error("E205", f"impossible equipment: {players} hands of {hand} plus a kitty of {kitty} is "
+                               f"{hand * players + kitty} cards, but {decks} deck(s) hold {decks * CARDS_PER_DECK}",
+                       origins["equipment.hand_size"].span)
+
+    def check_levels(self, values, origins) -> None:
+        ranks = values.get("level.ranks")
+        if ranks is None:
+            return
+        for key in ("level.start", "level.end"):
+            v = values.get(key)
+            if v is not None and v not in ranks:
+                self.error("E206", f"{key} {v} is not one of level.ranks ({', '.join(ranks)})", origins[key].span)
+        for v in values.get("level.must_play", ()):
+            if v not in ranks:
+                self.error("E206", f"must-play level {v} is not one of level.ranks", origins["level.must_play"].span)
+        for v in values.get("trump.fixed_ranks", ()):
+            if v in ranks:
+                self.error("E207", f"rank {v} is both a fixed trump and a level", origins["trump.fixed_ranks"].span)
+        order = values.get("trump.order")
+        if order is not None:
+            missing = [t for t in ("big_joker", "small_joker", "trump_level", "off_level", "trump_suit")
+                       if t not in order]
+            if missing:
+                self.error("E208", f"trump.order lacks {', '.join(missing)}", origins["trump.order"].span)
+            if values.get("trump.fixed_ranks") and not {"trump_fixed", "off_fixed"} <= set(order):
+                self.error("E209", "fixed trump ranks need the tiers trump_fixed and off_fixed in trump.order",
+                           origins["trump.order"].span)
+            for pair in values.get("tractor.junctions", ()):
+                if len(pair) != 2 or any(t not in order for t in pair):
+                    self.error("E210", f"junction {list(pair)} must name two tiers of trump.order",
+                               origins["tractor.junctions"].span)
+
+    # --- coverage of the inventory ---
+    def check_coverage(self) -> None:
+        for name, rs in self.lib.rulesets.items():
+            if len(rs.lineage) > 1 or rs.document is None:
+                continue
+            cited = {c for clause in rs.clauses for c in clause.cites}
+            interpreted = {c for clause in rs.clauses if clause.status == "interpreted" for c in clause.cites}
+            missing = [i for i in inventory.ids_of(rs.document) if i not in cited]
+            if missing:
+                self.error("E601", f"ruleset '{name}' leaves source clauses of document {rs.document} uncovered: "
+                                   + ", ".join(missing), self.lib.parsed[name].span)
+            gaps = [i for i in inventory.ids_of(rs.document, gaps=True) if i not in interpreted]
+            if gaps:
+                self.error("E602", f"ruleset '{name}' resolves no interpretation for the gaps "
+                                   + ", ".join(gaps), self.lib.parsed[name].span)
+
+
+def coverage(rs: CheckedRuleset) -> dict[str, Any]:
+    """Which inventory ids of its document a ruleset cites."""
+    if rs.document is None:
+        return {"document": None, "covered": [], "missing": [], "gaps": [], "gaps_missing": []}
+    cited = {c for clause in rs.clauses for c in clause.cites}
+    ids = inventory.ids_of(rs.document)
+    gaps = inventory.ids_of(rs.document, gaps=True)
+    return {
+        "document": rs.document,
+        "covered": [i for i in ids if i in cited],
+        "missing": [i for i in ids if i not in cited],
+        "gaps": [g for g in gaps if g in cited],
+        "gaps_missing": [g for g in gaps if g not in cited],
+    }

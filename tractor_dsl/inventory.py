@@ -1,0 +1,51 @@
+"""The clause inventory of the source documents: ids, kinds and summaries.
+
+Ids such as ``001:9d`` name clauses of a source document; ids such as
+``001:g3`` name the gaps and contradictions the inventory lists for it, each
+of which a spec must resolve with an interpreted clause.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    kind: str
+    summary: str
+
+    @property
+    def document(self) -> str:
+        return self.id.split(":", 1)[0]
+
+    @property
+    def is_gap(self) -> bool:
+        return self.kind == "gap"
+
+
+@lru_cache(maxsize=1)
+def entries() -> tuple[Entry, ...]:
+    text = (Path(__file__).resolve().parent.parent / "spec" / "inventory.tsv").read_text(encoding="utf-8")
+    out = []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        cid, kind, summary = line.split("\t", 2)
+        out.append(Entry(cid, kind, summary))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def by_id() -> dict[str, Entry]:
+    return {e.id: e for e in entries()}
+
+
+def documents() -> tuple[str, ...]:
+    return tuple(sorted({e.document for e in entries()}))
+
+
+def ids_of(document: str, gaps: bool = False) -> tuple[str, ...]:
+    return tuple(e.id for e in entries() if e.document == document and e.is_gap == gaps)

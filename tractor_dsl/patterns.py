@@ -1,0 +1,106 @@
+"""Follow patterns as card structure, and whether a holding can supply one.
+
+A pattern such as ``tractor(pair, 2) + pair + 2 single`` is a multiset of
+units. A unit is ``(size, length)``: a single is (1, 1), a pair (2, 1), a
+triple (3, 1), a tractor of k pairs (2, k), of k triples (3, k).
+
+A holding is described by *runs*: each run is a list of positions, adjacent
+in tractor order, and each position lists the copy counts of the distinct
+cards there (a position holds several cards only where equal cards of
+different suits sit side by side, such as the off-suit level cards). A
+tractor takes ``size`` copies of one card at each of ``length`` consecutive
+positions of one run. Singles take any card.
+
+This module is shared by the checker (is a ladder entry shadowed by an
+earlier one?) and the interpreter (what must a follower play?). Its cost
+depends on the number of distinct cards of one suit, never on subsets.
+"""
+from __future__ import annotations
+
+from itertools import product
+from typing import Iterable, Sequence
+
+from .model import Pattern, Shape
+
+Unit = tuple[int, int]  # (size, length)
+Runs = list[list[list[int]]]  # runs -> positions -> copy counts
+
+SIZES = {"single": 1, "pair": 2, "triple": 3}
+
+
+def shape_unit(shape: Shape) -> Unit:
+    if shape.unit == "tractor":
+        return (SIZES[shape.element], shape.length)
+    return (SIZES[shape.unit], 1)
+
+
+def pattern_units(pattern: Pattern) -> list[Unit]:
+    units: list[Unit] = []
+    for term in pattern.terms:
+        units.extend([shape_unit(term.shape)] * term.count)
+    return units
+
+
+def unit_cards(units: Iterable[Unit]) -> int:
+    return sum(size * length for size, length in units)
+
+
+def units_as_runs(units: Iterable[Unit]) -> Runs:
+    """The cards of a pattern as runs: what any holding that formed it holds at least."""
+    return [[[size] for _ in range(length)] for size, length in units]
+
+
+def can_form(units: Sequence[Unit], runs: Runs) -> bool:
+    """Whether disjoint copies of ``units`` can be taken from ``runs``."""
+    tractors = sorted((u for u in units if u[1] > 1), key=lambda u: (-u[1], -u[0]))
+    flat = [u for u in units if u[1] == 1]
+    work = [[list(pos) for pos in run] for run in runs]
+    return _place_tractors(tractors, 0, work, flat, (0, 0, ()))
+
+
+def _place_tractors(tractors: list[Unit], i: int, runs: Runs, flat: list[Unit], floor: tuple) -> bool:
+    if i == len(tractors):
+        return _place_flat(flat, runs)
+    size, length = tractors[i]
+    same_as_previous = i > 0 and tractors[i - 1] == tractors[i]
+    for r, run in enumerate(runs):
+        for start in range(0, len(run) - length + 1):
+            window = run[start:start + length]
+            choices = [[k for k, c in enumerate(pos) if c >= size] for pos in window]
+            if any(not c for c in choices):
+                continue
+            for pick in product(*choices):
+                key = (r, start, pick)
+                if same_as_previous and key < floor:
+                    continue  # identical units: only one order of placement
+                for offset, k in enumerate(pick):
+                    window[offset][k] -= size
+                ok = _place_tractors(tractors, i + 1, runs, flat, key)
+                for offset, k in enumerate(pick):
+                    window[offset][k] += size
+                if ok:
+                    return True
+    return False
+
+
+def _place_flat(flat: list[Unit], runs: Runs) -> bool:
+    counts = sorted((c for run in runs for pos in run for c in pos if c > 0), reverse=True)
+    triples = sum(1 for u in flat if u[0] == 3)
+    pairs = sum(1 for u in flat if u[0] == 2)
+    singles = sum(1 for u in flat if u[0] == 1)
+    # Triples first from the fullest cards, then pairs from what is left:
+    # a card with 3+ copies can serve a triple or a pair, one with 2 only a pair.
+    remaining = list(counts)
+    for _ in range(triples):
+        idx = next((k for k, c in enumerate(remaining) if c >= 3), None)
+        if idx is None:
+            return False
+        remaining[idx] -= 3
+    remaining.sort(reverse=True)
+    for _ in range(pairs):
+        idx = next((k for k, c in enumerate(remaining) if c >= 2), None)
+        if idx is None:
+            return False
+        remaining[idx] -= 2
+        remaining.sort(reverse=True)
+    return sum(remaining) >= singles

@@ -1,0 +1,172 @@
+"""The vocabulary of settings a ruleset states.
+
+Every setting a clause may ``set`` is listed here with its type and what it
+means. A checked ruleset must set every required setting exactly once (in one
+clause or in the chosen reading of one clause): that is how each decision of
+the interpreter is traced back to a clause. Follow ladders (``follow``) and
+score bands (``band``) have their own statements and are collected into the
+settings ``follow.ladders`` and ``score.bands``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .types import (TIERS, BoolType, CardType, EnumType, FormulaType, IntType, ListType, MapType,
+                    OptionalType, RankType, RecordType, TextType, ValueType)
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: ValueType
+    doc: str
+    required: bool = True
+
+
+_tier = EnumType(*TIERS)
+_consequence = EnumType(
+    "none",                   # nothing beyond the points
+    "attackers_take_stage",   # the attackers become the banker side, no level gained
+    "attackers_take_stage_by_points",  # ... and rise one level per full step of their points (cap applies)
+    "stage_change_plus_one",  # the bank changes hands and the new banker rises one level
+    "banker_up_one",          # the banker side rises one level
+    "opponents_up_two",       # the offender's opponents rise two levels
+    "count_as_threshold",     # attackers' points count as at least the stage threshold; at or above it, one more level
+    "count_below_threshold",  # attackers' points count as below the threshold; below it, one level less
+    "hand_void_rebid",        # the hand is void; both sides bid for the bank at their own levels
+)
+_multiplier_table = RecordType(
+    {"single": FormulaType(), "pair": FormulaType(), "triple": FormulaType(),
+     "tractor": FormulaType(), "throw": FormulaType()},
+    optional=("triple", "throw"))
+_fault = RecordType({
+    "points_per_card": IntType(0, 1000),
+    "ends_hand": BoolType(),
+    "banker_side": _consequence,
+    "attackers": _consequence,
+})
+
+PARAMS: tuple[Param, ...] = (
+    # --- equipment ---
+    Param("equipment.decks", IntType(1, 4), "Number of standard 54-card decks shuffled together."),
+    Param("equipment.players", IntType(4, 4), "Players at the table, in two teams of two, partners opposite."),
+    Param("equipment.hand_size", IntType(1, 60), "Cards each player holds after the deal."),
+    Param("equipment.kitty_size", IntType(0, 20), "Cards in the kitty (底牌)."),
+    Param("equipment.points", MapType(RankType(), IntType(0, 100)), "Point value of each point rank (分牌)."),
+    # --- levels ---
+    Param("level.ranks", ListType(RankType(), min_items=2, unique=True), "The levels in the order teams climb them."),
+    Param("level.start", RankType(), "The level both teams start at."),
+    Param("level.end", OptionalType(RankType()), "The last level: a team that passes it wins the game; none for no end."),
+    Param("level.must_play", ListType(RankType(), unique=True), "Levels that cannot be skipped (必打): a gain stops there."),
+    # --- card order ---
+    Param("trump.fixed_ranks", ListType(RankType(), unique=True), "Ranks that are always trump (常主), e.g. all 2s."),
+    Param("trump.order", ListType(_tier, min_items=3, unique=True), "Trump tiers, highest first; cards in one tier of "
+          "different suits (off-suit level cards, off-suit fixed ranks) are equal and the first played wins."),
+    Param("trump.equal_cards", EnumType("first_played"), "Which of two equal cards wins."),
+    # --- combinations ---
+    Param("tractor.elements", ListType(EnumType("pair", "triple"), min_items=1, unique=True),
+          "What a tractor (拖拉机) is made of."),
+    Param("tractor.min_length", IntType(2, 13), "Fewest adjacent pairs or triples in a tractor."),
+    Param("tractor.mixed", BoolType(), "Whether pairs and triples may chain in one tractor (88999)."),
+    Param("tractor.adjacency", EnumType("trump_order", "face_rank"),
+          "Which cards are adjacent: by position in the card order, or by face rank within one suit."),
+    Param("tractor.bridge_level", BoolType(), "Whether ranks either side of the removed level rank are adjacent."),
+    Param("tractor.junctions", ListType(ListType(_tier, min_items=2)),
+          "Pairs of trump tiers whose boundary cards chain (e.g. [small_joker, trump_level])."),
+    Param("tractor.ace_two", EnumType("none", "lowest", "by_top_card"),
+          "Whether the trump-suit A and 2 chain (AA22) when 2s are fixed trump, and how such a tractor ranks."),
+    # --- comparison ---
+    Param("compare.element_over_length", BoolType(),
+          "Different shapes of equal size: a tractor of triples beats a tractor of pairs (999888 > AAKKQQ)."),
+    Param("compare.multi", EnumType("largest_component", "highest_card"),
+          "How a play of several components (a throw, or a ruff of one) is ranked."),
+    # --- leading ---
+    Param("throw.allowed", BoolType(), "Whether a throw (甩牌) may be led."),
+    Param("throw.check", EnumType("components_unbeatable", "singles", "smallest_vs_largest"),
+          "How a throw is judged unbeatable."),
+    Param("throw.penalty_points", IntType(0, 100), "Points per counted card when a throw fails."),
+    Param("throw.penalty_per", EnumType("card_thrown", "card_blocked", "card_taken_back"),
+          "Which cards the failed-throw penalty counts."),
+    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component"),
+          "What the thrower must play instead after a failed throw."),
+    # --- following ---
+    Param("follow.suit", BoolType(), "Followers must play the led suit while they hold it."),
+    Param("follow.unlisted", EnumType("component_ladders", "counts"),
+          "The obligation for a lead with no follow ladder of its own (throws, shapes not listed)."),
+    Param("follow.break_triple_for_pair", BoolType(), "Whether a follower must break a triple to follow a pair."),
+    Param("follow.ladders", RecordType({}), "Follow ladders by lead shape (from 'follow' statements).", required=False),
+    # --- trick ---
+    Param("ruff.structure", EnumType("same_shape", "same_counts"),
+          "What a trumping play (枪毙) must contain to win: the lead's exact shape, or as many tractors and pairs."),
+    # --- kitty ---
+    Param("kitty.exchange", BoolType(), "The banker takes the kitty and buries as many cards."),
+    Param("kitty.capturers", EnumType("attackers", "both"), "Who captures the kitty by winning the last trick."),
+    Param("kitty.trump_only", BoolType(), "Only a trump play winning the last trick captures the kitty."),
+    Param("kitty.multiplier", RecordType({"trump": _multiplier_table, "side": _multiplier_table}),
+          "Kitty multiplier by the winning play's suit and shape; 'cards' is the number of cards of the unit."),
+    Param("kitty.banker_multiplier", OptionalType(_multiplier_table),
+          "When the banker side captures: the kitty points times this are deducted from the attackers."),
+    Param("kitty.multi_unit", EnumType("largest_component", "whole_play"),
+          "For a winning play of several components: multiply by its largest component or by the whole play."),
+    # --- scoring ---
+    Param("score.bands", ListType(TextType()), "Score table rows (from 'band' statements).", required=False),
+    Param("score.threshold", IntType(0, 1000), "Attackers' points needed to take the stage (上台)."),
+    Param("score.cap", OptionalType(IntType(1, 20)), "Most levels either side may gain in one hand."),
+    # --- declaring ---
+    Param("declare.joker_pairs", BoolType(), "Whether a pair of jokers may declare or overcall."),
+    Param("declare.joker_trump", EnumType("no_trump"), "What a joker-pair declaration makes trump."),
+    Param("declare.overcall_by", EnumType("more_copies", "copies_then_jokers"),
+          "What beats a declaration: more copies; or more copies, then jokers over level cards at equal count."),
+    Param("declare.after_overcall", EnumType("any", "jokers_only"), "What may overcall an overcall."),
+    Param("declare.self_overcall", BoolType(), "Whether a player may overcall his own declaration."),
+    Param("declare.reinforce", BoolType(), "Whether a player may reinforce (加固) his own declaration."),
+    Param("declare.first_hand_card", OptionalType(CardType()), "A card every first-hand declaration must show."),
+    Param("declare.overcall_moves_bank", EnumType("never", "first_hand"),
+          "Whether an overcall also moves the bank (反主反庄)."),
+    Param("declare.first_hand_banker", EnumType("first_declarer", "last_declarer"),
+          "Who is banker in the first hand (抢庄)."),
+    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal"), "No declaration in the first hand."),
+    Param("declare.fallback_later", EnumType("kitty_card", "smothered"), "No declaration in later hands."),
+    Param("declare.kitty_card", IntType(1, 20), "Which kitty card (counted from the first) names trump."),
+    Param("declare.kitty_skip_jokers", BoolType(), "Whether a joker turned from the kitty is skipped."),
+    Param("declare.kitty_joker", EnumType("no_trump", "next_card"),
+          "When jokers are not skipped and the named kitty card is a joker."),
+    Param("declare.smothered_banker", EnumType("same_banker", "attackers"),
+          "Who is banker in the redeal after a smothered banker (憋死)."),
+    Param("declare.smothered_level", EnumType("attackers_level", "banker_level"),
+          "At whose level the redeal after a smothered banker is played."),
+    Param("declare.wrong_points", IntType(0, 100), "Points lost for a wrong declaration."),
+    # --- penalties ---
+    Param("penalty.points_to", EnumType("attackers_score"),
+          "How penalty points are scored: an attacker's penalty is deducted from the attackers' points, "
+          "a banker-side penalty is added to them."),
+    Param("penalty.revoke", _fault, "Revoke (藏牌): not following when able."),
+    Param("penalty.wrong_count", _fault, "A player's card count is wrong (劳改, 多牌少牌)."),
+    Param("penalty.wrong_kitty", _consequence, "The banker buried the wrong number of cards."),
+    Param("penalty.exposed_card_points", IntType(0, 100), "Points per exposed card (罚张)."),
+    # --- deal ---
+    Param("deal.direction", EnumType("counter_clockwise", "clockwise"), "Order in which players draw."),
+    Param("deal.first_drawer", EnumType("banker", "cut_count", "next_banker"), "Who draws first."),
+    # --- match and tournament ---
+    Param("match.minutes", OptionalType(IntType(1, 1000)), "Length of a game (局) in minutes."),
+    Param("match.no_new_deal_minutes", IntType(0, 60), "No new hand is dealt in the last so many minutes."),
+    Param("match.at_time", EnumType("finish_hand_in_play", "finish_after_first_card"),
+          "What happens to the hand in progress when time runs out."),
+    Param("match.timeout_winner", EnumType("higher_level"), "Who wins when time runs out."),
+    Param("match.tie", EnumType("banker_after_last_hand", "banker_of_last_hand"), "Who wins on equal levels."),
+    Param("tournament.format", EnumType("knockout", "round_robin"), "How pairings are made."),
+    Param("tournament.match_points", RecordType({"win": IntType(0, 10), "loss": IntType(0, 10)}),
+          "Points for a match won or lost.", required=False),
+    Param("tournament.team_points", ListType(IntType(0, 100)), "Points for big-team places 1st, 2nd, ...",
+          required=False),
+    Param("tournament.tie_break", TextType(), "How equal standings are broken.", required=False),
+)
+
+PARAMS_BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}
+
+# Statements that collect into a setting rather than being set directly.
+COLLECTED = {"follow.ladders": "follow", "score.bands": "band"}
+
+LEAD_UNITS = ("single", "pair", "triple")
+BAND_SIDES = ("banker", "attackers")
+STATUSES = ("stated", "interpreted", "conduct")
