@@ -14,7 +14,7 @@ from . import inventory
 from . import model as m
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .parser import parse_file
-from .patterns import can_form, pattern_units, shape_unit, unit_cards, units_as_runs
+from .patterns import can_form, pattern_units, shape_unit, unit_cards, units_as_holding
 from .schema import BAND_SIDES, LEAD_UNITS, PARAMS, PARAMS_BY_NAME, STATUSES
 from .types import TypeProblem
 
@@ -285,12 +285,12 @@ class _Checker:
                                    f"'{follow.lead}' has {lead_cards}", entry.span)
                 continue
             for earlier, earlier_units in good:
-                if can_form(earlier_units, units_as_runs(units)):
+                if can_form(earlier_units, *units_as_holding(units)):
                     self.warn("W306", f"follow entry '{entry}' is shadowed by the earlier entry '{earlier}': "
                                       "whoever can play it can play that one", entry.span)
                     break
             good.append((entry, units))
-        if good and not can_form(good[-1][1], [[[1]] for _ in range(lead_cards)]):
+        if good and not can_form(good[-1][1], [], {i: 1 for i in range(lead_cards)}):
             self.warn("W307", f"the follow ladder for '{follow.lead}' does not end with {lead_cards} singles: a "
                               "follower holding no pairs matches no entry", follow.span)
 

@@ -45,62 +45,75 @@ def unit_cards(units: Iterable[Unit]) -> int:
     return sum(size * length for size, length in units)
 
 
-def units_as_runs(units: Iterable[Unit]) -> Runs:
-    """The cards of a pattern as runs: what any holding that formed it holds at least."""
-    return [[[size] for _ in range(length)] for size, length in units]
+def units_as_holding(units: Iterable[Unit]) -> tuple["Runs", dict]:
+    """The cards of a pattern as a holding: what any holding that formed it holds at least."""
+    runs: Runs = []
+    counts: dict = {}
+    for i, (size, length) in enumerate(units):
+        run = []
+        for j in range(length):
+            counts[(i, j)] = size
+            run.append([(i, j)])
+        runs.append(run)
+    return runs, counts
 
 
-def can_form(units: Sequence[Unit], runs: Runs) -> bool:
-    """Whether disjoint copies of ``units`` can be taken from ``runs``."""
+def can_form(units: Sequence[Unit], runs: "Runs", counts: dict) -> bool:
+    """Whether disjoint copies of ``units`` can be taken from a holding.
+
+    ``runs`` lists chains of positions, each position the ids of the distinct
+    cards sitting there; ``counts`` maps each id to the copies held. An id may
+    appear in several runs (a card that chains two ways); its copies are
+    counted once.
+    """
     tractors = sorted((u for u in units if u[1] > 1), key=lambda u: (-u[1], -u[0]))
     flat = [u for u in units if u[1] == 1]
-    work = [[list(pos) for pos in run] for run in runs]
-    return _place_tractors(tractors, 0, work, flat, (0, 0, ()))
+    if unit_cards(units) > sum(counts.values()):
+        return False
+    work = dict(counts)
+    return _place_tractors(tractors, 0, runs, work, flat, (0, 0, ()))
 
 
-def _place_tractors(tractors: list[Unit], i: int, runs: Runs, flat: list[Unit], floor: tuple) -> bool:
+def _place_tractors(tractors: list[Unit], i: int, runs: "Runs", counts: dict, flat: list[Unit], floor: tuple) -> bool:
     if i == len(tractors):
-        return _place_flat(flat, runs)
+        return _place_flat(flat, counts)
     size, length = tractors[i]
     same_as_previous = i > 0 and tractors[i - 1] == tractors[i]
     for r, run in enumerate(runs):
         for start in range(0, len(run) - length + 1):
             window = run[start:start + length]
-            choices = [[k for k, c in enumerate(pos) if c >= size] for pos in window]
+            choices = [[k for k in pos if counts.get(k, 0) >= size] for pos in window]
             if any(not c for c in choices):
                 continue
             for pick in product(*choices):
                 key = (r, start, pick)
                 if same_as_previous and key < floor:
                     continue  # identical units: only one order of placement
-                for offset, k in enumerate(pick):
-                    window[offset][k] -= size
-                ok = _place_tractors(tractors, i + 1, runs, flat, key)
-                for offset, k in enumerate(pick):
-                    window[offset][k] += size
+                for k in pick:
+                    counts[k] -= size
+                ok = _place_tractors(tractors, i + 1, runs, counts, flat, key)
+                for k in pick:
+                    counts[k] += size
                 if ok:
                     return True
     return False
 
 
-def _place_flat(flat: list[Unit], runs: Runs) -> bool:
-    counts = sorted((c for run in runs for pos in run for c in pos if c > 0), reverse=True)
+def _place_flat(flat: list[Unit], counts: dict) -> bool:
     triples = sum(1 for u in flat if u[0] == 3)
     pairs = sum(1 for u in flat if u[0] == 2)
     singles = sum(1 for u in flat if u[0] == 1)
     # Triples first from the fullest cards, then pairs from what is left:
     # a card with 3+ copies can serve a triple or a pair, one with 2 only a pair.
-    remaining = list(counts)
+    remaining = sorted((c for c in counts.values() if c > 0), reverse=True)
     for _ in range(triples):
-        idx = next((k for k, c in enumerate(remaining) if c >= 3), None)
-        if idx is None:
+        if not remaining or remaining[0] < 3:
             return False
-        remaining[idx] -= 3
-    remaining.sort(reverse=True)
+        remaining[0] -= 3
+        remaining.sort(reverse=True)
     for _ in range(pairs):
-        idx = next((k for k, c in enumerate(remaining) if c >= 2), None)
-        if idx is None:
+        if not remaining or remaining[0] < 2:
             return False
-        remaining[idx] -= 2
+        remaining[0] -= 2
         remaining.sort(reverse=True)
     return sum(remaining) >= singles

@@ -1,0 +1,209 @@
+"""Combinations: what a set of cards of one suit is (单张, 对子, 三张, 拖拉机, 甩牌).
+
+A play of one effective suit is a single, a pair, a triple, a tractor (two or
+more adjacent pairs or triples, per the ruleset), or otherwise a throw made
+of several components.
+
+How a throw is split into components (the sources never say; it matters for
+following and for ruffs): repeatedly take the component with the most cards;
+on equal cards the one of triples before the one of pairs, then the higher.
+So 777888 99 splits into the tractor 777888 and the pair 99, not 778899 + 7 + 8.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+from .trump import Context
+
+KIND_OF_SIZE = {1: "single", 2: "pair", 3: "triple"}
+SIZE_OF_ELEMENT = {"pair": 2, "triple": 3}
+
+
+@dataclass(frozen=True)
+class Component:
+    size: int                 # copies of each card: 1 single, 2 pair, 3 triple
+    length: int               # adjacent positions: 1 unless a tractor
+    cards: tuple[int, ...]
+    key: int                  # rank of the top card (the AA22 run may rank lowest)
+
+    @property
+    def kind(self) -> str:
+        return "tractor" if self.length > 1 else KIND_OF_SIZE.get(self.size, "single")
+
+    @property
+    def unit(self) -> tuple[int, int]:
+        return (self.size, self.length)
+
+    @property
+    def n(self) -> int:
+        return self.size * self.length
+
+    def describe(self) -> str:
+        if self.length > 1:
+            return f"tractor({KIND_OF_SIZE[self.size]}, {self.length})"
+        return self.kind
+
+
+@dataclass(frozen=True)
+class Combo:
+    suit: int | None          # effective suit, None when the cards mix suits
+    kind: str                 # single, pair, triple, tractor, throw, mixed
+    components: tuple[Component, ...]
+    cards: tuple[int, ...]
+
+    @property
+    def n(self) -> int:
+        return len(self.cards)
+
+    @property
+    def units(self) -> list[tuple[int, int]]:
+        return [c.unit for c in self.components]
+
+    @property
+    def largest(self) -> Component:
+        return self.components[0]
+
+    def shape(self) -> str:
+        if self.kind == "throw":
+            return "throw(" + " + ".join(c.describe() for c in self.components) + ")"
+        return self.components[0].describe() if self.components else self.kind
+
+
+def unit_sizes(ctx: Context) -> tuple[int, ...]:
+    """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks."""
+    decks = ctx.rules.decks
+    return tuple(s for s in (3, 2) if s <= decks)
+
+
+def tractor_sizes(ctx: Context) -> tuple[int, ...]:
+    return tuple(sorted((SIZE_OF_ELEMENT[e] for e in ctx.rules["tractor.elements"]
+                         if SIZE_OF_ELEMENT[e] <= ctx.rules.decks), reverse=True))
+
+
+def component_key(ctx: Context, cards: Iterable[int]) -> int:
+    cards = set(cards)
+    if len(cards) > 1 and cards <= ctx.wrap_cards and ctx.rules["tractor.ace_two"] == "lowest":
+        return -1
+    return max(ctx.key[c] for c in cards)
+
+
+def classify(ctx: Context, cards: Iterable[int]) -> Combo:
+    cards = tuple(sorted(cards, key=lambda c: -ctx.key[c]))
+    if not cards:
+        return Combo(None, "empty", (), ())
+    suits = {ctx.suit[c] for c in cards}
+    if len(suits) > 1:
+        return Combo(None, "mixed", (), cards)
+    suit = suits.pop()
+    counts = Counter(cards)
+    exact = _exact_unit(ctx, counts, suit)
+    if exact is not None:
+        return Combo(suit, exact.kind, (exact,), cards)
+    return Combo(suit, "throw", tuple(decompose(ctx, counts, suit)), cards)
+
+
+def _exact_unit(ctx: Context, counts: Counter, suit: int) -> Component | None:
+    """The cards as one unit (single, pair, triple or tractor), or None."""
+    sizes = set(counts.values())
+    if len(counts) == 1:
+        (c, n), = counts.items()
+        if n == 1 or n in unit_sizes(ctx):
+            return Component(n, 1, (c,) * n, ctx.key[c])
+        return None
+    if len(counts) < ctx.rules["tractor.min_length"]:
+        return None
+    if len(sizes) == 1:
+        size = sizes.pop()
+        if size not in tractor_sizes(ctx):
+            return None
+    elif ctx.rules["tractor.mixed"] and sizes <= set(tractor_sizes(ctx)) and len(sizes) > 1:
+        size = 0  # a mixed tractor (88999) where the ruleset allows one
+    else:
+        return None
+    if not _consecutive(ctx, list(counts)):
+        return None
+    expanded = tuple(c for c, n in counts.items() for _ in range(n))
+    if size == 0:
+        size = min(counts.values())
+    return Component(size, len(counts), expanded, component_key(ctx, counts))
+
+
+def _consecutive(ctx: Context, ids: list[int]) -> bool:
+    """Whether the distinct cards ``ids`` sit one per position on consecutive positions of one run."""
+    first = ctx.where[ids[0]]
+    for run, _ in first:
+        positions = []
+        for c in ids:
+            p = next((pp for rr, pp in ctx.where[c] if rr == run), None)
+            if p is None:
+                break
+            positions.append(p)
+        else:
+            positions.sort()
+            if len(set(positions)) == len(positions) and positions[-1] - positions[0] == len(positions) - 1:
+                return True
+    return False
+
+
+def decompose(ctx: Context, counts: Counter | dict, suit: int) -> list[Component]:
+    """Split cards of one suit into components, largest first (see the module docstring)."""
+    counts = {c: n for c, n in counts.items() if n > 0}
+    out: list[Component] = []
+    while counts:
+        best = best_component(ctx, counts, suit)
+        out.append(best)
+        for c in best.cards:
+            counts[c] -= 1
+            if counts[c] == 0:
+                del counts[c]
+    return out
+
+
+def best_component(ctx: Context, counts: dict, suit: int) -> Component:
+    best: tuple | None = None
+    for size in tractor_sizes(ctx):
+        for cards in tractor_candidates(ctx, counts, suit, size):
+            cand = ((size * len(cards)), size, component_key(ctx, cards), cards, size)
+            if best is None or cand[:3] > best[:3]:
+                best = cand
+    for c, n in counts.items():
+        size = max([s for s in unit_sizes(ctx) if s <= n] + [1])
+        cand = (size, size, ctx.key[c], (c,), size)
+        if best is None or cand[:3] > best[:3]:
+            best = cand
+    n_cards, size, key, ids, _ = best
+    length = len(ids)
+    return Component(size, length, tuple(c for c in ids for _ in range(size)), key)
+
+
+def tractor_candidates(ctx: Context, counts: dict, suit: int, size: int, length: int | None = None):
+    """Tractors of ``size`` available in ``counts``: each as the tuple of its distinct cards.
+
+    With ``length`` None, the longest in each stretch of a run; else every
+    tractor of exactly that length.
+    """
+    min_len = ctx.rules["tractor.min_length"] if length is None else length
+    for run in ctx.runs[suit]:
+        picks = []
+        for pos in run:
+            pick = max((c for c in pos if counts.get(c, 0) >= size), key=lambda c: counts[c], default=None)
+            picks.append(pick)
+        if length is None:
+            start = 0
+            while start < len(picks):
+                if picks[start] is None:
+                    start += 1
+                    continue
+                end = start
+                while end < len(picks) and picks[end] is not None:
+                    end += 1
+                if end - start >= min_len:
+                    yield tuple(picks[start:end])
+                start = end
+        else:
+            for start in range(len(picks) - length + 1):
+                window = picks[start:start + length]
+                if all(p is not None for p in window):
+                    yield tuple(window)

@@ -1,0 +1,145 @@
+"""Following (跟牌): is a follower's play legal, and what obligation decided it.
+
+1. The play has as many cards as the lead, all held.
+2. Suit (``follow.suit``): holding at least as many cards of the led suit as
+   the lead, all the play is of that suit; holding fewer, the play contains
+   all of them.
+3. Structure: each component of the lead, largest first, has a follow ladder
+   — the ruleset's own (``follow`` statements) or, for shapes it does not
+   list, one derived by ``follow.unlisted``. For each component the first
+   entry the follower's suit holding can still supply (together with what
+   earlier components already require) is required; the play must contain
+   all required units.
+
+The check never enumerates subsets: it asks whether a multiset of units can be
+taken from a holding (:func:`tractor_dsl.patterns.can_form`), whose cost
+depends on the distinct cards of one suit.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Iterable
+
+from tractor_dsl.patterns import can_form
+
+from .combos import Combo, classify
+from .rules import Judgment, Trace
+from .trump import Context
+
+Unit = tuple[int, int]
+
+
+@lru_cache(maxsize=None)
+def derived_ladder(unit: Unit, with_tractor: bool) -> tuple[tuple[Unit, ...], ...]:
+    """The ladder for a lead component the ruleset lists no ladder for.
+
+    The whole unit first (for a tractor), then every mix of triples, pairs and
+    singles of the same card count, most cards in pairs and triples first, then
+    more triples first. Triples are asked for only when the lead has triples.
+    """
+    size, length = unit
+    n = size * length
+    entries: list[tuple[Unit, ...]] = []
+    if length > 1 and with_tractor:
+        entries.append((unit,))
+    mixes = []
+    max_triples = n // 3 if size >= 3 else 0
+    for t in range(max_triples, -1, -1):
+        for p in range((n - 3 * t) // 2, -1, -1):
+            s = n - 3 * t - 2 * p
+            mixes.append((-(3 * t + 2 * p), -t, t, p, s))
+    mixes.sort()
+    for _, _, t, p, s in mixes:
+        entry = ((3, 1),) * t + ((2, 1),) * p + ((1, 1),) * s
+        if entry not in entries:
+            entries.append(entry)
+    return tuple(entries)
+
+
+def ladder_for(ctx: Context, unit: Unit, trace: Trace) -> list:
+    rules = ctx.rules
+    if unit in rules.ladders:
+        trace.add(rules.ladder_clause[unit])
+        return rules.ladders[unit]
+    trace.add(rules.clause("follow.unlisted"))
+    return list(derived_ladder(unit, rules["follow.unlisted"] == "component_ladders"))
+
+
+def _holding_counts(counts: Counter, lead_size: int, protect_triples: bool) -> dict:
+    if protect_triples and lead_size == 2:
+        # a triple need not be broken to follow a pair: it cannot supply one
+        return {c: (1 if n == 3 else n) for c, n in counts.items()}
+    return dict(counts)
+
+
+def obligation(ctx: Context, lead: Combo, suit_holding: Counter, trace: Trace) -> tuple[list[Unit], list[str]]:
+    """The units the follower must play, and the ladder entries that required them."""
+    runs = ctx.runs[lead.suit]
+    protect = not ctx.rules["follow.break_triple_for_pair"]
+    if any(c.size == 2 for c in lead.components) and ctx.rules.decks >= 3:
+        trace.add(ctx.rules.clause("follow.break_triple_for_pair"))
+    required: list[Unit] = []
+    chosen: list[str] = []
+    for comp in lead.components:
+        counts = _holding_counts(suit_holding, comp.size, protect)
+        for entry in ladder_for(ctx, comp.unit, trace):
+            if can_form(required + list(entry), runs, counts):
+                required.extend(entry)
+                chosen.append(describe_units(entry))
+                break
+    return required, chosen
+
+
+def describe_units(units: Iterable[Unit]) -> str:
+    names = {1: "single", 2: "pair", 3: "triple"}
+    counted = Counter(units)
+    parts = []
+    for (size, length), n in sorted(counted.items(), key=lambda kv: (-kv[0][1], -kv[0][0])):
+        name = f"tractor({names[size]}, {length})" if length > 1 else names[size]
+        parts.append(f"{n} {name}" if n > 1 else name)
+    return " + ".join(parts)
+
+
+def judge_follow(ctx: Context, lead_cards: Iterable[int], hand: Iterable[int], play: Iterable[int]) -> Judgment:
+    """Whether ``play`` from ``hand`` legally follows ``lead_cards``."""
+    lead = classify(ctx, lead_cards)
+    return judge_follow_combo(ctx, lead, Counter(hand), list(play))
+
+
+def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter, play: list[int]) -> Judgment:
+    rules = ctx.rules
+    trace = Trace()
+    n = lead.n
+    if len(play) != n:
+        return Judgment(False, (), "wrong_card_count", f"the lead has {n} cards, the play {len(play)}")
+    played = Counter(play)
+    if any(hand.get(c, 0) < k for c, k in played.items()):
+        return Judgment(False, (), "cards_not_held", "the play uses cards the hand does not hold")
+    suit = lead.suit
+    trace.add(rules.clause("follow.suit"))
+    in_suit = Counter({c: k for c, k in hand.items() if ctx.suit[c] == suit})
+    held = sum(in_suit.values())
+    play_in_suit = Counter({c: k for c, k in played.items() if ctx.suit[c] == suit})
+    followed = sum(play_in_suit.values())
+    if rules["follow.suit"]:
+        if held >= n and followed < n:
+            return Judgment(False, trace.tuple(), "must_follow_suit",
+                            f"holds {held} card(s) of {ctx.suit_name(suit)}, so all {n} must be of that suit")
+        if held < n and followed < held:
+            return Judgment(False, trace.tuple(), "must_follow_suit",
+                            f"holds {held} card(s) of {ctx.suit_name(suit)} and must play them all")
+    if held <= n:
+        return Judgment(True, trace.tuple(), "ok", "all cards of the led suit are played")
+    required, chosen = obligation(ctx, lead, in_suit, trace)
+    runs = ctx.runs[suit]
+    if can_form(required, runs, dict(play_in_suit)):
+        return Judgment(True, trace.tuple(), "ok", "; ".join(chosen), {"required": chosen})
+    reason = "must_play_pair"
+    tractors = [u for u in required if u[1] > 1]
+    triples = [u for u in required if u == (3, 1)]
+    if tractors and not can_form(tractors, runs, dict(play_in_suit)):
+        reason = "must_play_tractor"
+    elif triples and not can_form(tractors + triples, runs, dict(play_in_suit)):
+        reason = "must_play_triple"
+    return Judgment(False, trace.tuple(), reason, "required: " + "; ".join(chosen), {"required": chosen})

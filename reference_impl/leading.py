@@ -1,0 +1,126 @@
+"""Leading (出牌) and throws (甩牌).
+
+A lead is one combination of one effective suit, or a throw of several. A
+throw must be unbeatable; ``throw.check`` says how that is judged against the
+other three hands:
+
+* ``components_unbeatable`` — no other hand holds, in the suit, a unit of the
+  same shape as a component and higher than it;
+* ``singles`` — every card is compared as a single: a card is blocked when
+  another hand holds a higher card of the suit;
+* ``smallest_vs_largest`` — the throw's smallest card must be at least every
+  other hand's largest card of the suit.
+
+On failure: the blocked cards, the penalty (``throw.penalty_points`` per card
+counted by ``throw.penalty_per``) and the forced play (``throw.forced_play``).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .combos import Combo, Component, classify, tractor_candidates
+from .rules import Judgment, Trace
+from .trump import Context
+
+
+@dataclass(frozen=True)
+class ThrowFailure:
+    blocked: tuple[int, ...]
+    penalty: int
+    forced: tuple[int, ...]
+
+
+def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int]] = ()) -> Judgment:
+    """Whether ``cards`` may be led, given the other three hands (needed for throws)."""
+    combo = classify(ctx, cards)
+    rules = ctx.rules
+    trace = Trace()
+    if combo.kind == "empty":
+        return Judgment(False, (), "empty_play", "a lead needs at least one card")
+    if combo.kind == "mixed":
+        trace.add(rules.clause("follow.suit"))
+        return Judgment(False, trace.tuple(), "mixed_suits", "the cards are of more than one suit",
+                        {"combo": combo})
+    if combo.kind != "throw":
+        trace.add(*_shape_clauses(ctx, combo))
+        return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
+    trace.add(rules.clause("throw.allowed"))
+    if not rules["throw.allowed"]:
+        return Judgment(False, trace.tuple(), "throw_not_allowed", combo.shape(), {"combo": combo})
+    trace.add(rules.clause("throw.check"))
+    blocked = blocked_cards(ctx, combo, [Counter(h) for h in others])
+    if not blocked:
+        return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
+    trace.add(rules.clause("throw.penalty_points"), rules.clause("throw.penalty_per"),
+              rules.clause("throw.forced_play"))
+    failure = _failure(ctx, combo, blocked)
+    return Judgment(False, trace.tuple(), "throw_beaten",
+                    f"{len(blocked)} card(s) can be beaten", {"combo": combo, "failure": failure})
+
+
+def _shape_clauses(ctx: Context, combo: Combo) -> list[str]:
+    r = ctx.rules
+    if combo.kind == "tractor":
+        return [r.clause("tractor.elements"), *ctx.adjacency_clauses()]
+    return []
+
+
+def blocked_cards(ctx: Context, combo: Combo, others: list[Counter]) -> tuple[int, ...]:
+    method = ctx.rules["throw.check"]
+    suit = combo.suit
+    other_suit = [Counter({c: n for c, n in h.items() if ctx.suit[c] == suit}) for h in others]
+    key = ctx.key
+    if method == "singles":
+        top = max((key[c] for h in other_suit for c in h), default=None)
+        return tuple(c for c in combo.cards if top is not None and key[c] < top)
+    if method == "smallest_vs_largest":
+        top = max((key[c] for h in other_suit for c in h), default=None)
+        smallest = min(key[c] for c in combo.cards)
+        if top is None or smallest >= top:
+            return ()
+        return tuple(c for c in combo.cards if key[c] < top)
+    out: list[int] = []
+    for comp in combo.components:
+        if any(_beats_component(ctx, comp, h, suit) for h in other_suit):
+            out.extend(comp.cards)
+    return tuple(out)
+
+
+def _beats_component(ctx: Context, comp: Component, holding: Counter, suit: int) -> bool:
+    """Whether ``holding`` has a unit of ``comp``'s shape ranking above it."""
+    if comp.length == 1:
+        return any(n >= comp.size and ctx.key[c] > comp.key for c, n in holding.items())
+    from .combos import component_key
+    for cards in tractor_candidates(ctx, holding, suit, comp.size, comp.length):
+        if component_key(ctx, cards) > comp.key:
+            return True
+    return False
+
+
+def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...]) -> ThrowFailure:
+    rules = ctx.rules
+    per = rules["throw.penalty_per"]
+    forced_rule = rules["throw.forced_play"]
+    key = ctx.key
+    if forced_rule == "smallest_card":
+        forced: tuple[int, ...] = (min(combo.cards, key=lambda c: key[c]),)
+    else:
+        candidates = list(combo.components)
+        if forced_rule == "blocked_component":
+            blocked_set = Counter(blocked)
+            candidates = [c for c in combo.components if any(blocked_set[x] for x in c.cards)] or candidates
+        smallest = min(candidates, key=lambda c: (c.key, c.n))
+        forced = smallest.cards
+    if per == "card_thrown":
+        counted = combo.n
+    elif per == "card_blocked":
+        counted = len(blocked)
+    else:  # card_taken_back
+        counted = combo.n - len(forced)
+    return ThrowFailure(tuple(blocked), counted * rules["throw.penalty_points"], tuple(forced))
+
+
+def lead_combo(ctx: Context, cards: Iterable[int]) -> Combo:
+    return classify(ctx, cards)

@@ -1,0 +1,122 @@
+"""A checked ruleset as the interpreter reads it, and the judgment it returns.
+
+``Rules`` answers two questions for every setting: its value, and the clause
+that decided it. Every judgment collects the clause ids it consulted, so the
+answer can always show which rules decided it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from tractor_dsl.checker import CheckedRuleset, load
+from tractor_dsl.diagnostics import SpecError
+from tractor_dsl.patterns import pattern_units, shape_unit
+
+
+class Rules:
+    def __init__(self, checked: CheckedRuleset):
+        self.checked = checked
+        self.name = checked.name
+        v = checked.values
+        self.decks: int = v["equipment.decks"]
+        self.hand_size: int = v["equipment.hand_size"]
+        self.kitty_size: int = v["equipment.kitty_size"]
+        self.points: dict[str, int] = v["equipment.points"]
+        # follow ladders: lead unit -> list of entries (each a list of units)
+        self.ladders: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
+        self.ladder_clause: dict[tuple[int, int], str] = {}
+        for key, (shape, ladder, origin) in checked.ladders.items():
+            unit = shape_unit(shape)
+            self.ladders[unit] = [pattern_units(p) for p in ladder]
+            self.ladder_clause[unit] = origin.clause.id
+
+    def __getitem__(self, name: str) -> Any:
+        return self.checked.values[name]
+
+    def clause(self, name: str) -> str:
+        """The id of the clause that sets ``name``."""
+        return self.checked.origins[name].clause.id
+
+    def cites(self, clause_id: str) -> tuple[str, ...]:
+        return self.checked.clause(clause_id).cites
+
+    @property
+    def bands(self):
+        return self.checked.bands
+
+    @property
+    def band_clause(self) -> str:
+        return self.checked.band_origin.clause.id
+
+    def __repr__(self) -> str:
+        return f"Rules({self.name!r})"
+
+
+@lru_cache(maxsize=None)
+def _library():
+    lib = load()
+    if lib.errors:
+        raise SpecError(lib.errors)
+    return lib
+
+
+@lru_cache(maxsize=None)
+def rules_for(name: str) -> Rules:
+    """The bundled ruleset ``name`` (e.g. ``r001``), checked and ready to execute."""
+    return Rules(_library().get(name))
+
+
+def ruleset_names() -> list[str]:
+    return sorted(_library().rulesets)
+
+
+@dataclass
+class Judgment:
+    """The answer to one question, with the clauses that decided it.
+
+    ``reason`` is a stable code from :data:`REASONS` when the answer is a
+    refusal (an illegal play), else ``"ok"``.
+    """
+
+    value: Any
+    clauses: tuple[str, ...] = ()
+    reason: str = "ok"
+    detail: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def __bool__(self) -> bool:  # a judgment of legality reads as its verdict
+        return bool(self.value)
+
+
+REASONS = {
+    "ok": "the play is legal",
+    "wrong_card_count": "the play has the wrong number of cards",
+    "cards_not_held": "the play uses cards the player does not hold",
+    "must_follow_suit": "the player holds cards of the led suit and must play them",
+    "must_play_tractor": "the follow order requires a tractor the player holds",
+    "must_play_triple": "the follow order requires a triple the player holds",
+    "must_play_pair": "the follow order requires a pair the player holds",
+    "mixed_suits": "a lead must be of one suit (trump counts as one suit)",
+    "throw_not_allowed": "this ruleset does not allow throws",
+    "throw_beaten": "another hand can beat part of the throw",
+    "empty_play": "a play must contain at least one card",
+}
+
+
+class Trace:
+    """Collects clause ids in the order they are consulted, without repeats."""
+
+    __slots__ = ("ids",)
+
+    def __init__(self):
+        self.ids: list[str] = []
+
+    def add(self, *clause_ids: str) -> None:
+        for c in clause_ids:
+            if c not in self.ids:
+                self.ids.append(c)
+
+    def tuple(self) -> tuple[str, ...]:
+        return tuple(self.ids)

@@ -1,0 +1,98 @@
+"""Who wins a trick (一轮), and the points in it.
+
+A play can win only if it is all of the led suit or, when a side suit was
+led, all trump (a ruff, 枪毙/毙牌), and it has the lead's structure: the same
+shape, or for a throw (and for ruffs under ``ruff.structure = same_counts``)
+it contains the lead's units. Among such plays trump beats the led side suit;
+otherwise the higher wins and between equal plays the first played wins
+(``trump.equal_cards``). ``compare.element_over_length`` lets a tractor of
+triples beat a tractor of pairs of equal size. A play of several components
+ranks by ``compare.multi``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Sequence
+
+from tractor_dsl.patterns import can_form
+
+from .combos import Combo, classify, component_key, tractor_candidates
+from .rules import Judgment, Trace
+from .trump import TRUMP, Context
+
+
+def points_of(rules, cards: Iterable[int]) -> int:
+    from .cards import rank_of
+    table = rules.points
+    return sum(table.get(rank_of(c), 0) for c in cards if c < 52)
+
+
+def best_unit_key(ctx: Context, unit: tuple[int, int], counts: dict, suit: int) -> int | None:
+    size, length = unit
+    if length == 1:
+        return max((ctx.key[c] for c, n in counts.items() if n >= size), default=None)
+    return max((component_key(ctx, cards) for cards in tractor_candidates(ctx, counts, suit, size, length)),
+               default=None)
+
+
+def _upgrades(ctx: Context, lead: Combo, play: Combo) -> bool:
+    """A tractor of triples answering a tractor of pairs with as many cards (999888 vs AAKKQQ)."""
+    if not ctx.rules["compare.element_over_length"] or lead.kind != "tractor" or play.kind != "tractor":
+        return False
+    return lead.largest.size == 2 and play.largest.size == 3 and lead.n == play.n
+
+
+def _structure_ok(ctx: Context, lead: Combo, play: Combo, ruff: bool, trace: Trace) -> bool:
+    if play.n != lead.n:
+        return False
+    if lead.kind != "throw" and play.kind == lead.kind and play.largest.unit == lead.largest.unit:
+        return True
+    if ruff:
+        trace.add(ctx.rules.clause("ruff.structure"))
+        if ctx.rules["ruff.structure"] == "same_shape":
+            return sorted(play.units) == sorted(lead.units)
+    if lead.kind != "throw":
+        return False
+    return can_form(lead.units, ctx.runs[play.suit], dict(Counter(play.cards)))
+
+
+def _strength(ctx: Context, lead: Combo, play: Combo, upgraded: bool) -> tuple[int, int]:
+    if ctx.rules["compare.multi"] == "highest_card" and lead.kind == "throw":
+        return (0, max(ctx.key[c] for c in play.cards))
+    if lead.kind != "throw":
+        return (1 if upgraded else 0, play.largest.key)
+    key = best_unit_key(ctx, lead.largest.unit, dict(Counter(play.cards)), play.suit)
+    return (0, key if key is not None else -1)
+
+
+def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
+    """The index (0 = the leader) of the play that wins, with the trick's points."""
+    rules = ctx.rules
+    combos = [classify(ctx, p) for p in plays]
+    lead = combos[0]
+    trace = Trace()
+    trace.add(rules.clause("trump.order"), rules.clause("trump.equal_cards"))
+    if lead.kind == "throw":
+        trace.add(rules.clause("compare.multi"))
+    winner = 0
+    best = _strength(ctx, lead, lead, False)
+    best_trump = lead.suit == TRUMP
+    for i, play in enumerate(combos[1:], start=1):
+        if play.kind in ("mixed", "empty"):
+            continue
+        ruff = play.suit == TRUMP and lead.suit != TRUMP
+        if play.suit != lead.suit and not ruff:
+            continue
+        upgraded = _upgrades(ctx, lead, play)
+        if upgraded:
+            trace.add(rules.clause("compare.element_over_length"))
+        if not upgraded and not _structure_ok(ctx, lead, play, ruff, trace):
+            continue
+        strength = _strength(ctx, lead, play, upgraded)
+        if ruff and not best_trump:
+            winner, best, best_trump = i, strength, True
+        elif strength > best:
+            winner, best = i, strength
+    points = sum(points_of(rules, p) for p in plays)
+    trace.add(rules.clause("equipment.points"))
+    return Judgment(winner, trace.tuple(), "ok", f"play {winner} wins", {"points": points, "combos": combos})

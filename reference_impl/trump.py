@@ -1,0 +1,183 @@
+"""The trump context of a hand: effective suits, card order and tractor adjacency.
+
+Everything here is computed from the ruleset's settings (``trump.order``,
+``trump.fixed_ranks``, ``tractor.adjacency``, ``tractor.bridge_level``,
+``tractor.junctions``, ``tractor.ace_two``) and the hand's level and trump
+suit, once per context, into tables indexed by card (0–53).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUIT_LETTERS, SUIT_NAMES, CardError, card
+from .rules import Rules
+
+TRUMP = 4  # the effective suit of every trump card
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs", "trump")
+
+
+def parse_suit(value: str | None) -> int | None:
+    """'H', 'hearts' or None/'none' (no trump) -> suit index or None."""
+    if value is None or value in ("none", "", "NT", "no_trump"):
+        return None
+    if value in SUIT_LETTERS:
+        return SUIT_LETTERS.index(value)
+    if value in SUIT_NAMES:
+        return SUIT_NAMES.index(value)
+    raise CardError(f"'{value}' is not a trump suit: write S, H, D, C (or spades, hearts, diamonds, clubs) or none")
+
+
+@dataclass(frozen=True, eq=False)
+class Context:
+    """Level and trump of one hand, with the tables derived from the rules."""
+
+    rules: Rules
+    level: str
+    trump: int | None          # trump suit index, None for no-trump
+    suit: tuple[int, ...]      # effective suit per card
+    key: tuple[int, ...]       # order key per card: higher beats lower; equal keys are equal cards
+    tier: tuple[str | None, ...]
+    runs: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]  # per effective suit: runs of positions of cards
+    wrap_cards: frozenset = frozenset()  # cards of the AA22 run
+    where: tuple = ()  # per card: ((run index, position index), ...) in its effective suit's runs
+
+    def is_trump(self, c: int) -> bool:
+        return self.suit[c] == TRUMP
+
+    def suit_name(self, s: int) -> str:
+        return SUIT_WORDS[s]
+
+    def order_clauses(self) -> tuple[str, ...]:
+        r = self.rules
+        return (r.clause("trump.order"), r.clause("trump.fixed_ranks"))
+
+    def adjacency_clauses(self) -> tuple[str, ...]:
+        r = self.rules
+        return tuple(dict.fromkeys((r.clause("tractor.adjacency"), r.clause("tractor.bridge_level"),
+                                    r.clause("tractor.junctions"), r.clause("tractor.ace_two"))))
+
+
+def context(rules: Rules, level: str, trump: int | str | None) -> Context:
+    if isinstance(trump, str) or trump is None:
+        trump = parse_suit(trump)
+    if level not in RANKS:
+        raise CardError(f"'{level}' is not a level: write 2–10, J, Q, K or A")
+    if level in rules["trump.fixed_ranks"]:
+        raise CardError(f"{level} cannot be the level: it is a fixed trump rank in {rules.name}")
+    return _context(rules, level, trump)
+
+
+@lru_cache(maxsize=512)
+def _context(rules: Rules, level: str, trump: int | None) -> Context:
+    fixed = [r for r in RANKS if r in rules["trump.fixed_ranks"]]
+    level_i = RANKS.index(level)
+    fixed_i = {RANKS.index(r) for r in fixed}
+
+    def tier_positions(tier: str) -> list[list[int]]:
+        """The positions of one tier, highest first; each position lists equal cards."""
+        if tier == "big_joker":
+            return [[BIG_JOKER]]
+        if tier == "small_joker":
+            return [[SMALL_JOKER]]
+        if tier == "trump_level":
+            return [[card(level, SUIT_LETTERS[trump])]] if trump is not None else []
+        if tier == "off_level":
+            return [[card(level, s) for s in SUIT_LETTERS if trump is None or s != SUIT_LETTERS[trump]]]
+        if tier == "trump_fixed":
+            return [[card(r, SUIT_LETTERS[trump])] for r in reversed(fixed)] if trump is not None else []
+        if tier == "off_fixed":
+            return [[card(r, s) for s in SUIT_LETTERS if trump is None or s != SUIT_LETTERS[trump]]
+                    for r in reversed(fixed)]
+        if tier == "trump_suit":
+            if trump is None:
+                return []
+            return [[trump * 13 + i] for i in range(12, -1, -1) if i != level_i and i not in fixed_i]
+        raise ValueError(tier)
+
+    suit = [0] * 54
+    key = [0] * 54
+    tier_of: list[str | None] = [None] * 54
+    # trump: positions high to low
+    trump_positions: list[tuple[str, list[int]]] = []
+    for tier in rules["trump.order"]:
+        for pos in tier_positions(tier):
+            trump_positions.append((tier, pos))
+    top = 100 + len(trump_positions)
+    for i, (tier, pos) in enumerate(trump_positions):
+        for c in pos:
+            suit[c] = TRUMP
+            key[c] = top - i
+            tier_of[c] = tier
+    side_positions: list[list[list[int]]] = [[], [], [], []]
+    for s in range(4):
+        if s == trump:
+            continue
+        for i in range(12, -1, -1):
+            if i == level_i or i in fixed_i:
+                continue
+            c = s * 13 + i
+            suit[c] = s
+            key[c] = i
+            side_positions[s].append([c])
+
+    bridge = rules["tractor.bridge_level"]
+
+    def ranks_chain(high: int, low: int) -> bool:
+        if high - low == 1:
+            return True
+        return bridge and all(r == level_i for r in range(low + 1, high))
+
+    runs: list[list[list[list[int]]]] = [[] for _ in range(5)]
+    junctions = {frozenset(j) for j in rules["tractor.junctions"]}
+    if rules["tractor.adjacency"] == "trump_order":
+        for s in range(4):
+            runs[s] = _split(side_positions[s], lambda a, b: ranks_chain(a[0] % 13, b[0] % 13))
+
+        def trump_link(a, b) -> bool:
+            (ta, pa), (tb, pb) = a, b
+            if ta != tb:
+                return frozenset((ta, tb)) in junctions
+            if ta == "trump_suit":
+                return ranks_chain(pa[0] % 13, pb[0] % 13)
+            return False
+        runs[TRUMP] = [[pos for _, pos in run] for run in _split(trump_positions, trump_link)]
+    else:  # face_rank: within one suit, by face rank
+        for s in range(4):
+            runs[s] = _split(side_positions[s], lambda a, b: ranks_chain(a[0] % 13, b[0] % 13))
+        by_suit: dict[int, list[list[int]]] = {}
+        for _, pos in trump_positions:
+            for c in pos:
+                if c < 52:
+                    by_suit.setdefault(c // 13, []).append([c])
+        for s, positions in sorted(by_suit.items()):
+            positions.sort(key=lambda p: -(p[0] % 13))
+            runs[TRUMP].extend(_split(positions, lambda a, b: ranks_chain(a[0] % 13, b[0] % 13)))
+        if frozenset(("big_joker", "small_joker")) in junctions:
+            runs[TRUMP].append([[BIG_JOKER], [SMALL_JOKER]])
+    wrap: frozenset = frozenset()
+    if rules["tractor.ace_two"] != "none" and "2" in fixed and trump is not None and level != "A":
+        ace, two = trump * 13 + 12, trump * 13 + 0
+        runs[TRUMP].append([[ace], [two]])
+        wrap = frozenset((ace, two))
+    frozen_runs = tuple(tuple(tuple(tuple(pos) for pos in run) for run in suit_runs if len(run) >= 1)
+                        for suit_runs in runs)
+    where: list[list[tuple[int, int]]] = [[] for _ in range(54)]
+    for suit_runs in frozen_runs:
+        for r, run in enumerate(suit_runs):
+            for p, pos in enumerate(run):
+                for c in pos:
+                    where[c].append((r, p))
+    return Context(rules, level, trump, tuple(suit), tuple(key), tuple(tier_of), frozen_runs, wrap,
+                   tuple(tuple(w) for w in where))
+
+
+def _split(positions, linked) -> list[list]:
+    """Split a high-to-low list of positions into runs where consecutive ones are linked."""
+    runs: list[list] = []
+    for pos in positions:
+        if runs and linked(runs[-1][-1], pos):
+            runs[-1].append(pos)
+        else:
+            runs.append([pos])
+    return runs
