@@ -33,7 +33,11 @@ class ThrowFailure:
 
 
 def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int]] = ()) -> Judgment:
-    """Whether ``cards`` may be led, given the other three hands (needed for throws)."""
+    """Whether ``cards`` may be led, given the other three hands (needed for throws).
+
+    ``others`` are the other hands in playing order after the leader: the next
+    player (an opponent), the partner, the previous player (an opponent).
+    """
     combo = classify(ctx, cards)
     rules = ctx.rules
     trace = Trace()
@@ -49,8 +53,11 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
     trace.add(rules.clause("throw.allowed"))
     if not rules["throw.allowed"]:
         return Judgment(False, trace.tuple(), "throw_not_allowed", combo.shape(), {"combo": combo})
-    trace.add(rules.clause("throw.check"))
-    blocked = blocked_cards(ctx, combo, [Counter(h) for h in others])
+    trace.add(rules.clause("throw.check"), rules.clause("throw.split"), rules.clause("throw.judged_against"))
+    hands = [Counter(h) for h in others]
+    if rules["throw.judged_against"] == "opponents" and len(hands) == 3:
+        hands = [hands[0], hands[2]]  # others are in seat order after the leader: opponent, partner, opponent
+    blocked = blocked_cards(ctx, combo, hands)
     if not blocked:
         return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
     trace.add(rules.clause("throw.penalty_points"), rules.clause("throw.penalty_per"),

@@ -89,6 +89,11 @@ PARAMS: tuple[Param, ...] = (
           "Which cards the failed-throw penalty counts."),
     Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component"),
           "What the thrower must play instead after a failed throw."),
+    Param("throw.split", EnumType("largest_first"),
+          "How a throw is split into components: repeatedly the component with the most cards, triples before "
+          "pairs on a tie, then the higher."),
+    Param("throw.judged_against", EnumType("all_others", "opponents"),
+          "Whose hands can block a throw: the other three players, or only the two opponents."),
     # --- following ---
     Param("follow.suit", BoolType(), "Followers must play the led suit while they hold it."),
     Param("follow.unlisted", EnumType("component_ladders", "counts"),
@@ -144,6 +149,13 @@ PARAMS: tuple[Param, ...] = (
     Param("penalty.wrong_count", _fault, "A player's card count is wrong (劳改, 多牌少牌)."),
     Param("penalty.wrong_kitty", _consequence, "The banker buried the wrong number of cards."),
     Param("penalty.exposed_card_points", IntType(0, 100), "Points per exposed card (罚张)."),
+    # --- the bank ---
+    Param("bank.succession", EnumType("rotate", "same_player"),
+          "Which player holds the bank next: 'rotate' - the banker's partner when the banker side keeps it, the "
+          "player after the banker when the attackers take it; 'same_player' - the banker keeps it himself, the "
+          "player after him takes it for the attackers."),
+    Param("bank.first_hand_undeclared", EnumType("first_drawer"),
+          "Who is banker in a first hand that nobody declares and that is not redealt."),
     # --- deal ---
     Param("deal.direction", EnumType("counter_clockwise", "clockwise"), "Order in which players draw."),
     Param("deal.first_drawer", EnumType("banker", "cut_count", "next_banker"), "Who draws first."),
