@@ -1,0 +1,56 @@
+"""``tractor play RULESET --seed S``: random legal games, as a readable transcript or JSON."""
+from __future__ import annotations
+
+import json
+import sys
+
+from reference_impl.cards import glyph
+
+HELP = "play random legal games under a ruleset and print the transcript"
+
+
+def add_arguments(p):
+    p.add_argument("ruleset", help="ruleset name, e.g. r003")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
+    p.add_argument("--max-hands", type=int, default=300, help="stop a game after this many hands")
+    p.add_argument("--json", action="store_true", help="print JSON lines, one game per line")
+    p.add_argument("--brief", action="store_true", help="one line per hand, no tricks")
+
+
+def _cards(cards) -> str:
+    return " ".join(glyph(c) for c in cards)
+
+
+def run(args) -> int:
+    from reference_impl.game import play_game
+    from reference_impl.rules import rules_for
+    rules = rules_for(args.ruleset)
+    for g in range(args.games):
+        seed = args.seed + g
+        game = play_game(rules, seed, args.max_hands)
+        if args.json:
+            print(json.dumps(game.to_json(), ensure_ascii=False))
+            continue
+        print(f"== {rules.name}: game with seed {seed} ==")
+        for hand, levels in zip(game.hands, game.levels):
+            trump = "none" if hand.trump is None else "♠♥♦♣"[hand.trump]
+            print(f"hand {hand.number}: levels team0 {levels[0]} / team1 {levels[1]}; banker seat {hand.banker} "
+                  f"(team {hand.banker % 2}), level {hand.level}, trump {trump}"
+                  + (f", {hand.redeals} redeal(s)" if hand.redeals else ""))
+            if not args.brief:
+                for seat, cards in hand.declarations:
+                    print(f"  seat {seat} declares {_cards(cards)}")
+                print(f"  buried: {_cards(hand.buried)}")
+                for i, t in enumerate(hand.tricks, 1):
+                    failed = f" [failed throw {_cards(t.attempted)}: {t.penalty:+d}]" if t.attempted else ""
+                    plays = " | ".join(f"{s}: {_cards(c)}" for s, c in t.plays)
+                    print(f"  {i:2d}. {plays} -> seat {t.winner} (+{t.points}){failed}")
+            print(f"  attackers: {hand.trick_points} in tricks, {hand.kitty_points:+d} kitty, "
+                  f"{hand.penalty_points:+d} penalties = {hand.attackers_points}; "
+                  f"{hand.next_banker_side} +{hand.levels_gained}")
+        final = game.levels[-1]
+        outcome = f"team {game.winner} wins" if game.winner is not None else "no winner within the hand limit"
+        print(f"== {outcome}; final levels team0 {final[0]} / team1 {final[1]} ==")
+        sys.stdout.flush()
+    return 0
