@@ -1,0 +1,283 @@
+"""Declaring trump (亮主 / 叫主), overcalling (反主), reinforcing (加固), and hands nobody declares.
+
+A declaration is one act of one seat (0–3; seats of equal parity are
+partners) showing cards:
+
+* ``n`` identical level cards of one suit (``n >= 1``): that suit is trump;
+* if ``declare.joker_pairs``, two or more identical jokers (a pair of small or
+  of big jokers): the hand becomes ``declare.joker_trump`` (``no_trump``).
+
+In the first hand, if ``declare.first_hand_card`` names a card, every
+declaration must show that card too. Following spec 001 (clause
+declare.first_hand: the declarer shows his level cards *and* the heart 2 as a
+token), the token is one extra card among those shown and is set aside before
+the rest is judged; when every card shown is that card (possible only if it
+is itself a level card) it counts as one of the declared cards. A
+reinforcement need not show the token again: it is already on the table.
+
+The cards of a reinforcement are the copies it *adds*; its strength is the
+declarer's total. An overcall shows its whole declaration.
+
+Strength is ``(copies, rank)`` with rank 0 for level cards, 1 for small
+jokers, 2 for big jokers. ``declare.overcall_by``: ``more_copies`` compares
+copies only (strictly more wins); ``copies_then_jokers`` compares copies, then
+rank. ``declare.after_overcall = jokers_only``: once a declaration has been
+overcalled (reinforcements are not overcalls), only jokers may overcall.
+``declare.self_overcall`` false: the standing declarer may not overcall his
+own declaration with another card; ``declare.reinforce`` says whether he may
+add copies of the same card. A declaration made after the kitty is taken up is
+refused (``kitty_taken``): no setting states this, every source assumes it
+(000:2.6, 003:6.5).
+
+The banker: in the first hand the first declaration makes its declarer
+banker, and an overcall moves the bank to the overcaller exactly when
+``declare.first_hand_banker = last_declarer`` — which must agree with
+``declare.overcall_moves_bank = first_hand`` (the two settings say the same
+thing; a ruleset where they disagree is refused). In later hands the banker is
+given and declarations change only trump.
+
+Each refused declaration costs ``declare.wrong_points`` (003:6.3); the points
+are reported in ``extra["penalty_points"]`` and scored by
+:func:`penalties.judge_fault` with ``fault = "wrong_declaration"``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .cards import BIG_JOKER, SMALL_JOKER, card, is_joker, rank_of, suit_of, text
+from .rules import Judgment, Rules, Trace
+
+NO_TRUMP = "no_trump"
+
+REASONS = {
+    "ok": "the declaration is legal",
+    "kitty_taken": "the kitty has been taken up: nobody may declare or overcall any more",
+    "missing_first_hand_card": "a first-hand declaration must also show declare.first_hand_card",
+    "wrong_count": "no cards, a single joker, or more copies than the decks hold",
+    "mixed_cards": "the declared cards are not identical",
+    "not_level_card": "the declared card is not a level card of this hand",
+    "jokers_not_allowed": "jokers may not declare in this ruleset (declare.joker_pairs false)",
+    "no_reinforce": "the declarer may not reinforce his declaration (declare.reinforce false)",
+    "self_overcall": "the declarer may not overcall his own declaration (declare.self_overcall false)",
+    "jokers_only": "the declaration has been overcalled: only jokers may overcall now",
+    "too_weak": "the declaration does not beat the standing one (declare.overcall_by)",
+}
+
+_JOKER_RANK = {SMALL_JOKER: 1, BIG_JOKER: 2}
+
+
+@dataclass(frozen=True)
+class DeclarationState:
+    """The standing declaration after the judged sequence.
+
+    ``trump`` is a suit index (0 ♠, 1 ♥, 2 ♦, 3 ♣), ``"no_trump"``, or None
+    while nobody has declared. ``strength`` is ``(copies, rank)`` (see the
+    module docstring). When ``legal`` is false the other fields describe the
+    state before the refused declaration.
+    """
+
+    legal: bool
+    trump: int | str | None
+    declarer: int | None
+    banker: int | None
+    strength: tuple[int, int] | None
+    card: int | None = None
+    overcalls: int = 0
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+
+@dataclass(frozen=True)
+class Undeclared:
+    """What happens when nobody declares.
+
+    ``trump``: a suit index or ``"no_trump"`` when a kitty card names it, None
+    on a redeal. ``banker_side``: ``"banker"`` (the banker keeps the bank),
+    ``"attackers"`` (they take it), or None in the first hand, where there is
+    no banker yet: ``first_hand_banker`` then names the player who banks
+    (``bank.first_hand_undeclared``, e.g. ``"first_drawer"``) when a kitty card
+    names trump. ``level_of``: whose level the hand is played at
+    (``"banker"``/``"attackers"``; None on a first-hand redeal, where both
+    sides stand at the start level); ``level`` that level.
+    """
+
+    trump: int | str | None
+    redeal: bool
+    banker_side: str | None
+    level_of: str | None
+    level: str | None
+    kitty_index: int | None = None  # 0-based index of the kitty card that named trump
+    first_hand_banker: str | None = None
+
+
+def _strength_beats(rules: Rules, new: tuple[int, int], old: tuple[int, int]) -> bool:
+    if rules["declare.overcall_by"] == "more_copies":
+        return new[0] > old[0]
+    return new > old  # copies_then_jokers
+
+
+def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, Iterable[int]]],
+                       first_hand: bool, kitty_taken: bool = False, banker: int | None = None) -> Judgment:
+    """Judge the declarations in order; the value is the resulting :class:`DeclarationState`.
+
+    ``kitty_taken`` says the kitty was taken up before the last declaration.
+    ``banker`` is the banker's seat in a later hand (ignored in the first hand).
+    The first refused declaration stops the judgment; ``extra["index"]`` is
+    its position in ``sequence``.
+    """
+    trace = Trace()
+    trace.add(rules.clause("declare.overcall_by"))
+    moves = rules["declare.first_hand_banker"] == "last_declarer"
+    if moves != (rules["declare.overcall_moves_bank"] == "first_hand"):
+        raise ValueError(f"{rules.name}: declare.first_hand_banker = {rules['declare.first_hand_banker']} "
+                         f"contradicts declare.overcall_moves_bank = {rules['declare.overcall_moves_bank']}")
+    token = None
+    if first_hand and rules["declare.first_hand_card"] is not None:
+        token = card(*rules["declare.first_hand_card"])
+    state = DeclarationState(True, None, None, None if first_hand else banker, None)
+    sequence = [(seat, list(cards)) for seat, cards in sequence]
+
+    def refuse(i: int, reason: str, detail: str) -> Judgment:
+        trace.add(rules.clause("declare.wrong_points"))
+        refused = DeclarationState(False, state.trump, state.declarer, state.banker, state.strength,
+                                   state.card, state.overcalls)
+        return Judgment(refused, trace.tuple(), reason, f"declaration {i} (seat {sequence[i][0]}): {detail}",
+                        {"index": i, "penalty_points": rules["declare.wrong_points"]})
+
+    for i, (seat, shown) in enumerate(sequence):
+        if kitty_taken and i == len(sequence) - 1:
+            trace.add(rules.clause("kitty.exchange"))
+            return refuse(i, "kitty_taken", "the kitty has been taken up")
+        declared = list(shown)
+        reinforcing = (state.declarer == seat and bool(declared)
+                       and all(c == state.card for c in declared))
+        if token is not None:
+            trace.add(rules.clause("declare.first_hand_card"))
+            if token in declared:
+                if not all(c == token for c in declared):
+                    declared.remove(token)
+            elif not reinforcing:
+                return refuse(i, "missing_first_hand_card", f"{text(token)} not shown")
+        if not declared:
+            return refuse(i, "wrong_count", "no cards declared")
+        c = declared[0]
+        if any(d != c for d in declared):
+            return refuse(i, "mixed_cards", " ".join(text(d) for d in declared))
+        n = len(declared)
+        if is_joker(c):
+            trace.add(rules.clause("declare.joker_pairs"))
+            if not rules["declare.joker_pairs"]:
+                return refuse(i, "jokers_not_allowed", text(c))
+            if n < 2:
+                return refuse(i, "wrong_count", "a joker declares only as a pair")
+        elif rank_of(c) != level:
+            return refuse(i, "not_level_card", f"{text(c)} is not a level card at level {level}")
+        if n > rules.decks:
+            return refuse(i, "wrong_count", f"{n} copies of {text(c)} with {rules.decks} decks")
+
+        if state.card is None:  # the first declaration
+            trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
+            if is_joker(c):
+                trace.add(rules.clause("declare.joker_trump"))
+            new_banker = seat if first_hand else state.banker
+            if first_hand:
+                trace.add(rules.clause("declare.first_hand_banker"))
+            state = DeclarationState(True, trump, seat, new_banker, (n, _JOKER_RANK.get(c, 0)), c, 0)
+            continue
+        if seat == state.declarer and c == state.card:
+            trace.add(rules.clause("declare.reinforce"))
+            if not rules["declare.reinforce"]:
+                return refuse(i, "no_reinforce", f"seat {seat} adds {text(c)}")
+            total = state.strength[0] + n
+            if total > rules.decks:
+                return refuse(i, "wrong_count", f"{total} copies of {text(c)} with {rules.decks} decks")
+            state = DeclarationState(True, state.trump, seat, state.banker, (total, state.strength[1]),
+                                     c, state.overcalls)
+            continue
+        if seat == state.declarer:
+            trace.add(rules.clause("declare.self_overcall"))
+            if not rules["declare.self_overcall"]:
+                return refuse(i, "self_overcall", f"seat {seat} already declared {text(state.card)}")
+        if state.overcalls >= 1:
+            trace.add(rules.clause("declare.after_overcall"))
+            if rules["declare.after_overcall"] == "jokers_only" and not is_joker(c):
+                return refuse(i, "jokers_only", f"{text(c)} after an overcall")
+        strength = (n, _JOKER_RANK.get(c, 0))
+        if not _strength_beats(rules, strength, state.strength):
+            return refuse(i, "too_weak", f"{n} × {text(c)} does not beat {state.strength[0]} × {text(state.card)}")
+        trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
+        if is_joker(c):
+            trace.add(rules.clause("declare.joker_trump"))
+        new_banker = state.banker
+        if first_hand:
+            trace.add(rules.clause("declare.first_hand_banker"), rules.clause("declare.overcall_moves_bank"))
+            if moves:
+                new_banker = seat
+        state = DeclarationState(True, trump, seat, new_banker, strength, c, state.overcalls + 1)
+    return Judgment(state, trace.tuple(), "ok", "legal", {"index": None, "penalty_points": 0})
+
+
+def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,
+                     banker_level: str, attackers_level: str) -> Judgment:
+    """What happens when nobody declares (value :class:`Undeclared`).
+
+    ``kitty`` is the kitty in the order it is turned, first card first.
+    ``declare.fallback_first_hand`` / ``declare.fallback_later``:
+
+    * ``kitty_card``: the ``declare.kitty_card``-th card (counted from the
+      first) names trump; a joker there is skipped for the next card if
+      ``declare.kitty_skip_jokers`` (jokers before it still count), else
+      ``declare.kitty_joker`` decides (``next_card`` the same, ``no_trump``).
+      If only jokers remain from that card on, the hand has no trump. The hand
+      is played at the banker's level; in the first hand the banker is the
+      player ``bank.first_hand_undeclared`` names;
+    * ``redeal``: the cards are dealt again at the same level;
+    * ``smothered`` (憋死): redeal with ``declare.smothered_banker`` as banker, at
+      the level ``declare.smothered_level`` names.
+    """
+    trace = Trace()
+    setting = "declare.fallback_first_hand" if first_hand else "declare.fallback_later"
+    trace.add(rules.clause(setting))
+    fallback = rules[setting]
+    if fallback == "redeal":
+        return Judgment(Undeclared(None, True, None, None, banker_level), trace.tuple(), "ok",
+                        "nobody declared: redeal")
+    if fallback == "smothered":
+        trace.add(rules.clause("declare.smothered_banker"), rules.clause("declare.smothered_level"))
+        side = "banker" if rules["declare.smothered_banker"] == "same_banker" else "attackers"
+        level_of = "attackers" if rules["declare.smothered_level"] == "attackers_level" else "banker"
+        level = attackers_level if level_of == "attackers" else banker_level
+        return Judgment(Undeclared(None, True, side, level_of, level), trace.tuple(), "ok",
+                        f"banker smothered: redeal, the {side} side banks at the {level_of} side's level {level}")
+    # kitty_card
+    trace.add(rules.clause("declare.kitty_card"))
+    kitty = list(kitty)
+    k = rules["declare.kitty_card"] - 1
+    if k >= len(kitty):
+        raise ValueError(f"declare.kitty_card = {k + 1} but the kitty has {len(kitty)} cards")
+    side = None if first_hand else "banker"
+    first_banker = None
+    if first_hand:
+        trace.add(rules.clause("bank.first_hand_undeclared"))
+        first_banker = rules["bank.first_hand_undeclared"]
+    i = k
+    trump: int | str | None = None
+    if is_joker(kitty[i]):
+        trace.add(rules.clause("declare.kitty_skip_jokers"))
+        skip = rules["declare.kitty_skip_jokers"]
+        if not skip:
+            trace.add(rules.clause("declare.kitty_joker"))
+            if rules["declare.kitty_joker"] == "no_trump":
+                trump = NO_TRUMP
+        if trump is None:
+            while i < len(kitty) and is_joker(kitty[i]):
+                i += 1
+            if i == len(kitty):
+                trump, i = NO_TRUMP, None
+    if trump is None:
+        trump = suit_of(kitty[i])
+    named = "no trump" if trump == NO_TRUMP else f"{text(kitty[i])} names trump"
+    return Judgment(Undeclared(trump, False, side, "banker", banker_level, i, first_banker), trace.tuple(), "ok",
+                    f"nobody declared: kitty card {k + 1}: {named}")

@@ -1,0 +1,72 @@
+"""The result of a hand (胜负判定 / 计分及升级): attackers' points to the next banker and levels.
+
+The score table is the ruleset's ``band`` statements (``score.bands``): each
+band covers attackers' points LOW..HIGH (either end may be open) and gives one
+side a number of levels; a band with ``step`` adds one more level for every
+full ``step`` points above its LOW. The side the band names is the side that
+holds the bank next: ``banker`` keeps the stage and rises, ``attackers``
+take the stage (上台) and rise (``+0``: they take it without a level).
+``score.cap`` limits the levels either side gains in one hand.
+
+Points that fall in no band (between two bands, which no legal hand reaches
+because every point card, multiplier and penalty moves points in fives) are
+refused with ``ValueError``: the table does not say what they give.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Judgment, Rules, Trace
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """Who holds the bank next, and how many levels that side rises.
+
+    ``next_banker`` is ``"banker"`` when the banker side keeps the stage and
+    ``"attackers"`` when the attackers take it; ``levels`` are gained by that
+    side. ``rebid`` marks a void hand after which both sides bid for the bank
+    afresh (``next_banker`` is then None).
+    """
+
+    next_banker: str | None
+    levels: int
+    rebid: bool = False
+
+
+def band_for(rules: Rules, attackers_points: int):
+    """The band holding ``attackers_points`` (ValueError if none does)."""
+    for band in rules.bands:
+        if (band.low is None or attackers_points >= band.low) and \
+                (band.high is None or attackers_points <= band.high):
+            return band
+    raise ValueError(f"no score band of {rules.name} covers {attackers_points} points")
+
+
+def band_levels(band, attackers_points: int) -> int:
+    """The band's levels, with one more per full ``step`` above its low end."""
+    levels = band.levels
+    if band.step and band.low is not None and attackers_points > band.low:
+        levels += (attackers_points - band.low) // band.step
+    return levels
+
+
+def cap_levels(rules: Rules, levels: int) -> int:
+    cap = rules["score.cap"]
+    return levels if cap is None else min(levels, cap)
+
+
+def judge_result(rules: Rules, attackers_points: int) -> Judgment:
+    """The :class:`HandResult` the attackers' final points give (score table and cap)."""
+    band = band_for(rules, attackers_points)
+    raw = band_levels(band, attackers_points)
+    levels = cap_levels(rules, raw)
+    trace = Trace()
+    trace.add(rules.band_clause, rules.clause("score.cap"))
+    lo = "" if band.low is None else str(band.low)
+    hi = "" if band.high is None else str(band.high)
+    detail = f"{attackers_points} points: band {lo}..{hi} -> {band.side} +{levels}"
+    if raw != levels:
+        detail += f" (capped from {raw})"
+    return Judgment(HandResult(band.side, levels), trace.tuple(), "ok", detail,
+                    {"band": band, "uncapped": raw})
