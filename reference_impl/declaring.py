@@ -26,8 +26,8 @@ overcalled (reinforcements are not overcalls), only jokers may overcall.
 ``declare.self_overcall`` false: the standing declarer may not overcall his
 own declaration with another card; ``declare.reinforce`` says whether he may
 add copies of the same card. A declaration made after the kitty is taken up is
-refused (``kitty_taken``): no setting states this, every source assumes it
-(000:2.6, 003:6.5).
+refused (``kitty_taken``) when ``declare.closes = kitty_taken`` (000:2.6,
+003:6.5); under ``first_card_played`` declaring stays open until play starts.
 
 The banker: in the first hand the first declaration makes its declarer
 banker, and an overcall moves the bank to the overcaller exactly when
@@ -147,8 +147,8 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
                         {"index": i, "penalty_points": rules["declare.wrong_points"]})
 
     for i, (seat, shown) in enumerate(sequence):
-        if kitty_taken and i == len(sequence) - 1:
-            trace.add(rules.clause("kitty.exchange"))
+        if kitty_taken and i == len(sequence) - 1 and rules["declare.closes"] == "kitty_taken":
+            trace.add(rules.clause("declare.closes"))
             return refuse(i, "kitty_taken", "the kitty has been taken up")
         declared = list(shown)
         reinforcing = (state.declarer == seat and bool(declared)

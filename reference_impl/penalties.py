@@ -28,9 +28,7 @@ Consequences (schema ``_consequence``), with the interpretations they need:
 * ``attackers_take_stage_by_points`` — attackers bank next, one level per full
   *step* of their points, where the step is the score table's: the low end of
   the attackers' +1 band minus ``score.threshold`` (000: 120 − 80 = 40).
-  The levels are capped by ``score.cap``, or by 3 when it is none
-  (:data:`DEFAULT_BY_POINTS_CAP`, the cap 000:2.17f states for this case,
-  which the schema cannot state on its own);
+  The levels are capped by ``penalty.wrong_kitty_cap`` (000:2.17f: 3);
 * ``stage_change_plus_one`` — the bank changes hands: attackers bank next, +1;
 * ``banker_up_one`` — banker side keeps the bank, +1;
 * ``opponents_up_two`` — the offender's opponents +2, and they bank next;
@@ -54,7 +52,6 @@ from .scoring import HandResult, cap_levels, judge_result
 
 SIDES = ("banker", "attackers")
 FAULTS = ("failed_throw", "revoke", "wrong_count", "wrong_kitty", "exposed_card", "wrong_declaration")
-DEFAULT_BY_POINTS_CAP = 3
 
 
 @dataclass(frozen=True)
@@ -150,10 +147,10 @@ def apply_consequence(rules: Rules, consequence: str, offender_side: str, attack
         result = HandResult("attackers", 0)
     elif consequence == "attackers_take_stage_by_points":
         step = by_points_step(rules)
-        trace.add(rules.band_clause, rules.clause("score.threshold"), rules.clause("score.cap"))
+        trace.add(rules.band_clause, rules.clause("score.threshold"), rules.clause("penalty.wrong_kitty_cap"))
         raw = max(attackers_points, 0) // step
-        cap = rules["score.cap"]
-        levels = min(raw, DEFAULT_BY_POINTS_CAP if cap is None else cap)
+        cap = rules["penalty.wrong_kitty_cap"]
+        levels = raw if cap is None else min(raw, cap)
         result = HandResult("attackers", levels)
         extra = {"step": step, "uncapped": raw}
     elif consequence == "stage_change_plus_one":

@@ -140,6 +140,8 @@ PARAMS: tuple[Param, ...] = (
           "Who is banker in the redeal after a smothered banker (憋死)."),
     Param("declare.smothered_level", EnumType("attackers_level", "banker_level"),
           "At whose level the redeal after a smothered banker is played."),
+    Param("declare.closes", EnumType("kitty_taken", "first_card_played"),
+          "When declaring and overcalling end: when the banker takes up the kitty, or when the first card is played."),
     Param("declare.wrong_points", IntType(0, 100), "Points lost for a wrong declaration."),
     # --- penalties ---
     Param("penalty.points_to", EnumType("attackers_score"),
@@ -148,6 +150,8 @@ PARAMS: tuple[Param, ...] = (
     Param("penalty.revoke", _fault, "Revoke (藏牌): not following when able."),
     Param("penalty.wrong_count", _fault, "A player's card count is wrong (劳改, 多牌少牌)."),
     Param("penalty.wrong_kitty", _consequence, "The banker buried the wrong number of cards."),
+    Param("penalty.wrong_kitty_cap", OptionalType(IntType(1, 20)),
+          "Most levels the attackers gain when they take the stage by points for a wrong kitty; none for no cap."),
     Param("penalty.exposed_card_points", IntType(0, 100), "Points per exposed card (罚张)."),
     # --- the bank ---
     Param("bank.succession", EnumType("rotate", "same_player"),
