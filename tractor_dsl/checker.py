@@ -185,14 +185,16 @@ class _Checker:
         if not clause.zh:
             self.error("E109", f"clause '{clause.id}' has no Chinese statement ('zh')", clause.span)
         seen_cites = set()
-        for cite in clause.cites:
-            span = clause.item_span(f"cite:{cite}")
+        # the span of each cite in order (a cite given twice has two spans; item_span finds the first)
+        cite_spans = [span for name, span in clause.item_spans if name.startswith("cite:")]
+        cite_spans += [clause.span] * (len(clause.cites) - len(cite_spans))
+        for cite, span in zip(clause.cites, cite_spans):
             if cite in seen_cites:
                 self.error("E105", f"'{cite}' is cited twice in clause '{clause.id}'", span)
             seen_cites.add(cite)
             if cite not in known:
                 self.error("E107", f"unknown source clause '{cite}'" + did_you_mean(cite, known), span)
-            elif rs.document and known[cite].document != rs.document:
+            elif rs.document in inventory.documents() and known[cite].document != rs.document:
                 self.warn("W108", f"'{cite}' belongs to document {known[cite].document}, "
                                   f"not to this ruleset's document {rs.document}", span)
             elif known[cite].is_gap and clause.status == "stated":
@@ -272,6 +274,11 @@ class _Checker:
         if not self.check_shape(follow.lead):
             return
         lead_cards = unit_cards([shape_unit(follow.lead)])
+        most = PARAMS_BY_NAME["equipment.hand_size"].type.high
+        if lead_cards > most:
+            self.error("E309", f"a lead of {lead_cards} cards is more than any hand holds (at most {most})",
+                       follow.lead.span)
+            return
         good: list[tuple[m.Pattern, list]] = []
         for entry in follow.ladder:
             if not all(self.check_shape(t.shape) for t in entry.terms):
@@ -279,11 +286,13 @@ class _Checker:
             if any(t.count < 1 for t in entry.terms):
                 self.error("E304", "a count in a follow entry must be at least 1", entry.span)
                 continue
-            units = pattern_units(entry)
-            if unit_cards(units) != lead_cards:
-                self.error("E305", f"follow entry '{entry}' has {unit_cards(units)} cards but the lead "
+            # count the cards before listing the units: a count may be huge
+            cards = sum(t.count * unit_cards([shape_unit(t.shape)]) for t in entry.terms)
+            if cards != lead_cards:
+                self.error("E305", f"follow entry '{entry}' has {cards} cards but the lead "
                                    f"'{follow.lead}' has {lead_cards}", entry.span)
                 continue
+            units = pattern_units(entry)
             for earlier, earlier_units in good:
                 if can_form(earlier_units, *units_as_holding(units)):
                     self.warn("W306", f"follow entry '{entry}' is shadowed by the earlier entry '{earlier}': "
@@ -383,6 +392,7 @@ class _Checker:
         ladders: dict[str, tuple] = {}
         bands: list[m.Band] = []
         band_origin: Origin | None = None
+        ill_typed: set[str] = set()
         for clause in clauses:
             reading = choices.get(clause.id)
             rules = list(clause.rules)
@@ -403,7 +413,8 @@ class _Checker:
                     try:
                         values[rule.path] = param.type.convert(rule.value)
                     except TypeProblem:
-                        continue  # reported by check_rule
+                        ill_typed.add(rule.path)  # reported by check_rule; it is set, though not usable
+                        continue
                     origins[rule.path] = origin
                 elif isinstance(rule, m.Follow):
                     key = str(rule.lead)
@@ -420,7 +431,7 @@ class _Checker:
                     band_origin = origin
                     bands.append(rule)
         for param in PARAMS:
-            if param.required and param.name not in values:
+            if param.required and param.name not in values and param.name not in ill_typed:
                 self.error("E204", f"ruleset '{rs.name}' does not set '{param.name}' ({param.doc})", rs.span)
         self.check_bands(bands, band_origin, rs)
         self.check_equipment(values, origins)
@@ -435,6 +446,8 @@ class _Checker:
         if not bands:
             self.error("E407", f"ruleset '{rs.name}' has no score table ('band' statements)", rs.span)
             return
+        # an empty band (low above high) is reported as E402; it would only add false gaps here
+        bands = [b for b in bands if b.low is None or b.high is None or b.low <= b.high] or bands
         ordered = sorted(bands, key=lambda b: float("-inf") if b.low is None else b.low)
         if ordered[0].low is not None:
             self.error("E408", f"the score table starts at {ordered[0].low}: points below it are not covered "

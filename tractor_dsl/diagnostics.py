@@ -33,14 +33,17 @@ class Diagnostic:
         lines = [self.headline()]
         text = (sources or {}).get(self.span.file)
         if text is not None and self.span.line > 0:
-            source_lines = text.splitlines()
+            source_lines = text.split("\n")  # lines as the parser counts them ("\n" only)
             if self.span.line <= len(source_lines):
-                line = source_lines[self.span.line - 1]
+                line = source_lines[self.span.line - 1].rstrip("\r")
                 width = 1
                 if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                     width = self.span.end_column - self.span.column
+                # keep tabs under tabs so that the caret lines up with the column
+                pad = "".join("\t" if ch == "\t" else " " for ch in line[:self.span.column - 1])
+                pad += " " * max(0, self.span.column - 1 - len(line))
                 lines.append(f"    {line}")
-                lines.append("    " + " " * (self.span.column - 1) + "^" * max(1, width))
+                lines.append("    " + pad + "^" * max(1, width))
         return "\n".join(lines)
 
 

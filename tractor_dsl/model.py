@@ -100,8 +100,8 @@ class Shape:
     span: Span = _span()
 
     def __str__(self) -> str:
-        if self.unit == "tractor":
-            return f"tractor({self.element}, {self.length})"
+        if self.element is not None or self.length is not None:  # written NAME(ELEMENT, LENGTH)
+            return f"{self.unit}({self.element}, {self.length})"
         return self.unit
 
 

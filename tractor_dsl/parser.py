@@ -7,6 +7,7 @@ that were expected there.
 from __future__ import annotations
 
 import codecs
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,7 +39,13 @@ def _unescape(token: str) -> str:
     body = token[1:-1]
     if "\\" not in body:
         return body
-    return codecs.decode(body.encode("utf-8").decode("unicode_escape").encode("latin-1"), "utf-8")
+    try:
+        with warnings.catch_warnings():  # an unknown escape such as \q is kept as written
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return codecs.decode(body.encode("utf-8").decode("unicode_escape").encode("latin-1"), "utf-8")
+    except (UnicodeDecodeError, UnicodeEncodeError):
+        raise ValueError(f"the string {token} has an escape sequence that cannot be read "
+                         "(use \\\" \\\\ \\n \\t, or write the character itself)") from None
 
 
 class _Build(Transformer):
@@ -175,7 +182,10 @@ class _Build(Transformer):
         for item in items:
             if isinstance(item, tuple):
                 tag, value, span = item
-                if tag == "says":
+                if (tag == "says" and says is not None) or (tag == "zh" and zh is not None):
+                    self.problems.append(Diagnostic(
+                        "E106", f"'{tag}' is given twice in reading '{name}'", span))
+                elif tag == "says":
                     says = value
                 elif tag == "zh":
                     zh = value
@@ -271,6 +281,14 @@ def _expected(names) -> str:
     return ", ".join(shown)
 
 
+def _end_span(text: str, file: str) -> m.Span:
+    """Just after the last character that is not white space (lines counted by "\\n", as Lark does)."""
+    body = text.rstrip()
+    line = body.count("\n") + 1
+    column = len(body) - (body.rfind("\n") + 1) + 1
+    return m.Span(file, line, column)
+
+
 def parse(text: str, file: str = "<string>") -> m.Ruleset:
     """Parse one rule file. Raises :class:`SpecError` on any syntax problem."""
     try:
@@ -281,17 +299,13 @@ def parse(text: str, file: str = "<string>") -> m.Ruleset:
             "E001", f"unexpected character {char!r}; expected {_expected(e.allowed or [])}",
             m.Span(file, e.line, e.column, e.line, e.column + 1))]) from None
     except UnexpectedEOF as e:
-        lines = text.splitlines() or [""]
         raise SpecError([Diagnostic(
-            "E002", f"unexpected end of file; expected {_expected(e.expected)}",
-            m.Span(file, len(lines), len(lines[-1]) + 1))]) from None
+            "E002", f"unexpected end of file; expected {_expected(e.expected)}", _end_span(text, file))]) from None
     except UnexpectedToken as e:
         tok = e.token
         if tok.type == "$END":
-            lines = text.splitlines() or [""]
             raise SpecError([Diagnostic(
-                "E002", f"unexpected end of file; expected {_expected(e.expected)}",
-                m.Span(file, len(lines), len(lines[-1]) + 1))]) from None
+                "E002", f"unexpected end of file; expected {_expected(e.expected)}", _end_span(text, file))]) from None
         raise SpecError([Diagnostic(
             "E003", f"unexpected {str(tok)!r}; expected {_expected(e.expected)}",
             m.Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1))]) from None
@@ -302,8 +316,14 @@ def parse(text: str, file: str = "<string>") -> m.Ruleset:
     try:
         ruleset = builder.transform(tree)
     except VisitError as e:
-        raise SpecError([Diagnostic("E004", f"cannot read this construct: {e.orig_exc}",
-                                    m.Span(file, 1, 1))]) from None
+        meta = getattr(e.obj, "meta", None)
+        if isinstance(e.obj, Token):
+            span = m.Span(file, e.obj.line, e.obj.column, e.obj.end_line or 0, e.obj.end_column or 0)
+        elif meta is not None and not getattr(meta, "empty", True):
+            span = m.Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+        else:
+            span = m.Span(file, 1, 1)
+        raise SpecError([Diagnostic("E004", f"cannot read this construct: {e.orig_exc}", span)]) from None
     if builder.problems:
         raise SpecError(builder.problems)
     return ruleset

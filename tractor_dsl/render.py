@@ -45,7 +45,8 @@ def band_text(b: m.Band) -> str:
     low = "" if b.low is None else str(b.low)
     high = "" if b.high is None else str(b.high)
     step = f" step {b.step}" if b.step is not None else ""
-    return f"band {low}..{high} -> {b.side} +{b.levels}{step}"
+    levels = f"+{b.levels}" if b.levels >= 0 else str(b.levels)
+    return f"band {low}..{high} -> {b.side} {levels}{step}"
 
 
 def rule_text(r: m.Rule) -> str:

@@ -1,0 +1,78 @@
+"""``tractor fmt``: rewrite rule files in the canonical layout (see :mod:`tractor_dsl.formatter`).
+
+Without ``--check`` each file that is not already formatted is rewritten in
+place; with ``--check`` nothing is written and the files that would change are
+listed (exit status 1 if any). A file that does not parse is reported and
+never overwritten (exit status 1). Comments are kept.
+"""
+from __future__ import annotations
+
+import difflib
+import sys
+from pathlib import Path
+
+from tractor_dsl.checker import spec_files
+from tractor_dsl.diagnostics import Diagnostic, SpecError
+from tractor_dsl.formatter import format_text
+from tractor_dsl.model import Span
+
+HELP = "rewrite rule files (default: spec/) in the canonical layout; --check only reports"
+
+
+def add_arguments(p):
+    p.add_argument("paths", nargs="*", help="rule files or folders (default: the bundled spec/)")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; list the files that would change and exit 1 if there are any")
+    p.add_argument("--diff", action="store_true", help="with --check, also print what would change")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise SpecError([Diagnostic("E005", f"file is not valid UTF-8 (byte {e.start})", Span(str(path), 1, 1))])
+    except OSError as e:
+        raise SpecError([Diagnostic("E006", f"cannot read file: {e.strerror}", Span(str(path), 0, 0))])
+
+
+def run(args) -> int:
+    files = spec_files(args.paths or None)
+    broken = changed = 0
+    for path in files:
+        text = None
+        try:
+            text = _read(path)
+            formatted = format_text(text, str(path))
+        except SpecError as e:
+            broken += 1
+            sources = {str(path): text} if text is not None else {}
+            for d in e.diagnostics:
+                print(d.render(sources), file=sys.stderr)
+            print(f"{path}: left as it is: it does not parse", file=sys.stderr)
+            continue
+        if formatted == text:
+            continue
+        changed += 1
+        if args.check:
+            print(f"would reformat {path}")
+            if args.diff:
+                sys.stdout.writelines(difflib.unified_diff(
+                    text.splitlines(keepends=True), formatted.splitlines(keepends=True),
+                    f"{path}", f"{path} (formatted)"))
+        else:
+            try:
+                with open(path, "w", encoding="utf-8", newline="\n") as out:
+                    out.write(formatted)
+            except OSError as e:
+                broken += 1
+                changed -= 1
+                print(f"{path}: cannot write: {e.strerror}", file=sys.stderr)
+                continue
+            print(f"reformatted {path}")
+    verb = "would be reformatted" if args.check else "reformatted"
+    unchanged = len(files) - changed - broken
+    summary = f"{changed} file(s) {verb}, {unchanged} already formatted"
+    if broken:
+        summary += f", {broken} not formatted (see above)"
+    print(summary)
+    return 1 if broken or (args.check and changed) else 0
