@@ -22,7 +22,7 @@ from reference_impl.trick import judge_trick
 from reference_impl.trump import context
 
 
-def positions(name: str, hand_size: int, n: int, seed: int = 7):
+def positions(name: str, hand_size: int, n: int, seed: int = 7, structured: bool = False):
     rules = rules_for(name)
     rng = random.Random(seed)
     out = []
@@ -33,7 +33,7 @@ def positions(name: str, hand_size: int, n: int, seed: int = 7):
         rng.shuffle(pack)
         leader, follower = pack[:hand_size], pack[hand_size:2 * hand_size]
         lead = classify(ctx, random_lead(ctx, leader, rng, throw_chance=0.2))
-        if lead.n > len(follower):
+        if lead.n > len(follower) or (structured and lead.n < 2):
             continue
         play = random_follow(ctx, lead, follower, rng) if rng.random() < 0.5 else rng.sample(follower, lead.n)
         out.append((ctx, lead, Counter(follower), play))
@@ -61,6 +61,10 @@ def main() -> None:
         follow = rate(lambda p: judge_follow_combo(p[0], p[1], p[2], p[3]), pos, secs)
         cls = rate(lambda p: classify(p[0], p[3]), pos, secs)
         print(f"{name} ({size}-card hands): follow legality {follow:,.0f}/s, classify {cls:,.0f}/s")
+    for name in ("r001", "r003"):
+        pos = positions(name, 39, 400, 9, structured=True)
+        follow = rate(lambda p: judge_follow_combo(p[0], p[1], p[2], p[3]), pos, secs)
+        print(f"{name} (39-card hands, leads of 2+ cards only): follow legality {follow:,.0f}/s")
     for name in ("r001", "r003"):
         small, large = positions(name, 10, 400, 11), positions(name, 39, 400, 11)
         r10 = rate(lambda p: judge_follow_combo(p[0], p[1], p[2], p[3]), small, secs)
