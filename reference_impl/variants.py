@@ -9,9 +9,10 @@ cards is, how cards rank, whether a lead or a follow is legal, who wins a
 trick, what the kitty is worth, and so on — and an *outcome* is the answer
 with the ids of the clauses that decided it. For each difference,
 :func:`compare` searches for a *distinguishing position*: one the two
-rulesets answer differently. It prefers a position whose answer turns on that
-difference alone (changing just that feature in one ruleset to the other's
-value changes its answer), and says so in :attr:`Difference.attributed`.
+rulesets answer differently. It prefers a position whose answers that
+difference alone accounts for — giving one ruleset the other's value for that
+feature gives it the other's answer (:attr:`Difference.alone`) — and then one
+where that change at least changes an answer (:attr:`Difference.attributed`).
 
 The same machinery finds the examples of the generated rulebooks
 (:func:`examples_for_clause`): a position where the clause decides the answer,
@@ -25,9 +26,9 @@ question.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import itertools
 import random
+import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tractor_dsl import model as m
-from tractor_dsl.checker import CheckedRuleset, Origin
+from tractor_dsl.checker import CheckedRuleset
 from tractor_dsl.render import band_text
 from tractor_dsl.schema import PARAMS, PARAMS_BY_NAME
 from tractor_dsl.types import BoolType, EnumType, Formula, OptionalType
@@ -49,17 +50,12 @@ from .trick import judge_trick, points_of
 from .trump import TRUMP, context
 
 
-def _optional(module: str):
-    """An interpreter module that may not exist yet (others are being written)."""
-    try:
-        return importlib.import_module(f"reference_impl.{module}")
-    except ModuleNotFoundError as e:
-        if e.name != f"reference_impl.{module}":
-            raise
-        return None
-
-
-kitty_mod = _optional("kitty")
+from . import declaring as declaring_mod
+from . import game as game_mod
+from . import kitty as kitty_mod
+from . import levels as levels_mod
+from . import penalties as penalties_mod
+from . import scoring as scoring_mod
 
 
 # --------------------------------------------------------------------------
@@ -267,7 +263,8 @@ class Position:
       cards, the attackers holding ``other_level`` (a number) points;
     * ``next_banker``: seat 0 was banker and the side ``side`` holds the stage next;
     * ``timeout``: time runs out with team 0 at ``level``, team 1 at
-      ``other_level``, and team ``side`` holding the bank.
+      ``other_level``, and team ``side`` holding the bank;
+    * ``first_hand``: a whole game begins, its deal drawn with the seed ``points``.
     """
 
     kind: str
@@ -365,6 +362,24 @@ def shape_text(shape: str, lang: str) -> str:
     if lang == "zh":
         return SHAPE_ZH.get(shape, shape)
     return {"single": "a single", "pair": "a pair", "triple": "a triple"}.get(shape, shape)
+
+
+def pattern_zh(pattern: str) -> str:
+    """A follow entry in Chinese: 'tractor(pair, 2) + pair + 2 single' -> '2对拖拉机＋对子＋2张散牌'."""
+    out = []
+    for term in _split_top(pattern):
+        m = re.match(r"^(\d+)\s+(.*)$", term)
+        n, shape = (int(m.group(1)), m.group(2)) if m else (1, term)
+        if shape == "single":
+            out.append(f"{n}张散牌" if n > 1 else "散牌")
+        elif shape == "pair":
+            out.append(f"{n}个对子" if n > 1 else "对子")
+        elif shape == "triple":
+            out.append(f"{n}个三条" if n > 1 else "三条")
+        else:
+            t = shape_text(shape, "zh")
+            out.append(f"{n}个{t}" if n > 1 else t)
+    return "＋".join(out)
 
 
 def _split_top(s: str) -> list[str]:
@@ -522,8 +537,10 @@ def _eval_follow(rules: Rules, pos: Position) -> Outcome:
         else:
             t = ("不合规：" + REASONS_ZH.get(j.reason, j.reason)) if zh else "not legal: " + REASONS.get(j.reason, j.reason)
         if required:
-            req = "; ".join(required)
-            t += f"（跟牌顺序要求：{req}）" if zh else f" (the follow order asks for: {req})"
+            if zh:
+                t += "（跟牌顺序要求：" + "；".join(pattern_zh(r) for r in required) + "）"
+            else:
+                t += " (the follow order asks for: " + "; ".join(required) + ")"
         return [("text", t)]
     en, zh = _both(parts)
     return Outcome(str((bool(j.value), j.reason, tuple(required or ()))), j.clauses, en, zh)
@@ -549,8 +566,6 @@ def _eval_trick(rules: Rules, pos: Position) -> Outcome:
 
 
 def _eval_kitty(rules: Rules, pos: Position) -> Outcome:
-    if kitty_mod is None:
-        raise InvalidPosition("the kitty module is not available")
     ctx, hands = _ctx(rules, pos)
     try:
         j = kitty_mod.judge_kitty(ctx, hands[0], pos.side, hands[1])
@@ -602,20 +617,27 @@ def _eval_points(rules: Rules, pos: Position) -> Outcome:
 
 
 def _eval_value(rules: Rules, pos: Position) -> Outcome:
-    key = pos.key or ""
+    """The value of one or more settings (``key`` may list several, separated by ``", "``)."""
     rs = rules.checked
-    if key.startswith("follow ") or key == "score.bands":
-        feats = features(rs)
-        feat = feats.get(key)
-        t = feat.text if feat else "none"
-        clause = feat.clause if feat and feat.clause else None
-    else:
-        if key not in rs.values:
-            raise InvalidPosition(f"{rules.name} does not set {key}")
-        t = value_text(rs.values[key])
-        clause = rs.origins[key].clause.id if key in rs.origins else None
-    en, zh = _both(lambda lang: [("text", f"{key} = {t}")])
-    return Outcome(t, (clause,) if clause else (), en, zh)
+    texts, clauses = [], []
+    feats = None
+    for key in (pos.key or "").split(", "):
+        if key.startswith("follow ") or key == "score.bands":
+            feats = feats or features(rs)
+            feat = feats.get(key)
+            t = feat.text if feat else "none"
+            clause = feat.clause if feat and feat.clause else None
+        else:
+            if key not in rs.values:
+                raise InvalidPosition(f"{rules.name} does not set {key}")
+            t = value_text(rs.values[key])
+            clause = rs.origins[key].clause.id if key in rs.origins else None
+        texts.append(f"{key} = {t}")
+        if clause and clause not in clauses:
+            clauses.append(clause)
+    answer = "; ".join(texts)
+    en, zh = _both(lambda lang: [("text", answer)])
+    return Outcome(answer, tuple(clauses), en, zh)
 
 
 _EVALUATORS: dict[str, Callable[[Rules, Position], Outcome]] = {
@@ -867,7 +889,7 @@ def families(key: str) -> list[str]:
         return ["lead"]
     if key.startswith("follow."):
         return ["follow"]
-    if key.startswith("kitty.") and key != "kitty.exchange" and kitty_mod is not None:
+    if key.startswith("kitty.") and key != "kitty.exchange":
         return ["kitty"]
     game = _game_families(key)
     if game:
@@ -1085,11 +1107,6 @@ def candidates(key: str, space: Space, n_random: int = 250) -> Iterator[Position
 # positions of the whole hand and game: score, levels, declaring, faults
 # --------------------------------------------------------------------------
 
-scoring_mod = _optional("scoring")
-levels_mod = _optional("levels")
-declaring_mod = _optional("declaring")
-penalties_mod = _optional("penalties")
-game_mod = _optional("game")
 
 SIDE_EN = {"banker": "the banker side", "attackers": "the attackers"}
 SIDE_ZH = {"banker": "守庄方", "attackers": "攻庄方"}
@@ -1127,8 +1144,6 @@ def _result_parts(result, lang: str) -> list[tuple[str, str]]:
 
 
 def _eval_score(rules: Rules, pos: Position) -> Outcome:
-    if scoring_mod is None:
-        raise InvalidPosition("the scoring module is not available")
     try:
         j = scoring_mod.judge_result(rules, pos.points)
     except ValueError as e:
@@ -1144,8 +1159,6 @@ def _q_score(pos, lang):
 
 
 def _eval_advance(rules: Rules, pos: Position) -> Outcome:
-    if levels_mod is None:
-        raise InvalidPosition("the levels module is not available")
     try:
         j = levels_mod.advance(rules, pos.level, pos.points, pos.side == "banker")
     except ValueError as e:
@@ -1186,8 +1199,6 @@ def _trump_words(trump, lang: str) -> str:
 
 
 def _eval_declare(rules: Rules, pos: Position) -> Outcome:
-    if declaring_mod is None:
-        raise InvalidPosition("the declaring module is not available")
     if pos.level in rules["trump.fixed_ranks"]:
         raise InvalidPosition(f"{pos.level} is a fixed trump rank in {rules.name}")
     seq = _declarations(pos)
@@ -1236,8 +1247,6 @@ def _q_declare(pos, lang):
 
 
 def _eval_undeclared(rules: Rules, pos: Position) -> Outcome:
-    if declaring_mod is None:
-        raise InvalidPosition("the declaring module is not available")
     kitty = pos.cards(0)
     if len(kitty) > rules.kitty_size:
         raise InvalidPosition(f"the kitty of {rules.name} has {rules.kitty_size} cards")
@@ -1262,7 +1271,9 @@ def _eval_undeclared(rules: Rules, pos: Position) -> Outcome:
                     ("cards", text(kitty[u.kitty_index])), ("text", "，" if zh else ", ")]
         out.append(("text", ("定主：" if zh else "names trump: ") + _trump_words(u.trump, lang)))
         if u.first_hand_banker:
-            out.append(("text", f"；由{u.first_hand_banker}坐庄" if zh else f"; the {u.first_hand_banker} banks"))
+            who_zh = {"first_drawer": "先摸牌者"}.get(u.first_hand_banker, u.first_hand_banker)
+            who_en = u.first_hand_banker.replace("_", " ")
+            out.append(("text", f"；由{who_zh}坐庄" if zh else f"; the {who_en} is banker"))
         return out
     en, zh = _both(parts)
     return Outcome(str((u.trump, u.redeal, u.banker_side, u.level_of, u.level, u.kitty_index)), j.clauses, en, zh)
@@ -1280,8 +1291,6 @@ def _q_undeclared(pos, lang):
 
 
 def _eval_fault(rules: Rules, pos: Position) -> Outcome:
-    if penalties_mod is None:
-        raise InvalidPosition("the penalties module is not available")
     points = int(pos.other_level or 0)
     try:
         j = penalties_mod.judge_fault(rules, pos.key, pos.side, pos.points or 0)
@@ -1315,14 +1324,13 @@ def _q_fault(pos, lang):
     if lang == "zh":
         return [("text", f"{SIDE_ZH.get(pos.side, pos.side)}{FAULT_ZH.get(pos.key, pos.key)}"
                          f"（{n}张），攻庄方已得{pos.other_level}分：如何处理？")]
-    return [("text", f"{SIDE_EN.get(pos.side, pos.side)} commit {FAULT_EN.get(pos.key, pos.key)} "
+    verb = "commits" if pos.side == "banker" else "commit"
+    return [("text", f"{SIDE_EN.get(pos.side, pos.side)} {verb} {FAULT_EN.get(pos.key, pos.key)} "
                      f"({n} card{'s' if n != 1 else ''}) when the attackers hold {pos.other_level} points: "
                      "what follows?")]
 
 
 def _eval_next_banker(rules: Rules, pos: Position) -> Outcome:
-    if game_mod is None:
-        raise InvalidPosition("the game module is not available")
     seat = game_mod.next_banker(rules, 0, pos.side)
     clauses = (rules.clause("bank.succession"),)
 
@@ -1335,13 +1343,12 @@ def _eval_next_banker(rules: Rules, pos: Position) -> Outcome:
 def _q_next_banker(pos, lang):
     if lang == "zh":
         return [("text", f"0号位坐庄，本盘后由{SIDE_ZH.get(pos.side, pos.side)}坐庄：下一盘谁是庄家？")]
-    return [("text", f"seat 0 was banker and {SIDE_EN.get(pos.side, pos.side)} hold the bank next: "
+    verb = "holds" if pos.side == "banker" else "hold"
+    return [("text", f"seat 0 was banker and {SIDE_EN.get(pos.side, pos.side)} {verb} the bank next: "
                      "which seat is the next banker?")]
 
 
 def _eval_timeout(rules: Rules, pos: Position) -> Outcome:
-    if levels_mod is None:
-        raise InvalidPosition("the levels module is not available")
     try:
         j = levels_mod.timeout_winner(rules, {"team 0": pos.level, "team 1": pos.other_level},
                                       f"team {pos.side}", f"team {pos.side}")
@@ -1362,7 +1369,26 @@ def _q_timeout(pos, lang):
                      f"team {pos.side} holds the bank: who wins?")]
 
 
-for _kind, _ev, _q in (("score", _eval_score, _q_score), ("advance", _eval_advance, _q_advance),
+def _eval_first_hand(rules: Rules, pos: Position) -> Outcome:
+    g = game_mod.play_game(rules, pos.points or 0, max_hands=1)
+    start = g.levels[0]
+    level = g.hands[0].level if g.hands else None
+    clauses = (rules.clause("level.start"),)
+
+    def parts(lang):
+        if lang == "zh":
+            return [("text", f"双方都从{start[0]}打起；第一盘打{level}")]
+        return [("text", f"both teams start at {start[0]}; the first hand is played at level {level}")]
+    en, zh = _both(parts)
+    return Outcome(str((start[0], start[1], level)), clauses, en, zh)
+
+
+def _q_first_hand(pos, lang):
+    return [("text", "一局开始（随机种子%d）：第一盘打几？" % (pos.points or 0) if lang == "zh"
+             else f"a game begins (deal seed {pos.points or 0}): at which level is the first hand played?")]
+
+
+for _kind, _ev, _q in (("first_hand", _eval_first_hand, _q_first_hand), ("score", _eval_score, _q_score), ("advance", _eval_advance, _q_advance),
                        ("declare", _eval_declare, _q_declare), ("undeclared", _eval_undeclared, _q_undeclared),
                        ("fault", _eval_fault, _q_fault), ("next_banker", _eval_next_banker, _q_next_banker),
                        ("timeout", _eval_timeout, _q_timeout)):
@@ -1447,6 +1473,7 @@ CURATED.update({
         ("wrong_kitty", "banker", 0, 100), ("exposed_card", "attackers", 1, 100),
         ("wrong_declaration", "attackers", 1, 100), ("failed_throw", "attackers", 3, 100))],
     "next_banker": [Position("next_banker", side="banker"), Position("next_banker", side="attackers")],
+    "first_hand": [Position("first_hand", points=1)],
     "timeout": [Position("timeout", level=a, other_level=b, side=t)
                 for a, b, t in (("9", "9", "1"), ("9", "7", "1"), ("J", "J", "0"))],
 })
@@ -1465,6 +1492,8 @@ def _game_families(key: str) -> list[str]:
         return ["fault", "score"]
     if key in ("level.ranks", "level.end", "level.must_play"):
         return ["advance"]
+    if key == "level.start":
+        return ["first_hand"]
     if key in _UNDECLARED_KEYS:
         return ["undeclared"]
     if key == "declare.wrong_points":
@@ -1492,7 +1521,8 @@ class Difference:
     position: Position | None = None
     outcome_a: Outcome | None = None
     outcome_b: Outcome | None = None
-    attributed: bool = False      # the answer turns on this feature alone
+    attributed: bool = False      # changing this feature alone changes an answer
+    alone: bool = False           # ... and makes it the other ruleset's answer
     searched: int = 0             # positions tried
 
     @property
@@ -1508,7 +1538,7 @@ class Difference:
             "question": question_text(self.position) if self.position else None,
             "outcome_a": self.outcome_a.to_dict() if self.outcome_a else None,
             "outcome_b": self.outcome_b.to_dict() if self.outcome_b else None,
-            "attributed": self.attributed,
+            "attributed": self.attributed, "alone": self.alone,
         }
 
 
@@ -1545,7 +1575,7 @@ def distinguish(key: str, ra: Rules, rb: Rules, n_random: int = 250) -> Differen
     va, vb = feature_value(ra.checked, key), feature_value(rb.checked, key)
     a_swapped = _with(ra, {key: vb})
     b_swapped = _with(rb, {key: va})
-    fallback = None
+    fallback = one_sided = None
     space = Space.of([ra, rb], key)
     for pos in candidates(key, space, n_random):
         diff.searched += 1
@@ -1553,11 +1583,20 @@ def distinguish(key: str, ra: Rules, rb: Rules, n_random: int = 250) -> Differen
         if oa is None or ob is None or oa.answer == ob.answer:
             continue
         oa2, ob2 = try_evaluate(a_swapped, pos, True), try_evaluate(b_swapped, pos, True)
-        if (oa2 is not None and oa2.answer != oa.answer) or (ob2 is not None and ob2.answer != ob.answer):
-            diff.position, diff.outcome_a, diff.outcome_b, diff.attributed = pos, oa, ob, True
+        if (oa2 is not None and oa2.answer == ob.answer) or (ob2 is not None and ob2.answer == oa.answer):
+            # taking the other's value makes one answer like the other's: this difference accounts for it
+            diff.position, diff.outcome_a, diff.outcome_b = pos, oa, ob
+            diff.attributed = diff.alone = True
             return diff
+        if one_sided is None and ((oa2 is not None and oa2.answer != oa.answer) or
+                                  (ob2 is not None and ob2.answer != ob.answer)):
+            one_sided = (pos, oa, ob)
         if fallback is None:
             fallback = (pos, oa, ob)
+    if one_sided is not None:
+        diff.position, diff.outcome_a, diff.outcome_b = one_sided
+        diff.attributed = True
+        return diff
     # a position only one of them can reach (e.g. three copies of a card where the other has two decks)
     wide = dataclasses.replace(space, decks=max(ra.decks, rb.decks))
     if wide.decks != space.decks:
@@ -1713,6 +1752,7 @@ def examples_for_clause(ruleset: str, clause_id: str, limit: int = 3) -> tuple[E
                 seen.add(found.position)
                 break
     found: list[tuple[int, int, Example]] = []
+    value_keys: list[str] = []
     for i, key in enumerate(keys):
         alts = _alternatives(rs, clause, key)
         alt_rules = [(label, _with(rules, ch)) for label, ch in alts]
@@ -1736,13 +1776,16 @@ def examples_for_clause(ruleset: str, clause_id: str, limit: int = 3) -> tuple[E
             if best is None:
                 best = (pos, o, False)
         if best is None:
-            pos = Position("value", key=key)
-            o = try_evaluate(rules, pos)
-            if o is None:
-                continue
-            best = (pos, o, False)
+            value_keys.append(key)
+            continue
         pos, o, decisive = best
         found.append((0 if decisive else 1, i, Example(ruleset, clause_id, key, pos, o, decisive)))
+    if value_keys and not found:
+        # no position of play shows these settings: one example gives their values
+        pos = Position("value", key=", ".join(value_keys))
+        o = try_evaluate(rules, pos)
+        if o is not None:
+            found.append((2, len(keys), Example(ruleset, clause_id, value_keys[0], pos, o, False)))
     found.sort(key=lambda t: t[:2])
     answers = {(e.position.kind, e.outcome.answer) for e in out}
     for _, _, ex in found:
@@ -1750,8 +1793,6 @@ def examples_for_clause(ruleset: str, clause_id: str, limit: int = 3) -> tuple[E
             break
         kind_answer = (ex.position.kind, ex.outcome.answer)
         if ex.position in seen or kind_answer in answers:
-            continue
-        if ex.position.kind == "value" and any(e.position.kind != "value" for e in out):
             continue
         seen.add(ex.position)
         answers.add(kind_answer)
@@ -1763,3 +1804,14 @@ def examples_for_clause(ruleset: str, clause_id: str, limit: int = 3) -> tuple[E
 def is_executable(rs: CheckedRuleset, clause_id: str) -> bool:
     """Whether the clause states rules the interpreter executes (settings, ladders or bands)."""
     return bool(clause_features(rs, clause_id))
+
+
+def evaluate_recorded(key: str, pos: Position) -> Outcome | None:
+    """Recompute an outcome recorded under ``key``: a ruleset name, or ``RULESET#CLAUSE#READING``
+    for the answer the clause's other reading would give (what the docs record)."""
+    if "#" in key:
+        ruleset, clause_id, reading = key.split("#", 2)
+        rules = rules_for(ruleset)
+        clause = rules.checked.clause(clause_id)
+        return try_evaluate(_with(rules, reading_changes(clause, reading)), pos, True)
+    return outcome_or_impossible(rules_for(key), pos)

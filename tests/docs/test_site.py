@@ -1,0 +1,186 @@
+"""The generated site: every clause in every rulebook in both languages, every example computed."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from reference_impl.rules import rules_for, ruleset_names
+from reference_impl.variants import Position, evaluate_recorded, is_executable
+from tractor_dsl.checker import load
+
+from .conftest import DOCS, REPO
+
+LANG_DOC = {"en": "rulebooks/{}", "zh": "zh/rulebooks/{}"}
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", " ", unescape(s)).strip()
+
+
+def _anchor(clause_id: str) -> str:
+    return "clause-" + re.sub(r"[^a-z0-9]+", "-", clause_id.lower()).strip("-")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", ruleset_names())
+def test_every_clause_appears_in_its_rulebook(site, name, lang):
+    rs = rules_for(name).checked
+    page = site.page(LANG_DOC[lang].format(name))
+    sections = {e.id: e for e in page.find_all(tag="section") if e.id}
+    missing = [c.id for c in rs.clauses if _anchor(c.id) not in sections]
+    assert not missing, f"{name} ({lang}) lacks clauses {missing}"
+    for clause in rs.clauses:
+        sec = sections[_anchor(clause.id)]
+        text = _norm(sec.text())
+        statement = clause.zh if lang == "zh" else clause.says
+        assert _norm(statement) in text, f"{name}:{clause.id} ({lang}): the statement is not shown"
+        for cite in clause.cites:
+            assert cite in text, f"{name}:{clause.id} ({lang}): source clause {cite} not shown"
+        badges = [e for e in sec.find_all("tr-badge") if e.classes & {"tr-stated", "tr-interpreted", "tr-conduct"}]
+        assert badges and f"tr-{clause.status}" in badges[0].classes
+        if clause.status == "interpreted" and clause.reason:
+            assert _norm(clause.reason) in text
+            for alt in clause.alternatives:
+                assert _norm(alt) in text
+            for r in clause.readings:
+                assert r.name in text
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_rulebook_follows_the_source_order(site, name):
+    from tractor_dsl import inventory
+    index = {e.id: i for i, e in enumerate(inventory.entries())}
+    rs = rules_for(name).checked
+    page = site.page(LANG_DOC["en"].format(name))
+    ids = [e.id for e in page.find_all("tr-clause")]
+    by_anchor = {_anchor(c.id): c for c in rs.clauses}
+    firsts = []
+    for ident in ids:
+        c = by_anchor[ident]
+        stated = [index[x] for x in c.cites if not inventory.by_id()[x].is_gap]
+        firsts.append(min(stated or [index[x] for x in c.cites]))
+    assert firsts == sorted(firsts)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", ruleset_names())
+def test_every_executable_clause_has_an_example(site, name, lang):
+    rs = rules_for(name).checked
+    page = site.page(LANG_DOC[lang].format(name))
+    for clause in rs.clauses:
+        sec = page.by_id(_anchor(clause.id))
+        examples = sec.find_all("tr-example")
+        if is_executable(rs, clause.id):
+            assert examples, f"{name}:{clause.id} ({lang}) is executable but shows no example"
+        else:
+            assert not examples
+
+
+def test_every_example_was_computed_by_the_interpreter(site):
+    records = site.records()
+    assert len(records) > 300
+    for r in records:
+        pos = Position.from_dict(r["position"])
+        for key, shown in r["outcomes"].items():
+            again = evaluate_recorded(key, pos)
+            assert again is not None, f"{r['id']}: {key} cannot recompute {pos}"
+            assert again.answer == shown["answer"], r["id"]
+            assert again.text("zh") == shown["answer_zh"], r["id"]
+            assert list(again.clauses) == shown["clauses"], r["id"]
+
+
+def test_every_card_drawn_belongs_to_a_recorded_example(site):
+    """No card on the site was typed by hand: each sits in an example the build recorded,
+    and the example shows the answer that was recorded."""
+    records = {(r["docname"], r["id"]): r for r in site.records()}
+    seen = set()
+    n_cards = 0
+    for path in site.pages():
+        docname = path.relative_to(site.out).with_suffix("").as_posix()
+        root = site.page(docname)
+        for card in root.find_all("tr-card"):
+            n_cards += 1
+            box = next((a for a in card.ancestors() if "tr-example" in a.classes), None)
+            assert box is not None, f"{docname}: a card outside any example: {card.text()}"
+            assert (docname, box.id) in records, f"{docname}: example {box.id} was not recorded"
+        for box in root.find_all("tr-example"):
+            rec = records.get((docname, box.id))
+            assert rec is not None, f"{docname}: example {box.id} was not recorded"
+            seen.add((docname, box.id))
+            text = _norm(box.text())
+            zh = docname.startswith("zh/")
+            for key, shown in rec["outcomes"].items():
+                answer = shown["answer_zh"] if zh else shown["answer"]
+                # the text parts of the answer (card parts are drawn as cards)
+                for chunk in re.split(r"\b(?:10|[2-9JQKA])[SHDC]\b|J[+-]", answer):
+                    chunk = _norm(chunk).strip(" ;,:：；，")
+                    if chunk:
+                        assert chunk in text, f"{docname}#{box.id}: '{chunk}' of the recorded answer not shown"
+    assert n_cards > 500
+    assert seen == set(records), "records without an example on the site"
+
+
+def test_no_example_is_written_in_the_sources():
+    """The .rst files hold directives and prose, never cards or raw HTML."""
+    generated = "generated by docs/_ext/tractor_docs.py"
+    for path in DOCS.rglob("*.rst"):
+        if "_build" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if generated in text:
+            continue
+        assert not re.search(r"[♠♥♦♣]|大王|小王|tr-card", text), f"{path}: cards written by hand"
+        assert ".. raw::" not in text, f"{path}: raw HTML"
+
+
+def test_rulebooks_exist_for_every_ruleset_in_both_languages(site):
+    for name in ruleset_names():
+        for lang in ("en", "zh"):
+            assert (site.out / f"{LANG_DOC[lang].format(name)}.html").exists()
+
+
+def test_interpretations_page_lists_every_gap(site):
+    from tractor_dsl import inventory
+    page = site.page("interpretations")
+    text = page.text()
+    lib = load()
+    documents = {rs.document for rs in lib.rulesets.values()}
+    for e in inventory.entries():
+        if e.is_gap and e.document in documents:
+            assert page.by_id("gap-" + re.sub(r"[^a-z0-9]+", "-", e.id.lower())), e.id
+            assert e.id in text
+
+
+def test_language_reference_names_every_keyword():
+    grammar = (REPO / "tractor_dsl" / "tractor.lark").read_text(encoding="utf-8")
+    keywords = sorted(set(re.findall(r'"([a-z]+)"', grammar)))
+    text = (DOCS / "language.rst").read_text(encoding="utf-8")
+    missing = [k for k in keywords if not re.search(rf"``[^`]*\b{k}\b", text)]
+    assert not missing, f"language.rst does not describe {missing}"
+
+
+def test_protocol_reference_covers_every_schema(site):
+    text = site.page("protocol-schemas").text()
+    for path in sorted((REPO / "conformance" / "schemas").glob("*.json")):
+        assert path.name in text
+
+
+def test_cli_reference_covers_every_command(site):
+    from tractor_cli.main import build_parser
+    import argparse
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    page = site.page("cli")
+    for name in sub.choices:
+        assert page.by_id(f"tractor-{name}") or page.by_id(f"cli-{name}"), name
+
+
+def test_api_reference_covers_every_module(site):
+    import pkgutil
+    import importlib
+    text = site.page("api").text()
+    for pkg in ("tractor_dsl", "reference_impl", "conformance", "tractor_cli"):
+        for m in pkgutil.iter_modules(importlib.import_module(pkg).__path__):
+            assert f"{pkg}.{m.name}" in text, f"{pkg}.{m.name} is not documented"

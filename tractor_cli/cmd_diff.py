@@ -1,0 +1,91 @@
+"""``tractor diff A B``: how two rulesets differ, topic by topic, each difference with a position that shows it.
+
+The comparison is :func:`reference_impl.variants.compare`, the same one the
+documentation's comparison page draws.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+HELP = "compare two rulesets: every difference by topic, with a position the interpreter judges differently"
+
+NOTES = {
+    "alone": "this difference alone accounts for the different answers",
+    "attributed": "this difference changes the answer; other differences also play a part",
+    "shared": "the answers differ through other differences as well; no position turning on this one alone was found",
+    "value": "no position of play tells them apart: the settings themselves are shown",
+}
+NOTES_ZH = {
+    "alone": "仅此一项差异即造成结果不同",
+    "attributed": "此项差异改变结果；其他差异也起作用",
+    "shared": "结果不同也因其他差异；未找到仅由此项决定的牌局",
+    "value": "没有牌局能区分二者：直接列出设定",
+}
+
+
+def add_arguments(p):
+    p.add_argument("a", help="first ruleset, e.g. r001")
+    p.add_argument("b", help="second ruleset, e.g. r003")
+    p.add_argument("--topic", action="append", metavar="TOPIC",
+                   help="only these topics (e.g. tractor, follow, kitty); may be repeated")
+    p.add_argument("--zh", action="store_true", help="questions and answers in Chinese")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+
+def note_of(diff) -> str:
+    if diff.position is None or diff.position.kind == "value":
+        return "value"
+    if diff.alone:
+        return "alone"
+    return "attributed" if diff.attributed else "shared"
+
+
+def render(comparison, lang: str = "en", topics=None) -> str:
+    """The comparison as text (also used by the tests against the documentation)."""
+    from reference_impl.rules import rules_for
+    from reference_impl.variants import question_text, topic_title
+
+    a, b = comparison.a, comparison.b
+    width = max(len(a), len(b))
+    lines = [f"{a}: {rules_for(a).checked.title}", f"{b}: {rules_for(b).checked.title}"]
+    diffs = [d for d in comparison.differences if not topics or d.topic in topics]
+    n_topics = len({d.topic for d in diffs})
+    lines.append(f"{len(diffs)} difference(s) in {n_topics} topic(s); {len(comparison.same)} feature(s) the same")
+    current = None
+    notes = NOTES_ZH if lang == "zh" else NOTES
+    for d in diffs:
+        if d.topic != current:
+            current = d.topic
+            lines += ["", f"== {topic_title(d.topic, lang)} ({d.topic}) =="]
+        lines.append(d.key)
+        for name, feat in ((a, d.a), (b, d.b)):
+            value = feat.text if feat else "(not stated)"
+            where = f"  [{feat.clause}]" if feat and feat.clause else ""
+            lines.append(f"  {name:<{width}}  {value}{where}")
+        if d.position is not None:
+            lines.append(f"  position: {question_text(d.position, lang)}")
+            for name, out in ((a, d.outcome_a), (b, d.outcome_b)):
+                answer = out.text(lang) if out else "(cannot be asked)"
+                clauses = f"  [{', '.join(out.clauses)}]" if out and out.clauses else ""
+                lines.append(f"    {name:<{width}}  {answer}{clauses}")
+            lines.append(f"  ({notes[note_of(d)]})")
+    return "\n".join(lines) + "\n"
+
+
+def run(args) -> int:
+    from reference_impl.rules import rules_for
+    from reference_impl.variants import compare
+
+    for name in (args.a, args.b):
+        rules_for(name)  # unknown names raise SpecError with the known ones
+    comparison = compare(args.a, args.b)
+    if args.json:
+        data = comparison.to_dict()
+        if args.topic:
+            data["differences"] = [d for d in data["differences"] if d["topic"] in args.topic]
+        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    sys.stdout.write(render(comparison, "zh" if args.zh else "en", args.topic))
+    return 0
