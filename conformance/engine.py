@@ -1,0 +1,469 @@
+"""The reference engine: the interpreter speaking the engine protocol (``tractor engine``).
+
+:func:`answer` turns one request into one answer; :func:`serve` runs the
+loop over stdin/stdout. :func:`judge` is the in-process path the runner and
+the case generator share: one operation on one input to ``(result, clauses)``.
+
+Operations that need interpreter modules not written yet answer ``skipped``
+and are left out of the handshake, so a runner never sends them.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from . import protocol
+from .protocol import OPERATIONS, PROTOCOL_VERSION
+
+ENGINE_NAME = "tractor-reference"
+
+# operation -> interpreter modules it needs
+NEEDS = {
+    "classify": ("combos",),
+    "lead": ("leading",),
+    "follow": ("following",),
+    "winner": ("trick",),
+    "kitty": ("trick", "kitty"),
+    "result": ("scoring",),
+    "advance": ("levels",),
+    "declare": ("declaring",),
+    "undeclared": ("declaring",),
+    "hand": ("trick", "leading", "kitty", "scoring"),
+}
+
+
+class InputError(ValueError):
+    """A request whose input the engine cannot read (bad card, bad level, impossible cards)."""
+
+
+@lru_cache(maxsize=None)
+def _module_ok(name: str) -> bool:
+    try:
+        importlib.import_module(f"reference_impl.{name}")
+        return True
+    except ImportError:
+        return False
+
+
+def supported_operations() -> list[str]:
+    return [op for op in OPERATIONS if all(_module_ok(m) for m in NEEDS[op])]
+
+
+def engine_version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("tractor-rulebook")
+    except Exception:  # not installed: running from a checkout
+        return "0.0.0+checkout"
+
+
+def handshake_result() -> dict:
+    from reference_impl.rules import ruleset_names
+    return {"protocol": PROTOCOL_VERSION, "name": ENGINE_NAME, "version": engine_version(),
+            "language": f"Python {sys.version_info.major}.{sys.version_info.minor}",
+            "rulesets": ruleset_names(), "operations": supported_operations()}
+
+
+# --------------------------------------------------------------------------- reading inputs
+
+@lru_cache(maxsize=None)
+def _tokens() -> dict[str, int]:
+    from reference_impl.cards import DECK, text
+    return {text(c): c for c in DECK}
+
+
+def _cards(value, what: str) -> list[int]:
+    if type(value) is not list:
+        raise InputError(f"{what}: expected a list of card strings")
+    tokens = _tokens()
+    try:
+        return [tokens[t] for t in value]
+    except (KeyError, TypeError):
+        pass
+    from reference_impl.cards import CardError, parse_card
+    for t in value:  # the slow path, for the message
+        if not isinstance(t, str):
+            raise InputError(f"{what}: expected a list of card strings, not {t!r}")
+        try:
+            parse_card(t)
+        except CardError as e:
+            raise InputError(f"{what}: {e}") from None
+        if t not in tokens:
+            raise InputError(f"{what}: {t!r} is not a card in canonical notation")
+    raise InputError(f"{what}: cannot read the cards")
+
+
+@lru_cache(maxsize=None)
+def _known_rulesets() -> frozenset:
+    from reference_impl.rules import ruleset_names
+    return frozenset(ruleset_names())
+
+
+def _rules(name):
+    from reference_impl.rules import rules_for
+    if not isinstance(name, str) or name not in _known_rulesets():
+        raise InputError(f"unknown ruleset {name!r}")
+    return rules_for(name)
+
+
+def _ctx(rules, inp: dict):
+    from reference_impl.cards import CardError
+    from reference_impl.trump import context
+    if "level" not in inp or "trump" not in inp:
+        raise InputError("the input needs a level and a trump (a suit letter or null)")
+    trump = inp["trump"]
+    if trump is not None and trump not in protocol.SUITS:
+        raise InputError(f"trump: {trump!r} is not S, H, D, C or null")
+    try:
+        return context(rules, inp["level"], trump)
+    except CardError as e:
+        raise InputError(str(e)) from None
+
+
+def _check_copies(rules, cards: list[int], what: str) -> None:
+    from reference_impl.cards import CardError, check_copies
+    try:
+        check_copies(cards, rules.decks, what)
+    except CardError as e:
+        raise InputError(str(e)) from None
+
+
+def _seat(value, what: str) -> int:
+    if type(value) is not int or not 0 <= value <= 3:
+        raise InputError(f"{what}: expected a seat 0-3")
+    return value
+
+
+def _fmt(cards) -> list[str]:
+    from reference_impl.cards import text
+    return [text(c) for c in cards]
+
+
+SUIT_OUT = ("S", "H", "D", "C", "trump")
+
+
+# --------------------------------------------------------------------------- operations
+
+def _classify(rules, inp):
+    from reference_impl.combos import classify
+    ctx = _ctx(rules, inp)
+    cards = _cards(inp.get("cards"), "cards")
+    _check_copies(rules, cards, "the cards")
+    combo = classify(ctx, cards)
+    comps = [{"kind": c.kind, "size": c.size, "length": c.length, "cards": _fmt(c.cards)} for c in combo.components]
+    suit = None if combo.suit is None else SUIT_OUT[combo.suit]
+    clauses = [rules.clause("trump.order"), rules.clause("trump.fixed_ranks")]
+    if combo.kind in ("tractor", "throw"):
+        clauses += [rules.clause("tractor.elements"), rules.clause("tractor.min_length"), *ctx.adjacency_clauses()]
+    return {"kind": combo.kind, "suit": suit, "components": comps}, tuple(dict.fromkeys(clauses))
+
+
+def _lead(rules, inp):
+    from reference_impl.leading import judge_lead
+    ctx = _ctx(rules, inp)
+    cards = _cards(inp.get("cards"), "cards")
+    others_in = inp.get("others")
+    if not isinstance(others_in, list) or len(others_in) != 3:
+        raise InputError("others: expected the three other hands")
+    others = [_cards(h, f"others[{i}]") for i, h in enumerate(others_in)]
+    _check_copies(rules, cards + [c for h in others for c in h], "the four hands")
+    j = judge_lead(ctx, cards, others)
+    out = {"legal": bool(j.value), "reason": j.reason}
+    if "failure" in j.extra:
+        f = j.extra["failure"]
+        out["failure"] = {"blocked": _fmt(f.blocked), "penalty": f.penalty, "forced": _fmt(f.forced)}
+    return out, j.clauses
+
+
+def _follow(rules, inp):
+    from reference_impl.following import judge_follow
+    ctx = _ctx(rules, inp)
+    lead = _cards(inp.get("lead"), "lead")
+    hand = _cards(inp.get("hand"), "hand")
+    play = _cards(inp.get("play"), "play")
+    _check_copies(rules, lead + hand, "the lead and the hand")
+    if not lead:
+        raise InputError("lead: a lead has at least one card")
+    j = judge_follow(ctx, lead, hand, play)
+    return {"legal": bool(j.value), "reason": j.reason}, j.clauses
+
+
+def _trick(rules, ctx, trick: Any, what: str):
+    """(leader, plays by seat) of a trick object, checked."""
+    if not isinstance(trick, dict):
+        raise InputError(f"{what}: expected an object with leader and plays")
+    leader = _seat(trick.get("leader"), f"{what}.leader")
+    plays_in = trick.get("plays")
+    if not isinstance(plays_in, list) or len(plays_in) != 4:
+        raise InputError(f"{what}.plays: expected four plays, indexed by seat")
+    plays = [_cards(p, f"{what}.plays[{i}]") for i, p in enumerate(plays_in)]
+    if not plays[leader]:
+        raise InputError(f"{what}: the leader's play is empty")
+    return leader, plays
+
+
+def _judge_trick(ctx, leader: int, plays: list[list[int]]):
+    from reference_impl.trick import judge_trick
+    order = [(leader + k) % 4 for k in range(4)]
+    j = judge_trick(ctx, [plays[s] for s in order])
+    return order[j.value], j
+
+
+def _winner(rules, inp):
+    ctx = _ctx(rules, inp)
+    leader, plays = _trick(rules, ctx, inp, "input")
+    _check_copies(rules, [c for p in plays for c in p], "the trick")
+    seat, j = _judge_trick(ctx, leader, plays)
+    return {"winner": seat, "points": j.extra["points"]}, j.clauses
+
+
+def _kitty(rules, inp):
+    from reference_impl.kitty import judge_kitty
+    ctx = _ctx(rules, inp)
+    banker = _seat(inp.get("banker"), "banker")
+    leader, plays = _trick(rules, ctx, inp.get("last_trick"), "last_trick")
+    kitty = _cards(inp.get("kitty"), "kitty")
+    _check_copies(rules, kitty + [c for p in plays for c in p], "the last trick and the kitty")
+    seat, t = _judge_trick(ctx, leader, plays)
+    side = "banker" if seat % 2 == banker % 2 else "attackers"
+    j = judge_kitty(ctx, plays[seat], side, kitty)
+    return {"points": j.value}, tuple(dict.fromkeys(t.clauses + j.clauses))
+
+
+def _result(rules, inp):
+    from reference_impl.scoring import judge_result
+    points = inp.get("attackers_points")
+    if type(points) is not int:
+        raise InputError("attackers_points: expected an integer")
+    try:
+        j = judge_result(rules, points)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    return {"next_banker": j.value.next_banker, "levels": j.value.levels}, j.clauses
+
+
+def _advance(rules, inp):
+    from reference_impl.levels import advance
+    level, gain, as_banker = inp.get("level"), inp.get("gain"), inp.get("as_banker")
+    if type(gain) is not int or type(as_banker) is not bool or not isinstance(level, str):
+        raise InputError("expected level (a rank), gain (an integer) and as_banker (a boolean)")
+    try:
+        j = advance(rules, level, gain, as_banker)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    return {"level": j.value.level, "won": j.value.won}, j.clauses
+
+
+def _suit_out(trump) -> str | None:
+    """A trump from the interpreter (index, letter, name, 'no_trump' or None) as a protocol suit."""
+    if trump is None or trump in ("no_trump", "none"):
+        return None
+    if isinstance(trump, int):
+        return protocol.SUITS[trump]
+    if trump in protocol.SUITS:
+        return trump
+    names = ("spades", "hearts", "diamonds", "clubs")
+    if trump in names:
+        return protocol.SUITS[names.index(trump)]
+    raise InputError(f"cannot express trump {trump!r}")
+
+
+def _declare(rules, inp):
+    from reference_impl.declaring import judge_declarations
+    level = inp.get("level")
+    first_hand = inp.get("first_hand")
+    kitty_taken = inp.get("kitty_taken", False)
+    if type(first_hand) is not bool or type(kitty_taken) is not bool or level not in protocol.RANKS:
+        raise InputError("expected level (a rank), first_hand and kitty_taken (booleans)")
+    decls = inp.get("declarations")
+    if not isinstance(decls, list) or not decls:
+        raise InputError("declarations: expected a non-empty list")
+    sequence = []
+    for i, d in enumerate(decls):
+        if not isinstance(d, dict):
+            raise InputError(f"declarations[{i}]: expected an object with seat and cards")
+        sequence.append((_seat(d.get("seat"), f"declarations[{i}].seat"),
+                         _cards(d.get("cards"), f"declarations[{i}].cards")))
+    banker = inp.get("banker")
+    if banker is not None:
+        banker = _seat(banker, "banker")
+    try:
+        j = judge_declarations(rules, level, sequence, first_hand, kitty_taken=kitty_taken, banker=banker)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    index = j.extra.get("index")
+    if index is not None and index != len(sequence) - 1:
+        raise InputError(f"declarations[{index}] is refused ({j.reason}); only the last may be")
+    v = j.value
+    return ({"legal": bool(v.legal), "reason": j.reason, "trump": _suit_out(v.trump), "declarer": v.declarer,
+             "banker": v.banker}, j.clauses)
+
+
+def _undeclared(rules, inp):
+    from reference_impl.declaring import judge_undeclared
+    level, attackers_level = inp.get("level"), inp.get("attackers_level", inp.get("level"))
+    first_hand = inp.get("first_hand")
+    if type(first_hand) is not bool or level not in protocol.RANKS or attackers_level not in protocol.RANKS:
+        raise InputError("expected level, attackers_level (ranks) and first_hand (a boolean)")
+    kitty = _cards(inp.get("kitty"), "kitty")
+    _check_copies(rules, kitty, "the kitty")
+    try:
+        j = judge_undeclared(rules, kitty, first_hand, level, attackers_level)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    v = j.value
+    return ({"redeal": bool(v.redeal), "trump": None if v.redeal else _suit_out(v.trump),
+             "banker_side": v.banker_side, "level": v.level}, j.clauses)
+
+
+def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
+    """Score a whole hand from its transcript: trick points, failed throws, kitty, result."""
+    from reference_impl.kitty import judge_kitty
+    from reference_impl.leading import judge_lead
+    from reference_impl.scoring import judge_result
+    if not isinstance(transcript, dict):
+        raise InputError("transcript: expected an object")
+    ctx = _ctx(rules, transcript)
+    banker = _seat(transcript.get("banker"), "transcript.banker")
+    deal = transcript.get("deal")
+    if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list) or len(deal["hands"]) != 4:
+        raise InputError("transcript.deal: expected four hands and a kitty")
+    hands = [Counter(_cards(h, f"deal.hands[{i}]")) for i, h in enumerate(deal["hands"])]
+    kitty = _cards(deal.get("kitty"), "deal.kitty")
+    _check_copies(rules, [c for h in hands for c in h.elements()] + kitty, "the deal")
+    hands[banker].update(kitty)
+    discard = _cards(transcript.get("discard", deal.get("kitty")), "transcript.discard")
+    _take(hands[banker], discard, "the banker's discard")
+    tricks = transcript.get("tricks")
+    if not isinstance(tricks, list) or not tricks:
+        raise InputError("transcript.tricks: expected the tricks of the hand")
+    banker_team = banker % 2
+    clauses: list[str] = []
+    trick_points = penalty = 0
+    seat = None
+    plays: list[list[int]] = []
+    for i, t in enumerate(tricks):
+        leader, plays = _trick(rules, ctx, t, f"tricks[{i}]")
+        if "failed_throw" in t:
+            attempted = _cards(t["failed_throw"], f"tricks[{i}].failed_throw")
+            others = [list(hands[(leader + k) % 4].elements()) for k in (1, 2, 3)]
+            j = judge_lead(ctx, attempted, others)
+            if j.value or "failure" not in j.extra:
+                raise InputError(f"tricks[{i}]: the failed throw is not a failed throw ({j.reason})")
+            clauses += j.clauses
+            sign = -1 if leader % 2 != banker_team else 1
+            penalty += sign * j.extra["failure"].penalty
+        for s in range(4):
+            _take(hands[s], plays[s], f"tricks[{i}].plays[{s}]")
+        seat, j = _judge_trick(ctx, leader, plays)
+        clauses += j.clauses
+        if seat % 2 != banker_team:
+            trick_points += j.extra["points"]
+    side = "banker" if seat % 2 == banker_team else "attackers"
+    k = judge_kitty(ctx, plays[seat], side, discard)
+    total = trick_points + penalty + k.value
+    r = judge_result(rules, total)
+    clauses += k.clauses + r.clauses
+    return ({"attackers_points": total, "next_banker": r.value.next_banker, "levels": r.value.levels},
+            tuple(dict.fromkeys(clauses)))
+
+
+def _take(counts: Counter, cards: list[int], what: str) -> None:
+    need = Counter(cards)
+    if any(counts[c] < n for c, n in need.items()):
+        raise InputError(f"{what}: plays cards that are not held")
+    counts.subtract(need)
+
+
+def _hand(rules, inp):
+    return replay_hand(rules, inp.get("transcript"))
+
+
+HANDLERS = {"classify": _classify, "lead": _lead, "follow": _follow, "winner": _winner, "kitty": _kitty,
+            "result": _result, "advance": _advance, "declare": _declare, "undeclared": _undeclared, "hand": _hand}
+
+
+def judge(op: str, ruleset: str, inp: dict) -> tuple[dict, tuple[str, ...]]:
+    """One operation in-process: the result (as the protocol sends it) and the deciding clauses."""
+    if not isinstance(inp, dict):
+        raise InputError("input: expected an object")
+    return HANDLERS[op](_rules(ruleset), inp)
+
+
+# --------------------------------------------------------------------------- the loop
+
+def answer(msg: Any, supported: frozenset | None = None) -> dict:
+    """The answer to one decoded request (never raises)."""
+    seq = msg.get("seq") if isinstance(msg, dict) else None
+    if type(seq) is not int or seq < 0:
+        return protocol.errored_answer(0, "the request has no valid seq", {"request": _short(msg)})
+    op = msg.get("op")
+    if op == "handshake":
+        return protocol.result_answer(seq, handshake_result())
+    if op == "shutdown":
+        return protocol.result_answer(seq, {})
+    if op not in HANDLERS:
+        return protocol.errored_answer(seq, f"unknown operation {op!r}")
+    if supported is None:
+        supported = frozenset(supported_operations())
+    if op not in supported:
+        return protocol.skipped_answer(seq, f"the reference interpreter does not implement {op} yet")
+    try:
+        result, clauses = judge(op, msg.get("ruleset"), msg.get("input"))
+    except InputError as e:
+        return protocol.errored_answer(seq, str(e), {"op": op, "input": _short(msg.get("input"))})
+    except Exception as e:  # an interpreter bug: report it, keep serving
+        return protocol.errored_answer(seq, f"internal error: {e.__class__.__name__}: {e}",
+                                       {"op": op, "input": _short(msg.get("input"))})
+    result["clauses"] = list(clauses)
+    return protocol.result_answer(seq, result)
+
+
+def _short(v: Any, limit: int = 2000) -> Any:
+    s = json.dumps(v, ensure_ascii=False, default=str)
+    return v if len(s) <= limit else s[:limit] + "…"
+
+
+def serve(fd_in: int | None = None, out=None) -> int:
+    """Answer requests from ``fd_in`` (default stdin) on ``out`` (default stdout) until EOF or shutdown.
+
+    Input is read in chunks; every complete line in a chunk is answered and
+    the answers are written together, so a pipelining runner is served with
+    one write per chunk rather than one per answer.
+    """
+    fd_in = sys.stdin.fileno() if fd_in is None else fd_in
+    out = sys.stdout.buffer if out is None else out
+    supported = frozenset(supported_operations())
+    pending = b""
+    while True:
+        chunk = os.read(fd_in, 1 << 16)
+        if not chunk:
+            break
+        pending += chunk
+        if b"\n" not in chunk:
+            continue
+        *lines, pending = pending.split(b"\n")
+        answers = []
+        stop = False
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                msg = json.loads(line)
+            except ValueError as e:
+                answers.append(protocol.encode(protocol.errored_answer(0, f"invalid JSON: {e}")))
+                continue
+            answers.append(protocol.encode(answer(msg, supported)))
+            if isinstance(msg, dict) and msg.get("op") == "shutdown":
+                stop = True
+                break
+        out.write(b"".join(answers))
+        out.flush()
+        if stop:
+            break
+    return 0

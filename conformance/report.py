@@ -1,0 +1,337 @@
+"""Reports of a conformance run: the terminal summary, JSON, JUnit XML and markdown.
+
+Every case appears in every report. Passing cases are listed by id and
+clauses only; the others carry their input, the expected answer and what the
+engine said (bounded in size), so a report stays small whatever the engine
+printed. Files are written atomically (a temporary file, then a rename), so
+an interrupted run leaves either the old report or a complete new one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from . import protocol
+from .runner import STATUSES, RunResult
+
+COLUMNS = ("pass", "fail", "skipped", "errored")
+NO_CLAUSE = "(no clause)"
+
+
+# --------------------------------------------------------------------------- tallies
+
+def _tally(result: RunResult, key) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for case, o in zip(result.cases, result.outcomes):
+        for k in key(case):
+            row = out.setdefault(k, dict.fromkeys(STATUSES, 0))
+            row[o.status] += 1
+    return out
+
+
+def by_op(result: RunResult) -> dict[str, dict[str, int]]:
+    rows = _tally(result, lambda c: [f"{c['ruleset']}.{c['op']}"])
+    return dict(sorted(rows.items(), key=lambda kv: _op_order(kv[0])))
+
+
+def _op_order(key: str):
+    rs, op = key.rsplit(".", 1)
+    return (rs, protocol.OPERATIONS.index(op) if op in protocol.OPERATIONS else 99)
+
+
+def by_clause(result: RunResult) -> dict[str, dict[str, int]]:
+    rows = _tally(result, lambda c: c.get("clauses") or [NO_CLAUSE])
+    return dict(sorted(rows.items()))
+
+
+def _cols(row: dict) -> dict:
+    """Fold the expectation statuses into the four columns (xfail counts as skipped, xpass as fail)."""
+    return {"pass": row["pass"], "fail": row["fail"] + row["xpass"], "skipped": row["skipped"] + row["xfail"],
+            "errored": row["errored"]}
+
+
+# --------------------------------------------------------------------------- JSON
+
+def report_dict(result: RunResult) -> dict:
+    cases = []
+    for case, o in zip(result.cases, result.outcomes):
+        entry: dict[str, Any] = {"id": case["id"], "op": case["op"], "ruleset": case["ruleset"], "status": o.status}
+        if o.kind:
+            entry["kind"] = o.kind
+        if o.message:
+            entry["message"] = o.message
+        entry["clauses"] = list(case.get("clauses", []))
+        if o.status not in ("pass", "skipped"):
+            entry["input"] = case["input"]
+            entry["expected"] = case["expected"]
+            if o.answer is not None:
+                entry["answer"] = o.answer
+        cases.append(entry)
+    hs = result.handshake
+    return {
+        "protocol": protocol.PROTOCOL_VERSION,
+        "tool": "tractor conform",
+        "engine": {"command": list(result.command), "handshake": hs, "restarts": result.restarts,
+                   "stderr_bytes": result.stderr_bytes, "stderr_tail": result.stderr_tail[-2000:]},
+        "rulesets": list(result.rulesets), "ops": list(result.ops), "source": result.source, "seed": result.seed,
+        "started": result.started, "duration": round(result.duration, 3), "interrupted": result.interrupted,
+        "totals": result.counts(),
+        "by_op": by_op(result), "by_clause": by_clause(result),
+        "events": list(result.events),
+        "deviations": [{"selector": d.label(), "reason": d.reason, "matched": d.matched} for d in result.deviations],
+        "cases": cases,
+    }
+
+
+def _atomic_write(path: Path, data: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> list[Path]:
+    directory = Path(directory)
+    paths = [directory / "report.json", directory / "junit.xml", directory / "summary.md"]
+    _atomic_write(paths[0], json.dumps(report_dict(result), ensure_ascii=False, indent=1) + "\n")
+    _atomic_write(paths[1], junit_xml(result))
+    _atomic_write(paths[2], markdown(result, show=show))
+    return paths
+
+
+# --------------------------------------------------------------------------- JUnit
+
+def junit_xml(result: RunResult) -> str:
+    root = ET.Element("testsuites", name="tractor conform")
+    suites: dict[str, ET.Element] = {}
+    counts: dict[str, dict[str, int]] = {}
+    for case, o in zip(result.cases, result.outcomes):
+        name = f"{case['ruleset']}.{case['op']}"
+        if name not in suites:
+            suites[name] = ET.SubElement(root, "testsuite", name=name)
+            counts[name] = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time": 0.0}
+        c = counts[name]
+        c["tests"] += 1
+        c["time"] += o.seconds
+        tc = ET.SubElement(suites[name], "testcase", classname=name, name=case["id"], time=f"{o.seconds:.6f}")
+        clauses = ", ".join(case.get("clauses", []))
+        if clauses:
+            props = ET.SubElement(tc, "properties")
+            ET.SubElement(props, "property", name="clauses", value=clauses)
+        if o.status in ("fail", "xpass"):
+            c["failures"] += 1
+            el = ET.SubElement(tc, "failure", message=_xml_safe(o.message[:500]), type=o.kind or o.status)
+            el.text = _xml_safe(_case_text(case, o))
+        elif o.status == "errored":
+            c["errors"] += 1
+            el = ET.SubElement(tc, "error", message=_xml_safe(o.message[:500]), type=o.kind)
+            el.text = _xml_safe(_case_text(case, o))
+        elif o.status in ("skipped", "xfail"):
+            c["skipped"] += 1
+            ET.SubElement(tc, "skipped", message=_xml_safe(f"{o.kind or o.status}: {o.message}"[:500]))
+    total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time": 0.0}
+    for name, el in suites.items():
+        for k, v in counts[name].items():
+            el.set(k, f"{v:.3f}" if k == "time" else str(v))
+            total[k] += v
+    for k, v in total.items():
+        root.set(k, f"{result.duration:.3f}" if k == "time" else str(v))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _xml_safe(s: str) -> str:
+    return "".join(ch if ch in "\t\n\r" or 0x20 <= ord(ch) < 0xD800 or 0xE000 <= ord(ch) < 0xFFFE else "?"
+                   for ch in s)
+
+
+def _case_text(case: dict, o) -> str:
+    lines = [f"clauses: {', '.join(case.get('clauses', [])) or '-'}",
+             f"input: {json.dumps(case['input'], ensure_ascii=False)}",
+             f"expected: {json.dumps(case['expected'], ensure_ascii=False)}"]
+    if o.answer is not None:
+        lines.append(f"engine: {json.dumps(o.answer, ensure_ascii=False)}")
+    lines.append(o.message)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- drawing cases
+
+def glyphs(tokens: list[str]) -> str:
+    from reference_impl.cards import glyph, parse_card
+    out = []
+    for t in tokens:
+        try:
+            out.append(glyph(parse_card(t)))
+        except ValueError:
+            out.append(str(t))
+    return " ".join(out) if out else "—"
+
+
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", None: "none"}
+
+
+def draw_input(op: str, inp: dict) -> list[str]:
+    """The input of a case as lines of cards (glyphs), for people."""
+    lines = []
+    head = []
+    if "level" in inp:
+        head.append(f"level {inp['level']}")
+    if "trump" in inp:
+        head.append(f"trump {_SUITS.get(inp['trump'], inp['trump'])}")
+    for k in ("attackers_points", "gain", "as_banker", "first_hand", "banker", "leader", "attackers_level",
+              "kitty_taken"):
+        if k in inp and inp[k] is not None:
+            head.append(f"{k.replace('_', ' ')} {inp[k]}")
+    if head:
+        lines.append(", ".join(head))
+    for k in ("cards", "lead", "hand", "play", "kitty"):
+        if k in inp:
+            lines.append(f"{k:<6} {glyphs(inp[k])}")
+    if "others" in inp:
+        for i, h in enumerate(inp["others"], 1):
+            lines.append(f"other {i} {glyphs(h)}")
+    trick = inp.get("last_trick") if "last_trick" in inp else (inp if "plays" in inp else None)
+    if trick:
+        for s, p in enumerate(trick["plays"]):
+            mark = " (leads)" if s == trick["leader"] else ""
+            lines.append(f"seat {s}  {glyphs(p)}{mark}")
+    if "declarations" in inp:
+        for d in inp["declarations"]:
+            lines.append(f"seat {d['seat']} declares {glyphs(d['cards'])}")
+    if "transcript" in inp:
+        t = inp["transcript"]
+        lines.append(f"level {t.get('level')}, trump {_SUITS.get(t.get('trump'), t.get('trump'))}, "
+                     f"banker seat {t.get('banker')}, {len(t.get('tricks', []))} tricks")
+    return lines
+
+
+def _answer_text(v: Any) -> str:
+    if isinstance(v, dict):
+        parts = []
+        for k, x in v.items():
+            if k in ("clauses", "detail"):
+                continue
+            parts.append(f"{k}={_answer_text(x)}")
+        return " ".join(parts)
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return "[" + glyphs(v) + "]"
+    if isinstance(v, list):
+        return "[" + ", ".join(_answer_text(x) for x in v) + "]"
+    return json.dumps(v, ensure_ascii=False)
+
+
+def draw_case(case: dict, o) -> str:
+    lines = [f"{o.status.upper()} {case['id']}  ({o.kind or 'disagrees'})",
+             f"  clauses: {', '.join(case.get('clauses', [])) or '-'}"]
+    lines += ["  " + ln for ln in draw_input(case["op"], case["input"])]
+    lines.append(f"  expected: {_answer_text(case['expected'])}")
+    if o.status in ("fail", "xpass") and isinstance(o.answer, dict):
+        lines.append(f"  engine:   {_answer_text(o.answer)}")
+    else:
+        lines.append(f"  engine:   {o.message}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- text summaries
+
+def _table(title: str, rows: dict[str, dict], width: int | None = None) -> list[str]:
+    width = width or max([len(title)] + [len(k) for k in rows])
+    out = [f"{title:<{width}}  " + "  ".join(f"{c:>7}" for c in COLUMNS)]
+    for k, row in rows.items():
+        cols = _cols(row)
+        out.append(f"{k:<{width}}  " + "  ".join(f"{cols[c]:>7}" for c in COLUMNS))
+    return out
+
+
+def summary_text(result: RunResult, show: int = 3) -> str:
+    hs = result.handshake or {}
+    lines = []
+    name = f"{hs.get('name', '?')} {hs.get('version', '')}".strip() if hs else "(no handshake)"
+    lines.append(f"engine: {name} — {' '.join(result.command)}")
+    lines.append("")
+    lines += _table("ruleset.operation", by_op(result))
+    lines.append("")
+    lines += _table("clause", by_clause(result))
+    bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass")]
+    errored = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status == "errored"]
+    if bad and show:
+        lines.append("")
+        lines.append(f"disagreements ({len(bad)}; showing {min(show, len(bad))}):")
+        for c, o in bad[:show]:
+            lines.append(draw_case(c, o))
+    if errored:
+        kinds: dict[str, int] = {}
+        for _, o in errored:
+            kinds[o.kind] = kinds.get(o.kind, 0) + 1
+        lines.append("")
+        lines.append("errored: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+        for c, o in errored[:max(show, 1)]:
+            lines.append(f"  {c['id']}: {o.kind}: {o.message[:300]}")
+    for e in result.events:
+        if e["kind"] in ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed",
+                         "interrupted"):
+            lines.append(f"note: {e['kind']}: {e['message']}")
+    t = result.counts()
+    lines.append("")
+    extra = "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k])
+    rate = len(result.cases) / result.duration if result.duration > 0 else 0.0
+    lines.append(f"{len(result.cases)} cases: {t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, "
+                 f"{t['errored']} errored{extra} in {result.duration:.1f} s ({rate:.0f} cases/s)"
+                 + (f", {result.restarts} restart(s)" if result.restarts else "")
+                 + (" — INTERRUPTED" if result.interrupted else ""))
+    return "\n".join(lines)
+
+
+def markdown(result: RunResult, show: int = 10) -> str:
+    hs = result.handshake or {}
+    t = result.counts()
+    out = ["# Conformance report", ""]
+    out.append(f"- engine: `{' '.join(result.command)}`"
+               + (f" — {hs.get('name')} {hs.get('version', '')}" if hs else " — no handshake"))
+    out.append(f"- rulesets: {', '.join(result.rulesets) or '-'}; source: {result.source or '-'}"
+               + (f"; seed {result.seed}" if result.seed is not None else ""))
+    out.append(f"- started {result.started}, {result.duration:.1f} s"
+               + (", **interrupted**: cases not run are listed as skipped" if result.interrupted else ""))
+    out.append(f"- **{t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, {t['errored']} errored**"
+               + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]))
+    if result.restarts:
+        out.append(f"- the engine was restarted {result.restarts} time(s)")
+    out.append("")
+    for title, rows in (("Ruleset and operation", by_op(result)), ("Clause", by_clause(result))):
+        out.append(f"## {title}")
+        out.append("")
+        out.append(f"| {title.lower()} | " + " | ".join(COLUMNS) + " |")
+        out.append("|---|" + "---:|" * len(COLUMNS))
+        for k, row in rows.items():
+            cols = _cols(row)
+            out.append(f"| `{k}` | " + " | ".join(str(cols[c]) for c in COLUMNS) + " |")
+        out.append("")
+    bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass", "errored")]
+    if bad:
+        out.append(f"## Failures ({len(bad)}; showing {min(show, len(bad))})")
+        out.append("")
+        for c, o in bad[:show]:
+            out.append("```")
+            out.append(draw_case(c, o))
+            out.append("```")
+            out.append("")
+    if result.events:
+        out.append("## Events")
+        out.append("")
+        for e in result.events[:50]:
+            out.append(f"- `{e['kind']}`: {e['message']}")
+        out.append("")
+    return "\n".join(out)

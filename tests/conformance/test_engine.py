@@ -1,0 +1,136 @@
+"""The reference engine: the interpreter behind the protocol (``tractor engine``)."""
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conformance import engine, protocol
+from conformance.runner import vector_cases
+
+from .conftest import REPO
+
+
+def _talk(lines, timeout=60):
+    """Send request lines to a fresh ``tractor engine``; its answers (decoded) and exit status."""
+    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "engine"], input="".join(lines),
+                          capture_output=True, text=True, timeout=timeout, cwd=REPO)
+    return [json.loads(x) for x in proc.stdout.splitlines()], proc.returncode, proc.stderr
+
+
+def test_engine_subprocess_speaks_the_protocol():
+    follow = {"level": "7", "trump": "H", "lead": ["5S", "5S"], "hand": ["6S", "QD", "AC", "KD"],
+              "play": ["6S", "AC"]}
+    reqs = [protocol.handshake_request(0),
+            protocol.request(1, "follow", "r001", follow),
+            "this is not json\n",
+            {"seq": 3, "op": "fly", "ruleset": "r001", "input": {}},
+            protocol.request(4, "classify", "r001", {"level": "7", "trump": "H", "cards": ["BJ"]}),
+            protocol.request(5, "classify", "nope", {"level": "7", "trump": "H", "cards": ["5H"]}),
+            protocol.shutdown_request(6),
+            protocol.request(7, "classify", "r001", {"level": "7", "trump": "H", "cards": ["5H"]})]
+    answers, rc, err = _talk([r if isinstance(r, str) else protocol.encode(r).decode() for r in reqs])
+    assert rc == 0, err
+    assert len(answers) == 7  # nothing after the shutdown
+    hs = answers[0]["result"]
+    assert hs["protocol"] == protocol.PROTOCOL_VERSION and hs["name"] == "tractor-reference"
+    assert set(hs["rulesets"]) >= {"r000", "r001", "r003"}
+    assert set(hs["operations"]) >= {"classify", "lead", "follow", "winner"}
+    assert answers[1] == {"seq": 1, "result": {"legal": True, "reason": "ok", "clauses": ["follow.suit"]}}
+    assert "errored" in answers[2] and "invalid JSON" in answers[2]["errored"]["message"]
+    assert answers[3]["seq"] == 3 and "unknown operation" in answers[3]["errored"]["message"]
+    assert answers[4]["seq"] == 4 and "ambiguous" in answers[4]["errored"]["message"]
+    assert answers[5]["seq"] == 5 and "unknown ruleset" in answers[5]["errored"]["message"]
+    assert answers[6] == {"seq": 6, "result": {}}
+    for a in answers[:6]:
+        check = protocol.check_answer("handshake" if a is answers[0] else "follow", a)
+        assert check in ("result", "errored")
+
+
+def test_handshake_flag_prints_the_handshake():
+    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "engine", "--handshake"], capture_output=True,
+                          text=True, cwd=REPO, timeout=60)
+    assert proc.returncode == 0
+    msg = json.loads(proc.stdout)
+    assert protocol.check_answer("handshake", msg) == "result"
+
+
+@pytest.mark.parametrize("op,inp,words", [
+    ("classify", {"level": "7", "trump": "H", "cards": ["5h"]}, "upper case"),
+    ("classify", {"level": "7", "trump": "H", "cards": ["5H"] * 4}, "3 deck"),
+    ("classify", {"level": "1", "trump": "H", "cards": ["5H"]}, "not a level"),
+    ("classify", {"level": "2", "trump": "H", "cards": ["5H"]}, "fixed trump rank"),
+    ("classify", {"level": "7", "trump": "X", "cards": ["5H"]}, "trump"),
+    ("classify", {"level": "7", "cards": ["5H"]}, "level and a trump"),
+    ("lead", {"level": "7", "trump": "H", "cards": ["5H"], "others": [[]]}, "three other hands"),
+    ("follow", {"level": "7", "trump": "H", "lead": [], "hand": ["5H"], "play": []}, "at least one card"),
+    ("follow", {"level": "7", "trump": "H", "lead": "5H", "hand": ["5H"], "play": ["5H"]}, "list of card"),
+    ("winner", {"level": "7", "trump": "H", "leader": 4, "plays": [["5H"]] * 4}, "seat"),
+    ("winner", {"level": "7", "trump": "H", "leader": 0, "plays": [["5H"]] * 3}, "four plays"),
+    ("result", {"attackers_points": "many"}, "integer"),
+    ("advance", {"level": "Z", "gain": 1, "as_banker": True}, "not a level"),
+    ("declare", {"level": "7", "first_hand": True, "declarations": []}, "non-empty"),
+    ("hand", {"transcript": []}, "transcript"),
+])
+def test_bad_input_is_errored_with_a_message(op, inp, words):
+    ans = engine.answer(protocol.request(9, op, "r001", inp))
+    assert "errored" in ans, ans
+    assert words in ans["errored"]["message"], ans
+    assert protocol.check_answer(op, ans) == "errored"
+
+
+def test_an_operation_the_interpreter_lacks_is_skipped():
+    ans = engine.answer(protocol.request(2, "follow", "r001", {}), supported=frozenset({"classify"}))
+    assert ans == {"seq": 2, "skipped": {"reason": "the reference interpreter does not implement follow yet"}}
+
+
+def test_a_request_without_a_seq_is_errored():
+    ans = engine.answer({"op": "classify"})
+    assert "errored" in ans and ans["seq"] == 0
+
+
+def test_in_process_answers_equal_the_vectors():
+    for c in vector_cases(rulesets=["r000", "r003"]):
+        result, clauses = engine.judge(c["op"], c["ruleset"], c["input"])
+        assert protocol.compare(c["op"], c["expected"], result) == [], c["id"]
+        assert list(clauses) == c["clauses"], c["id"]
+
+
+def _transcript(record) -> dict:
+    """A HandRecord of the interpreter's own simulation as a protocol transcript."""
+    from reference_impl.cards import text
+
+    def fmt(cs):
+        return [text(c) for c in cs]
+    tricks = []
+    for t in record.tricks:
+        plays = [[] for _ in range(4)]
+        for seat, cards in t.plays:
+            plays[seat] = fmt(cards)
+        trick = {"leader": t.leader, "plays": plays}
+        if t.attempted is not None:
+            trick["failed_throw"] = fmt(t.attempted)
+        tricks.append(trick)
+    return {"level": record.level, "trump": None if record.trump is None else "SHDC"[record.trump],
+            "banker": record.banker, "first_hand": record.number == 1,
+            "deal": {"hands": [fmt(record.deal[s]) for s in range(4)], "kitty": fmt(record.kitty)},
+            "declarations": [{"seat": s, "cards": fmt(c)} for s, c in record.declarations],
+            "discard": fmt(record.buried), "tricks": tricks}
+
+
+@pytest.mark.parametrize("name", ["r000", "r001", "r001_powers", "r003"])
+def test_hand_replay_agrees_with_the_interpreters_simulation(name):
+    """Two paths to a hand's score: reference_impl.hand.play_hand, and the engine's replay of its transcript."""
+    from reference_impl.hand import play_hand
+    from reference_impl.rules import rules_for
+    rules = rules_for(name)
+    start = rules["level.start"]
+    for seed in range(3):
+        record = play_hand(rules, random.Random(seed), 1 + seed % 2, {0: start, 1: start},
+                           None if seed % 2 == 0 else seed % 4)
+        inp = {"transcript": _transcript(record)}
+        assert not protocol.schema_errors("hand.request", protocol.request(1, "hand", name, inp))
+        result, _ = engine.judge("hand", name, inp)
+        assert result["attackers_points"] == record.attackers_points, (name, seed)
+        assert (result["next_banker"], result["levels"]) == (record.next_banker_side, record.levels_gained)

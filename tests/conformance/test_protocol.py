@@ -1,0 +1,160 @@
+"""The protocol's schemas, the fast answer check, and how answers are compared."""
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from conformance import engine, protocol
+from conformance.protocol import ProtocolError, check_answer, compare, schema_errors
+from conformance.runner import vector_cases
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+@pytest.fixture(scope="module")
+def vectors():
+    cases = vector_cases(rulesets=["r000", "r001", "r003"])
+    by_op = {}
+    for c in cases:
+        by_op.setdefault(c["op"], []).append(c)
+    return [c for op_cases in by_op.values() for c in op_cases[:15]]
+
+
+def test_every_schema_is_valid_draft_2020_12():
+    names = protocol.schema_names()
+    for op in protocol.OPERATIONS:
+        assert f"{op}.request" in names and f"{op}.result" in names
+    for name in names:
+        doc = protocol.schema(name)
+        assert doc["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        assert doc["$id"] == protocol.SCHEMA_BASE + name + ".json"
+        Draft202012Validator.check_schema(doc)
+
+
+def test_reference_requests_and_answers_match_their_schemas(vectors):
+    assert {c["op"] for c in vectors} == set(engine.supported_operations())
+    hs = {"seq": 0, "op": "handshake", "protocol": 1, "runner": {"name": "t", "version": "0"}}
+    assert not schema_errors("request", hs)
+    assert not schema_errors("answer", engine.answer(hs))
+    assert not schema_errors("handshake.result", engine.answer(hs)["result"])
+    for i, c in enumerate(vectors, 1):
+        req = protocol.request(i, c["op"], c["ruleset"], c["input"])
+        assert not schema_errors("request", req), c["id"]
+        assert not schema_errors(f"{c['op']}.request", req), c["id"]
+        ans = engine.answer(req)
+        assert not schema_errors("answer", ans), c["id"]
+        assert "result" in ans, ans
+        assert not schema_errors(f"{c['op']}.result", ans["result"]), c["id"]
+        assert not schema_errors(f"{c['op']}.result", c["expected"]), c["id"]  # an expected answer is a result
+
+
+def test_the_request_schema_rejects_what_it_should():
+    good = protocol.request(1, "follow", "r001", {"level": "7", "trump": "H", "lead": ["5H"], "hand": ["6H"],
+                                                  "play": ["6H"]})
+    assert not schema_errors("request", good)
+    for bad in (dict(good, op="fly"), dict(good, seq=-1), {k: v for k, v in good.items() if k != "input"},
+                dict(good, input=dict(good["input"], trump="X")),
+                dict(good, input=dict(good["input"], lead=["BJ"])),
+                dict(good, input=dict(good["input"], level="1")),
+                dict(good, extra=True)):
+        assert schema_errors("request", bad), bad
+
+
+def _mutations(op, ans):
+    """Answers derived from a valid one: some still valid, most not."""
+    out = [ans, dict(ans, seq=-1), dict(ans, seq="1"), {"result": ans["result"]}, dict(ans, extra=1),
+           dict(ans, skipped={"reason": "x"}), {"seq": 1, "skipped": {"reason": 3}},
+           {"seq": 1, "skipped": {"reason": "x", "issue": "u"}}, {"seq": 1, "errored": {"message": "m"}},
+           {"seq": 1, "errored": {"message": "m", "context": [1]}}, {"seq": 1, "errored": {}}, [ans], None,
+           {"seq": 1, "result": []}]
+    r = ans["result"]
+    for k, v in r.items():
+        out.append(dict(ans, result={kk: vv for kk, vv in r.items() if kk != k}))
+        for bad in (None, "x", 5, -1, True, ["ZZ"], {}, ["5H"]):
+            if bad != v:
+                out.append(dict(ans, result=dict(r, **{k: bad})))
+        if isinstance(v, list) and v and isinstance(v[0], dict):
+            for kk in v[0]:
+                for bad in (0, 4, "x", ["1H"], None):
+                    m = copy.deepcopy(r)
+                    m[k][0][kk] = bad
+                    out.append(dict(ans, result=m))
+        if isinstance(v, dict):
+            for kk in v:
+                for bad in (-5, "x", ["J*"], None):
+                    m = copy.deepcopy(r)
+                    m[k][kk] = bad
+                    out.append(dict(ans, result=m))
+    out.append(dict(ans, result=dict(r, clauses="x")))
+    out.append(dict(ans, result=dict(r, detail=1)))
+    return out
+
+
+def test_fast_check_agrees_with_the_schemas(vectors):
+    """The hand-written check used on every answer accepts exactly what the JSON Schemas accept."""
+    hs = engine.answer({"seq": 0, "op": "handshake", "protocol": 1})
+    samples = [("handshake", hs)]
+    seen = set()
+    for i, c in enumerate(vectors, 1):
+        if (c["op"], c["expected"].get("reason")) in seen:
+            continue
+        seen.add((c["op"], c["expected"].get("reason")))
+        samples.append((c["op"], engine.answer(protocol.request(i, c["op"], c["ruleset"], c["input"]))))
+    checked = 0
+    for op, ans in samples:
+        for m in _mutations(op, ans):
+            schema_ok = not schema_errors("answer", m) and (
+                not isinstance(m, dict) or "result" not in m or not schema_errors(f"{op}.result", m["result"]))
+            try:
+                check_answer(op, m)
+                fast_ok = True
+            except ProtocolError as e:
+                fast_ok = False
+                assert e.kind == "invalid_answer" and str(e)
+            assert fast_ok == schema_ok, (op, json.dumps(m)[:300])
+            checked += 1
+    assert checked > 500
+
+
+def test_compare_ignores_card_order_and_informative_fields():
+    exp = {"legal": False, "reason": "throw_beaten", "failure": {"blocked": ["5H", "AH"], "penalty": 10,
+                                                                 "forced": ["5H"]}}
+    got = {"legal": False, "reason": "throw_beaten", "failure": {"blocked": ["AH", "5H"], "penalty": 10,
+                                                                 "forced": ["5H"]},
+           "clauses": ["x"], "detail": "whatever", "extension": 1}
+    assert compare("lead", exp, got) == []
+    got["failure"]["penalty"] = 20
+    diffs = compare("lead", exp, got)
+    assert len(diffs) == 1 and diffs[0].startswith("failure:")
+    c1 = {"kind": "throw", "suit": "H", "components": [{"size": 2, "length": 1, "cards": ["5H", "5H"]},
+                                                        {"size": 1, "length": 1, "cards": ["AH"]}]}
+    c2 = {"kind": "throw", "suit": "H", "components": [{"kind": "single", "size": 1, "length": 1, "cards": ["AH"]},
+                                                        {"kind": "pair", "size": 2, "length": 1, "cards": ["5H", "5H"]}]}
+    assert compare("classify", c1, c2) == []
+    assert compare("follow", {"legal": True, "reason": "ok"}, {"legal": True}) == ["reason: expected \"ok\", got (absent)"]
+
+
+def test_reason_vocabularies_match_the_interpreter_and_the_schemas():
+    from reference_impl.declaring import REASONS as DECLARE
+    from reference_impl.rules import REASONS
+    assert protocol.REASON_CODES == tuple(REASONS)
+    assert protocol.DECLARE_REASON_CODES == tuple(DECLARE)
+    assert protocol.schema("common")["$defs"]["reason"]["enum"] == list(REASONS)
+    assert protocol.schema("declare.result")["properties"]["reason"]["enum"] == list(DECLARE)
+
+
+def test_docs_cover_every_operation_reason_and_schema():
+    text = DOCS.read_text(encoding="utf-8")
+    for op in protocol.OPERATIONS:
+        assert re.search(rf"^### `{op}`", text, re.M), op
+    for code in protocol.REASON_CODES + protocol.DECLARE_REASON_CODES:
+        assert f"`{code}`" in text, code
+    for name in protocol.schema_names():
+        assert f"{name}.json" in text, name
+    for kind in ("timeout", "crash", "invalid_json", "wrong_seq", "invalid_answer", "line_too_long",
+                 "handshake_failed", "engine_unavailable", "engine_errored", "engine_skipped", "not_run",
+                 "ruleset_not_supported", "op_not_supported"):
+        assert f"`{kind}`" in text, kind

@@ -1,0 +1,58 @@
+"""The checked-in test vectors: no drift from the spec, valid lines, a round trip through the CLI."""
+import json
+
+from conformance import cases, protocol
+from conformance.engine import supported_operations
+from conformance.runner import vector_cases
+
+from .conftest import cli
+
+
+def test_vectors_do_not_drift_from_the_spec():
+    problems = cases.vector_drift()
+    assert not problems, ("the vectors under conformance/vectors/ drifted from the spec; run "
+                          "`tractor vectors export` and review the diff:\n  " + "\n  ".join(problems[:20]))
+
+
+def test_vector_files_cover_every_ruleset_and_operation():
+    from reference_impl.rules import ruleset_names
+    index = json.loads((cases.VECTOR_DIR / "index.json").read_text())
+    assert index["protocol"] == protocol.PROTOCOL_VERSION
+    expected = {f"{rs}/{op}.jsonl" for rs in ruleset_names() for op in supported_operations()}
+    assert set(index["files"]) == expected
+    for path, meta in index["files"].items():
+        assert meta["cases"] > 0
+        assert sum(1 for _ in (cases.VECTOR_DIR / path).open()) == meta["cases"]
+
+
+def test_every_vector_line_is_valid():
+    ids = set()
+    for c in vector_cases():
+        assert protocol.schema_errors("vector", c) == [], c["id"]
+        req = protocol.request(1, c["op"], c["ruleset"], c["input"])
+        assert protocol.schema_errors(f"{c['op']}.request", req) == [], c["id"]
+        assert protocol.schema_errors(f"{c['op']}.result", c["expected"]) == [], c["id"]
+        assert c["id"] == cases.case_id(c["ruleset"], c["op"], c["input"])
+        assert c["id"] not in ids
+        ids.add(c["id"])
+    assert len(ids) > 2000
+
+
+def test_export_and_check_round_trip(tmp_path):
+    assert cli("vectors", "export", "--dir", str(tmp_path)).returncode == 0
+    assert cli("vectors", "check", "--dir", str(tmp_path)).returncode == 0
+    listed = cli("vectors", "list", "--dir", str(tmp_path))
+    assert "r001/follow.jsonl" in listed.stdout
+    f = tmp_path / "r001" / "follow.jsonl"
+    lines = f.read_text().splitlines()
+    case = json.loads(lines[0])
+    case["expected"]["legal"] = not case["expected"]["legal"]
+    f.write_text("\n".join([json.dumps(case, ensure_ascii=False, separators=(",", ":"))] + lines[1:]) + "\n")
+    (tmp_path / "r001" / "stale.jsonl").write_text("{}\n")
+    check = cli("vectors", "check", "--dir", str(tmp_path))
+    assert check.returncode == 1
+    assert "r001/follow.jsonl: line 1" in check.stderr and "r001/stale.jsonl: no longer produced" in check.stderr
+    # a replay of the tampered vectors fails exactly the tampered case
+    proc = cli("conform", "--engine", "tractor engine", "--vectors", str(tmp_path), "--ruleset", "r001",
+               "--ops", "follow", "--report", "")
+    assert proc.returncode == 1 and "1 fail" in proc.stdout and case["id"] in proc.stdout

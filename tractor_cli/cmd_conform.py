@@ -1,0 +1,156 @@
+"""``tractor conform``: check an engine against the rulebook through the engine protocol."""
+from __future__ import annotations
+
+import signal
+import sys
+import time
+
+HELP = "run the conformance suite against an engine (any language) speaking the JSON-lines engine protocol"
+
+
+def add_arguments(p):
+    p.add_argument("--engine", required=True, metavar="CMD",
+                   help='the engine command, split like a shell would but run without one (e.g. "tractor engine")')
+    p.add_argument("--ruleset", action="append", default=[], metavar="R",
+                   help="ruleset to check (repeatable, or comma-separated; 'all' for every ruleset); "
+                        "required unless --vectors")
+    p.add_argument("--ops", default=None, metavar="OP,...", help="only these operations (default: all)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated cases (default 0)")
+    p.add_argument("--count", type=int, default=None, metavar="N",
+                   help="cases per operation (default: a per-operation count, about 1,500 cases per ruleset)")
+    p.add_argument("--vectors", nargs="?", const="", default=None, metavar="DIR",
+                   help="replay the exported test vectors (default conformance/vectors/) instead of generating")
+    p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
+                   help="per-request timeout; a hung engine is killed and restarted (default 5)")
+    p.add_argument("--handshake-timeout", type=float, default=None, metavar="SECONDS",
+                   help="time allowed for the engine to start and answer the handshake (default max(30, --timeout))")
+    p.add_argument("--expect", metavar="FILE", help="known deviations (JSON or TOML), each with a reason")
+    p.add_argument("--report", metavar="DIR", default="reports/conform",
+                   help="write report.json, junit.xml and summary.md here (default reports/conform; '' for none)")
+    p.add_argument("--window", type=int, default=32, help="requests in flight before answers are read (default 32)")
+    p.add_argument("--max-restarts", type=int, default=10,
+                   help="restarts after crashes and timeouts before the rest of the run is given up (default 10)")
+    p.add_argument("--show", type=int, default=3, metavar="N", help="disagreements to draw (default 3)")
+    p.add_argument("--strict-schema", action="store_true",
+                   help="also validate every answer with the JSON Schemas (slower)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="show a progress bar on stderr (default: when stderr is a terminal)")
+    g.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+class ProgressBar:
+    """A one-line progress bar on a stream, redrawn at most ten times a second."""
+
+    def __init__(self, stream=sys.stderr, width: int = 30):
+        self.stream = stream
+        self.width = width
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.drawn = False
+
+    def __call__(self, done: int, total: int, tally: dict) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.1 and done < total:
+            return
+        self.last = now
+        frac = done / total if total else 1.0
+        filled = int(self.width * frac)
+        rate = done / (now - self.start) if now > self.start else 0.0
+        bad = tally["fail"] + tally["xpass"]
+        line = (f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} "
+                f"pass {tally['pass']} fail {bad} skip {tally['skipped'] + tally['xfail']} "
+                f"err {tally['errored']}  {rate:.0f}/s ")
+        self.stream.write(line)
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            self.stream.write("\r" + " " * (self.width + 70) + "\r")
+            self.stream.flush()
+
+
+def _split(values) -> list[str]:
+    out = []
+    for v in values:
+        out += [x.strip() for x in v.split(",") if x.strip()]
+    return out
+
+
+def _sigterm(signum, frame):
+    raise KeyboardInterrupt
+
+
+def run(args) -> int:
+    from conformance import protocol, report
+    from conformance.runner import ExpectationError, Runner, generated_cases, load_expectations, vector_cases
+    from reference_impl.rules import ruleset_names
+
+    rulesets = _split(args.ruleset)
+    known = ruleset_names()
+    if "all" in rulesets:
+        rulesets = known
+    unknown = [r for r in rulesets if r not in known]
+    if unknown:
+        print(f"tractor conform: unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(known)}", file=sys.stderr)
+        return 2
+    ops = _split([args.ops]) if args.ops else None
+    bad_ops = [o for o in ops or [] if o not in protocol.OPERATIONS]
+    if bad_ops:
+        print(f"tractor conform: unknown operation(s) {', '.join(bad_ops)}; "
+              f"known: {', '.join(protocol.OPERATIONS)}", file=sys.stderr)
+        return 2
+    if args.vectors is None and not rulesets:
+        print("tractor conform: give --ruleset R (or 'all'), or --vectors", file=sys.stderr)
+        return 2
+    deviations = []
+    if args.expect:
+        try:
+            deviations = load_expectations(args.expect)
+        except ExpectationError as e:
+            print(f"tractor conform: {e}", file=sys.stderr)
+            return 2
+
+    if args.vectors is not None:
+        try:
+            cases = vector_cases(args.vectors or None, rulesets or None, ops)
+        except (OSError, ValueError) as e:
+            print(f"tractor conform: cannot read the vectors: {e}", file=sys.stderr)
+            return 2
+        source, seed = f"vectors {args.vectors or 'conformance/vectors'}", None
+        rulesets = rulesets or sorted({c["ruleset"] for c in cases})
+    else:
+        cases = generated_cases(rulesets, ops, args.seed, args.count)
+        source, seed = "generated", args.seed
+    if not cases:
+        print("tractor conform: no cases to run", file=sys.stderr)
+        return 2
+
+    show_progress = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = ProgressBar() if show_progress else None
+    try:
+        runner = Runner(args.engine, timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
+                        handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema, progress=bar)
+    except ValueError as e:
+        print(f"tractor conform: {e}", file=sys.stderr)
+        return 2
+    old_term = signal.signal(signal.SIGTERM, _sigterm)
+    try:
+        result = runner.run(cases, deviations, rulesets=rulesets, ops=list(ops or protocol.OPERATIONS),
+                            source=source, seed=seed)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+        if bar:
+            bar.close()
+    old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt now would lose the report
+    try:
+        print(report.summary_text(result, show=args.show))
+        if args.report:
+            paths = report.write_reports(result, args.report)
+            print(f"report: {', '.join(str(p) for p in paths)}")
+    finally:
+        signal.signal(signal.SIGINT, old_int)
+    if result.interrupted:
+        return 130
+    return 1 if result.failed else 0

@@ -1,0 +1,38 @@
+"""``tractor vectors``: export, check and list the conformance test vectors."""
+from __future__ import annotations
+
+import sys
+
+HELP = "export (or check) the JSON-lines test vectors under conformance/vectors/ for engines that do not run Python"
+
+
+def add_arguments(p):
+    p.add_argument("action", choices=("export", "check", "list"), nargs="?", default="export",
+                   help="export: (re)write the files; check: exit 1 if they drifted from the spec; list: show them")
+    p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
+
+
+def run(args) -> int:
+    from conformance import cases
+    from pathlib import Path
+    directory = Path(args.dir) if args.dir else cases.VECTOR_DIR
+    if args.action == "export":
+        files = cases.export_vectors(directory)
+        n = sum(1 for f in files if f.endswith(".jsonl"))
+        print(f"wrote {n} vector file(s) and index.json under {directory}")
+        return 0
+    if args.action == "check":
+        problems = cases.vector_drift(directory)
+        for p in problems:
+            print(f"drift: {p}", file=sys.stderr)
+        if problems:
+            print("the vectors drifted from the spec: run `tractor vectors export` and review the diff",
+                  file=sys.stderr)
+            return 1
+        print(f"vectors under {directory} match the spec")
+        return 0
+    import json
+    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
+    for path, meta in sorted(index["files"].items()):
+        print(f"{path}\t{meta['cases']} case(s)")
+    return 0
