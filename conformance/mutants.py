@@ -254,20 +254,65 @@ def _answer(rules: Rules, case: dict) -> Any:
     return {k: result[k] for k in COMPARED[case["op"]] if k in result}
 
 
+# Which operations can observe a change to a setting (by prefix); the others are not asked.
+OBSERVERS = (
+    ("score.", ("result",)), ("level.", ("advance",)), ("declare.", ("declare", "undeclared")),
+    ("kitty.", ("kitty",)), ("follow.", ("follow",)), ("throw.", ("lead",)), ("ruff.", ("winner",)),
+    ("compare.", ("winner", "kitty")), ("equipment.points", ("winner", "kitty", "result")),
+    ("tractor.", ("classify", "lead", "follow", "winner", "kitty")),
+    ("trump.", ("classify", "lead", "follow", "winner", "kitty", "declare", "undeclared")),
+    ("reading ", None), ("band", ("result",)),
+)
+
+
+def observers(mutant: Mutant) -> tuple[str, ...] | None:
+    """The operations that can tell ``mutant`` apart (None: all of them)."""
+    key = mutant.setting
+    if key.startswith("reading "):
+        return None
+    if key.startswith("follow "):
+        return ("follow",)
+    for prefix, ops in OBSERVERS:
+        if key.startswith(prefix):
+            return ops
+    return None
+
+
 def run_mutants(checked: CheckedRuleset, cases: list[dict], original: Rules,
-                progress: Callable[[int, int], None] | None = None) -> list[Outcome]:
-    """Judge every case under every mutant; a mutant is killed by the first case it answers differently."""
+                progress: Callable[[int, int], None] | None = None, profile: str = "mutation",
+                seed: int = 0) -> list[Outcome]:
+    """Judge the suite under every mutant.
+
+    First the seeded cases (fast, in-process); a mutant they do not kill then
+    faces the generated Hypothesis suite (:mod:`conformance.suite`) on the
+    operations that can observe it. A mutant is killed by the first case (or
+    generated position) it answers differently.
+    """
+    from .suite import InProcessEngine, check_operation
     ordered = sorted(cases, key=lambda c: c["op"] == "hand")  # whole hands are slowest: last
     all_mutants = list(mutants(checked))
     outcomes = []
     for i, mutant in enumerate(all_mutants):
         killer, detail = None, ""
+        ops = observers(mutant)
         for case in ordered:
+            if ops is not None and case["op"] not in ops:
+                continue
             got = _answer(mutant.rules, case)
             if got != case["expected"]:
                 killer = case["id"]
                 detail = f"expected {case['expected']}, mutant answers {got}"
                 break
+        if killer is None:
+            engine = InProcessEngine(mutant.rules, mutant.id)
+            from .protocol import OPERATIONS
+            for op in ops or [o for o in OPERATIONS if o != "hand"]:
+                found = check_operation(engine, checked.name, op, profile, seed)
+                if found.disagreement is not None:
+                    d = found.disagreement
+                    killer = f"generated {op}"
+                    detail = "; ".join(d.differences)
+                    break
         reason = None if killer else equivalence_reason(mutant, original)
         outcomes.append(Outcome(mutant, killer, reason, detail))
         if progress:

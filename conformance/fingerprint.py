@@ -1,0 +1,146 @@
+"""Fingerprinting: which reading of each interpreted clause does an engine follow?
+
+For every clause of a ruleset that declares several readings, the ruleset is
+re-checked once per reading (``override CLAUSE choose READING``). Positions
+are searched (with :mod:`conformance.strategies`) on which the readings
+answer differently; the engine is asked those positions, and it *follows* a
+reading when its answers agree with that reading's on every one of them. It
+may follow none (its own rule), or agree with several when no position
+separates them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
+
+from reference_impl.rules import Rules
+from tractor_dsl import model as m
+from tractor_dsl.checker import CheckedRuleset, check_text, load
+
+from . import protocol
+from .mutants import OBSERVERS, UNMUTATED, UNOBSERVED_PREFIXES
+from .suite import Engine, InProcessEngine
+
+
+@dataclass
+class Verdict:
+    clause: str
+    readings: tuple[str, ...]
+    chosen: str                        # the ruleset's own choice
+    followed: list[str]                # readings whose answers the engine matched on every position
+    positions: int                     # discriminating positions asked
+    evidence: list[dict] = field(default_factory=list)   # per position: op, input, answers by reading, engine's
+
+    @property
+    def verdict(self) -> str:
+        if not self.positions:
+            return "undecided (no position separates the readings)"
+        if len(self.followed) == 1:
+            return self.followed[0]
+        if not self.followed:
+            return "none of them"
+        return "any of " + ", ".join(self.followed)
+
+
+def reading_rulesets(checked: CheckedRuleset, sources: dict[str, str] | None = None) -> dict[str, dict[str, Rules]]:
+    """For each clause with several executable readings: reading name -> the ruleset choosing it."""
+    if sources is None:
+        sources = load().sources
+    out: dict[str, dict[str, Rules]] = {}
+    for clause in checked.clauses:
+        executable = [r for r in clause.readings if r.rules and not _unobserved(r)]
+        if len(executable) < 2:
+            continue
+        variants: dict[str, Rules] = {}
+        for reading in executable:
+            text = (f"ruleset fingerprint_variant extends {checked.name} {{\n"
+                    f"  override {clause.id} choose {reading.name} because \"fingerprint\"\n}}\n")
+            lib = check_text(text, "<fingerprint>", extra=sources)
+            rs = lib.rulesets.get("fingerprint_variant")
+            if rs is not None and not lib.errors:
+                rs.name = checked.name
+                variants[reading.name] = Rules(rs)
+        if len(variants) >= 2:
+            out[clause.id] = variants
+    return out
+
+
+def _unobserved(reading: m.Reading) -> bool:
+    paths = [r.path for r in reading.rules if isinstance(r, m.Setting)]
+    return bool(paths) and len(paths) == len(reading.rules) and all(
+        p.startswith(UNOBSERVED_PREFIXES) or p in UNMUTATED for p in paths)
+
+
+def _ops_for(variants: dict[str, Rules], clause: str, checked: CheckedRuleset) -> list[str]:
+    paths = {p for p, o in checked.origins.items() if o.clause.id == clause}
+    ops: list[str] = []
+    for path in paths:
+        for prefix, observed in OBSERVERS:
+            if path.startswith(prefix) and observed:
+                ops.extend(o for o in observed if o not in ops)
+    if any(key for key, (_, _, origin) in checked.ladders.items() if origin.clause.id == clause) or \
+            any(r for c in checked.clauses if c.id == clause for rd in c.readings for r in rd.rules
+                if isinstance(r, m.Follow)):
+        ops.append("follow")
+    if checked.band_origin is not None and checked.band_origin.clause.id == clause:
+        ops.append("result")
+    return list(dict.fromkeys(ops)) or [o for o in protocol.OPERATIONS if o != "hand"]
+
+
+class _Enough(Exception):
+    pass
+
+
+def discriminating(ruleset: str, variants: dict[str, Rules], ops: list[str], wanted: int = 4,
+                   seed: int = 0, max_examples: int = 400) -> list[dict]:
+    """Positions on which the readings answer differently (up to ``wanted``)."""
+    from . import strategies
+    engines = {name: InProcessEngine(rules, name) for name, rules in variants.items()}
+    found: list[dict] = []
+    for op in ops:
+        if len(found) >= wanted:
+            break
+
+        @hyp_seed(seed)
+        @settings(max_examples=max_examples, deadline=None, database=None,
+                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+        @given(getattr(strategies, f"{op}_inputs")(ruleset))
+        def search(inp):
+            answers = {}
+            for name, engine in engines.items():
+                status, got = engine.ask(op, ruleset, inp)
+                answers[name] = protocol.normalize(op, got) if status == "result" else {"errored": str(got)}
+            if len({repr(a) for a in answers.values()}) > 1:
+                found.append({"op": op, "input": inp, "answers": answers})
+                if len(found) >= wanted:
+                    raise _Enough
+
+        try:
+            search()
+        except _Enough:
+            pass
+    return found
+
+
+def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: int = 0,
+                progress: Callable[[str], None] | None = None) -> list[Verdict]:
+    """Which reading of each multi-reading clause of ``checked`` the engine follows."""
+    verdicts = []
+    for clause, variants in reading_rulesets(checked).items():
+        if progress:
+            progress(clause)
+        ops = _ops_for(variants, clause, checked)
+        cases = discriminating(checked.name, variants, ops, wanted, seed)[:wanted]
+        followed = set(variants)
+        evidence = []
+        for case in cases:
+            status, got = engine.ask(case["op"], checked.name, case["input"])
+            answer: Any = protocol.normalize(case["op"], got) if status == "result" else {status: str(got)}
+            agree = {name for name, a in case["answers"].items() if a == answer}
+            followed &= agree
+            evidence.append({**case, "engine": answer, "agrees_with": sorted(agree)})
+        verdicts.append(Verdict(clause, tuple(variants), checked.choices.get(clause, ""),
+                                sorted(followed) if cases else sorted(variants), len(cases), evidence))
+    return verdicts
