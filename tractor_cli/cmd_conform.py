@@ -24,6 +24,10 @@ def add_arguments(p):
                    help="per-request timeout; a hung engine is killed and restarted (default 5)")
     p.add_argument("--handshake-timeout", type=float, default=None, metavar="SECONDS",
                    help="time allowed for the engine to start and answer the handshake (default max(30, --timeout))")
+    p.add_argument("--generated", nargs="?", const="quick", default=None, metavar="PROFILE",
+                   choices=("quick", "thorough"),
+                   help="run the generated property-based suite (Hypothesis, shrinking through the engine) "
+                        "instead of the seeded cases; profile quick (default) or thorough")
     p.add_argument("--expect", metavar="FILE", help="known deviations (JSON or TOML), each with a reason")
     p.add_argument("--report", metavar="DIR", default="reports/conform",
                    help="write report.json, junit.xml and summary.md here (default reports/conform; '' for none)")
@@ -104,6 +108,8 @@ def run(args) -> int:
     if args.vectors is None and not rulesets:
         print("tractor conform: give --ruleset R (or 'all'), or --vectors", file=sys.stderr)
         return 2
+    if args.generated:
+        return _run_generated(args, rulesets, ops)
     deviations = []
     if args.expect:
         try:
@@ -154,3 +160,33 @@ def run(args) -> int:
     if result.interrupted:
         return 130
     return 1 if result.failed else 0
+
+
+def _run_generated(args, rulesets: list[str], ops) -> int:
+    """The Hypothesis suite through the protocol: one property per ruleset and operation."""
+    import time
+
+    from conformance.suite import EngineUnavailable, ProcessEngine, check_engine
+    engine = ProcessEngine(args.engine, args.timeout)
+    failures = []
+    start = time.monotonic()
+    try:
+        for ruleset in rulesets:
+            def show(o, ruleset=ruleset):
+                top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
+                note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
+                print(f"{ruleset}.{o.op:11} {o.status:8} {note}", flush=True)
+            for o in check_engine(engine, ruleset, ops, args.generated, args.seed, show):
+                if o.disagreement is not None:
+                    failures.append(o.disagreement)
+    except EngineUnavailable as e:
+        print(f"tractor conform: {e}", file=sys.stderr)
+        return 2
+    finally:
+        engine.close()
+    for d in failures:
+        print()
+        print(d.render())
+    print(f"\n{len(failures)} disagreement(s) in {time.monotonic() - start:.1f} s "
+          f"(profile {args.generated}, seed {args.seed}; rerun with the same seed to reproduce)")
+    return 1 if failures else 0
