@@ -95,12 +95,25 @@ class _Enough(Exception):
 
 def discriminating(ruleset: str, variants: dict[str, Rules], ops: list[str], wanted: int = 4,
                    seed: int = 0, max_examples: int = 400) -> list[dict]:
-    """Positions on which the readings answer differently (up to ``wanted``)."""
+    """Positions on which the readings answer differently.
+
+    The search goes on until every pair of readings is told apart by some
+    position (so three readings need more than one) and ``wanted`` positions
+    are found, or the examples run out.
+    """
+    from itertools import combinations
+
     from . import strategies
     engines = {name: InProcessEngine(rules, name) for name, rules in variants.items()}
+    pairs = {frozenset(p) for p in combinations(variants, 2)}
+    separated: set = set()
     found: list[dict] = []
+
+    def done() -> bool:
+        return separated >= pairs and len(found) >= wanted
+
     for op in ops:
-        if len(found) >= wanted:
+        if done():
             break
 
         @hyp_seed(seed)
@@ -108,13 +121,17 @@ def discriminating(ruleset: str, variants: dict[str, Rules], ops: list[str], wan
                   phases=[Phase.generate], suppress_health_check=list(HealthCheck))
         @given(getattr(strategies, f"{op}_inputs")(ruleset))
         def search(inp):
+            if done():  # raised again when Hypothesis replays the example, so the stop is not flaky
+                raise _Enough
             answers = {}
             for name, engine in engines.items():
                 status, got = engine.ask(op, ruleset, inp)
                 answers[name] = protocol.normalize(op, got) if status == "result" else {"errored": str(got)}
-            if len({repr(a) for a in answers.values()}) > 1:
+            apart = {p for p in pairs if len({repr(answers[n]) for n in p}) > 1}
+            if apart - separated or (apart and len(found) < wanted):
+                separated.update(apart)
                 found.append({"op": op, "input": inp, "answers": answers})
-                if len(found) >= wanted:
+                if done():
                     raise _Enough
 
         try:
@@ -132,7 +149,7 @@ def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: 
         if progress:
             progress(clause)
         ops = _ops_for(variants, clause, checked)
-        cases = discriminating(checked.name, variants, ops, wanted, seed)[:wanted]
+        cases = discriminating(checked.name, variants, ops, wanted, seed)
         followed = set(variants)
         evidence = []
         for case in cases:
