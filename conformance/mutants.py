@@ -29,7 +29,10 @@ UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "b
 # Equipment sizes are mutated only together (a lone change is an impossible
 # ruleset the checker refuses), so they are left out too.
 UNMUTATED = {"equipment.decks", "equipment.hand_size", "equipment.kitty_size", "trump.equal_cards",
-             "throw.split", "penalty.points_to", "declare.joker_trump", "bank.first_hand_undeclared"}
+             "throw.split", "penalty.points_to", "declare.joker_trump", "bank.first_hand_undeclared",
+             # read only by judgments no protocol operation reports: the points a wrong declaration costs,
+             # the threshold the penalties count from, and whether the banker exchanges the kitty
+             "declare.wrong_points", "score.threshold", "kitty.exchange"}
 
 
 @dataclass
@@ -216,15 +219,92 @@ EQUIVALENCE: list[tuple[Callable[[Mutant, Rules], bool], str]] = [
      "only the attackers capture the kitty, so the banker's table is never read"),
     (lambda mu, r: mu.setting == "kitty.multiplier" and mu.description.startswith("kitty.multiplier: side")
      and r["kitty.trump_only"], "only trump captures the kitty, so the side-suit table is never read"),
-    (lambda mu, r: mu.setting == "kitty.multiplier" and r["kitty.multi_unit"] == "largest_component"
+    (lambda mu, r: mu.setting in ("kitty.multiplier", "kitty.banker_multiplier")
+     and r["kitty.multi_unit"] == "largest_component"
      and " throw " in f" {mu.description} ", "the largest component of a throw is read, never the 'throw' entry"),
     (lambda mu, r: mu.setting == "declare.joker_trump", "the setting has a single value"),
+    (lambda mu, r: mu.setting == "declare.overcall_by" and not r["declare.joker_pairs"],
+     "the two ways differ only between jokers and level cards, and jokers never declare in this ruleset"),
+    (lambda mu, r: mu.setting == "declare.kitty_joker" and r["declare.kitty_skip_jokers"],
+     "jokers turned from the kitty are always skipped, so what a joker would name is never read"),
+    (lambda mu, r: mu.setting == "declare.kitty_skip_jokers" and r["declare.kitty_joker"] == "next_card",
+     "not skipping a joker but taking the next card is the same as skipping it"),
+    (lambda mu, r: mu.setting == "kitty.capturers" and r["kitty.banker_multiplier"] is None,
+     "with no banker multiplier a banker-side capture moves nothing, as when only attackers capture"),
+    (lambda mu, r: mu.setting == "kitty.trump_only" and all(
+        f(n) == 0 for f in r["kitty.multiplier"]["side"].values() for n in range(1, 40)),
+     "every side-suit multiplier is 0, so a side-suit capture moves nothing either way"),
+    (lambda mu, r: mu.setting == "throw.check" and {r["throw.check"], mu.description.rsplit(" ", 1)[-1]}
+     == {"singles", "smallest_vs_largest"},
+     "a throw fails under both exactly when a card of it is below another hand's highest card of the suit, "
+     "and both block the same cards"),
+    (lambda mu, r: mu.setting == "tractor.junctions" and mu.description.startswith("tractor.junctions: add")
+     and any(t not in r["trump.order"] for t in mu.description.split("[", 1)[1].rstrip("]").split(", ")),
+     "the junction names a tier this ruleset's trump order does not have"),
+    (lambda mu, r: mu.setting in ("tractor.junctions", "reading tractor.junctions")
+     and r["tractor.adjacency"] == "face_rank" and mu.rules["tractor.adjacency"] == "face_rank"
+     and _joker_junction(r) == _joker_junction(mu.rules),
+     "with face-rank adjacency only the joker junction is read, and it is unchanged"),
+    (lambda mu, r: mu.setting == "score.bands" and r["score.cap"] is not None and _cap_binds(mu, r),
+     "the band already gains the capped number of levels, so more stays capped"),
     (lambda mu, r: mu.setting == "declare.after_overcall" and not r["declare.joker_pairs"]
      and mu.description.endswith("jokers_only") is False, "no joker declarations exist"),
 ]
 
 
+def _joker_junction(r: Rules) -> bool:
+    return any(set(j) == {"big_joker", "small_joker"} for j in r["tractor.junctions"])
+
+
+def _cap_binds(mutant: Mutant, r: Rules) -> bool:
+    import re
+    desc = mutant.description
+    m_ = re.match(r"band (-?\d*)\.\.(-?\d*) (gains (\d+)|step (\d+))", desc)
+    if not m_:
+        return False
+    low = int(m_.group(1)) if m_.group(1) else None
+    band = next(b for b in r.bands if b.low == low)
+    return band.levels >= r["score.cap"]
+
+
+def _first_entry(ladder, runs, counts) -> int | None:
+    from tractor_dsl.patterns import can_form
+    for i, entry in enumerate(ladder):
+        if can_form(entry, runs, counts):
+            return i
+    return None
+
+
+def ladder_equivalent(original: list, mutated: list, lead_cards: int) -> bool:
+    """Whether two follow ladders require the same entry of every holding.
+
+    Holdings are enumerated over an abstract suit: four adjacent positions and
+    three isolated ones, 0-3 copies each, with more cards than the lead (with
+    fewer or as many the follower plays them all and no ladder is read).
+    """
+    from itertools import product
+    ids = list(range(7))
+    runs = [[[0], [1], [2], [3]], [[4]], [[5]], [[6]]]
+    for counts in product(range(4), repeat=7):
+        total = sum(counts)
+        if not lead_cards < total <= lead_cards + 3:
+            continue
+        held = {i: c for i, c in zip(ids, counts) if c}
+        a, b = _first_entry(original, runs, held), _first_entry(mutated, runs, held)
+        if (original[a] if a is not None else None) != (mutated[b] if b is not None else None):
+            return False
+    return True
+
+
 def equivalence_reason(mutant: Mutant, original: Rules) -> str | None:
+    if mutant.setting.startswith("follow ") and not mutant.setting.startswith("follow."):
+        for unit, ladder in original.ladders.items():
+            changed = mutant.rules.ladders.get(unit)
+            if changed is not None and changed != ladder:
+                if ladder_equivalent(ladder, changed, unit[0] * unit[1]):
+                    return ("no holding of the suit makes the changed entries decide differently: wherever one "
+                            "of them is the first the follower can supply, so is the same entry in the other order")
+                return None
     for test, reason in EQUIVALENCE:
         try:
             if test(mutant, original):
