@@ -223,6 +223,9 @@ EQUIVALENCE: list[tuple[Callable[[Mutant, Rules], bool], str]] = [
      and r["kitty.multi_unit"] == "largest_component"
      and " throw " in f" {mu.description} ", "the largest component of a throw is read, never the 'throw' entry"),
     (lambda mu, r: mu.setting == "declare.joker_trump", "the setting has a single value"),
+    (lambda mu, r: mu.setting == "level.must_play" and all(
+        r["level.ranks"].index(x) <= r["level.ranks"].index(r["level.start"]) for x in r["level.must_play"]),
+     "every must-play level is at or below the start level, so no climb ever passes one"),
     (lambda mu, r: mu.setting == "declare.overcall_by" and not r["declare.joker_pairs"],
      "the two ways differ only between jokers and level cards, and jokers never declare in this ruleset"),
     (lambda mu, r: mu.setting == "declare.kitty_joker" and r["declare.kitty_skip_jokers"],
