@@ -34,7 +34,7 @@ from .engine import HANDLERS, InputError, judge
 PROFILES = {
     "quick": {"max_examples": 40, "shrink": True},
     "thorough": {"max_examples": 400, "shrink": True},
-    "mutation": {"max_examples": 300, "shrink": False},
+    "mutation": {"max_examples": 1000, "shrink": False},
 }
 
 
