@@ -37,9 +37,13 @@ band edge, a declaration sequence...), then the cards that realize it:
   jokers at and before the card that names trump.
 
 Everything is drawn from Hypothesis primitives (integers, sampled_from,
-booleans, permutations); every choice among candidates is an index into a
-list ordered lowest first, so failures shrink towards few, low cards and the
-first scenario. ``hand`` (a whole hand) is not generated here:
+permutations, lists); every choice among candidates is an index into a list
+ordered lowest first, so failures shrink towards few, low cards and the first
+scenario. Each public strategy draws its input as the only element of a
+unique list (:func:`_fresh`): Hypothesis then spends its budget on new
+scenarios rather than on span-copying mutations of the case it just drew,
+which with a fixed budget is what lets every scenario come up (every
+non-equivalent mutant of r000, r001 and r003 is killed within 1000 cases). ``hand`` (a whole hand) is not generated here:
 :mod:`conformance.cases` plays whole hands.
 
 :func:`clause_coverage` and :func:`executable_clauses` measure which clauses
@@ -629,8 +633,11 @@ def lead_inputs(ruleset: str) -> SearchStrategy[dict]:
     triples or two-position tractors, in any of the three hands — so each
     ``throw.check`` method, ``throw.judged_against`` (only the partner holding
     the blocker) and the failure's blocked cards, forced play and penalty
-    decide some cases; also single units and tractors (always legal) and
-    mixed suits.
+    decide some cases; pairs across a boundary next to a group of equal cards
+    (off-suit level cards) with one more of those cards thrown and another
+    held by some hand, where the blocked component and the smallest component
+    differ (``throw.forced_play``); also single units and tractors (always
+    legal) and mixed suits.
     """
     rules = _rules(ruleset)
     return _fresh(_lead_input(rules))
@@ -803,16 +810,19 @@ def _follow_dict(level, trump, lead, hand: Counter, play) -> dict:
 def follow_inputs(ruleset: str) -> SearchStrategy[dict]:
     """Inputs of ``follow``: a lead, the follower's whole hand and the play.
 
-    Scenarios: every entry k of every listed follow ladder, the first entries
-    of the ladders ``follow.unlisted`` derives for unlisted units (singles,
-    triples, longer tractors), throws (an entry drawn per component), short
-    and void holdings, random holdings. For a ladder entry the holding is
-    built from the entry's units (sometimes with the next entry's units held
-    apart, sometimes pairs held as triples) plus filler singles, and kept only
-    when k is the first entry it can supply. Plays meet the obligation, meet
-    the next entry instead (legal only if the ladder is read wrongly), miss by
-    one card, leave the suit, are random, have the wrong count or use a card
-    not held.
+    Scenarios: every entry k of every listed follow ladder, the first entry
+    of the ladders ``follow.unlisted`` derives for unlisted units (the whole
+    tractor of a longer tractor, a single), throws (an entry drawn per
+    component), short and void holdings, random holdings. For a ladder entry
+    the holding is built from the entry's units on the led suit (tractors on
+    windows of the context's runs, pairs and triples apart), sometimes with
+    one more unit of the ladder or the whole next entry held apart where k
+    stays the first entry (checked on the units first), sometimes with pairs
+    held as triples, plus filler singles, and kept only when k is the first
+    entry it supplies (``following.obligation``). Plays meet the obligation,
+    meet the next entry the holding can supply and not entry k (legal only if
+    the ladder is read wrongly), miss by one card, leave the suit, are
+    random, have the wrong count or use a card not held.
     """
     rules = _rules(ruleset)
     return _fresh(_follow_input(rules))
@@ -956,11 +966,16 @@ def winner_inputs(ruleset: str) -> SearchStrategy[dict]:
     Scenarios: a single, pair or triple against the same unit on the other
     side of a boundary between key-adjacent positions (a tier junction, the
     removed level rank, equal off-suit level cards: the first played wins);
-    a tractor of pairs against a tractor of triples of as many cards (same
-    suit or a ruff); leads of every unit and throw shape answered by the same
-    shape (higher, lower, equal, one position up or down), a ruff of the same
-    shape or of another shape of as many cards, or a discard; throws in a side
-    suit ruffed by two followers (``ruff.structure``, ``compare.multi``).
+    pairs around a boundary or on a run window of cards that are not
+    neighbours in the card order, and the AA22 tractor where 2s are fixed
+    trump (``tractor.ace_two``), answered mostly by the same shape; a tractor
+    of pairs against a tractor of triples of as many cards, same suit or a
+    ruff (``compare.element_over_length``); leads of every unit and throw
+    shape answered by the same shape (higher, lower, equal, one position up
+    or down), a ruff of the same shape or of another shape of as many cards,
+    or a discard; throws in a side suit ruffed by two followers
+    (``compare.multi``), or by one play of another shape that contains the
+    throw's units (a triple for a pair and a single: ``ruff.structure``).
     """
     rules = _rules(ruleset)
     return _fresh(_winner_input(rules))
@@ -1051,10 +1066,11 @@ def kitty_inputs(ruleset: str) -> SearchStrategy[dict]:
     """Inputs of ``kitty``: level, trump, banker, the last trick and a point-rich kitty.
 
     The last trick is won by a single, pair, triple, tractor or throw, in trump
-    or a side suit (half the time trump): by the lead while the others
-    discard side suits, by a ruff of the same or another shape, or by a
-    follower of the same shape; the banker's seat is drawn, so either side
-    captures.
+    or in a side suit (trump twice as often where only trump captures): by
+    the lead while the others discard side suits, by a ruff of the same or
+    another shape, or by a follower of the same shape. The banker's seat is
+    drawn relative to the expected winner: mostly the attackers capture,
+    sometimes the banker side.
     """
     rules = _rules(ruleset)
     return _fresh(_kitty_input(rules))

@@ -50,7 +50,7 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
     if combo.kind != "throw":
         trace.add(*_shape_clauses(ctx, combo))
         return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
-    trace.add(rules.clause("throw.allowed"))
+    trace.add(rules.clause("throw.allowed"), *(_mixed_clause(ctx)))
     if not rules["throw.allowed"]:
         return Judgment(False, trace.tuple(), "throw_not_allowed", combo.shape(), {"combo": combo})
     trace.add(rules.clause("throw.check"), rules.clause("throw.split"), rules.clause("throw.judged_against"))
@@ -67,10 +67,16 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
                     f"{len(blocked)} card(s) can be beaten", {"combo": combo, "failure": failure})
 
 
+def _mixed_clause(ctx: Context) -> list[str]:
+    """A throw of pairs and triples side by side (88999) is one because ``tractor.mixed`` says no."""
+    return [ctx.rules.clause("tractor.mixed")] if ctx.rules.decks >= 3 and not ctx.rules["tractor.mixed"] else []
+
+
 def _shape_clauses(ctx: Context, combo: Combo) -> list[str]:
     r = ctx.rules
+    mixed = [r.clause("tractor.mixed")] if r.decks >= 3 else []  # 88999: pairs and triples chaining
     if combo.kind == "tractor":
-        return [r.clause("tractor.elements"), *ctx.adjacency_clauses()]
+        return [r.clause("tractor.elements"), *mixed, *ctx.adjacency_clauses()]
     return []
 
 
