@@ -54,12 +54,8 @@ def _value_mutations(name: str, value: Any) -> Iterator[tuple[str, Any]]:
     inner = t.inner if isinstance(t, OptionalType) else t
     if isinstance(t, OptionalType) and value is not None:
         yield "none", None
-    if isinstance(inner, BoolType):
-        yield f"{not value}".lower(), not value
-    elif isinstance(inner, EnumType):
-        for choice in inner.choices:
-            if choice != value:
-                yield choice, choice
+    if isinstance(inner, (BoolType, EnumType)):
+        yield from _typed_mutations(inner, value)
     elif isinstance(inner, IntType):
         if value is None:
             yield "1", 1
