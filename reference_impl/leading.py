@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .combos import Combo, Component, classify, tractor_candidates
+from .combos import Combo, Component, classify, component_key, tractor_candidates
 from .rules import Judgment, Trace
 from .trump import Context
 
@@ -105,7 +105,6 @@ def _beats_component(ctx: Context, comp: Component, holding: Counter, suit: int)
     """Whether ``holding`` has a unit of ``comp``'s shape ranking above it."""
     if comp.length == 1:
         return any(n >= comp.size and ctx.key[c] > comp.key for c, n in holding.items())
-    from .combos import component_key
     for cards in tractor_candidates(ctx, holding, suit, comp.size, comp.length):
         if component_key(ctx, cards) > comp.key:
             return True
@@ -134,6 +133,3 @@ def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...]) -> ThrowFailu
         counted = combo.n - len(forced)
     return ThrowFailure(tuple(blocked), counted * rules["throw.penalty_points"], tuple(forced))
 
-
-def lead_combo(ctx: Context, cards: Iterable[int]) -> Combo:
-    return classify(ctx, cards)
