@@ -106,7 +106,7 @@ class _Writer:
         self.line(0, f"ruleset {rs.name}{extends} {{", ("ruleset",))
         opened = len(self.lines)
         if rs.title is not None:
-            self.line(1, f"title {quote(rs.title)}", ("title",))
+            self.line(1, f"title {quote(rs.title)}" + _zh_same_line(rs.title_zh), ("title",))
         if rs.document is not None:
             self.line(1, f"document {quote(rs.document)}", ("document",))
         for i, clause in enumerate(rs.clauses):
@@ -118,9 +118,11 @@ class _Writer:
                 self.blank()
             key = ("override", i)
             if ov.replacement is not None:
-                self.clause(1, ov.replacement, key, f"override {ov.clause_id}", f" because {quote(ov.because)}")
+                self.clause(1, ov.replacement, key, f"override {ov.clause_id}", f" because {quote(ov.because)}",
+                            ov.because_zh)
             else:
                 self.line(1, f"override {ov.clause_id} choose {ov.choose} because {quote(ov.because)}", key)
+                self.zh_line(1, ov.because_zh)
         if self.c.closing:
             if len(self.lines) > opened:
                 self.blank()
@@ -131,7 +133,13 @@ class _Writer:
         return "\n".join(self.lines) + "\n"
 
     # --- clause (or the replacement clause of an override) ---
-    def clause(self, depth: int, c: m.Clause, key: Key, opening: str, after: str) -> None:
+    def zh_line(self, depth: int, zh: str | None) -> None:
+        """The Chinese twin of the prose just written, on its own line under it."""
+        if zh is not None:
+            self.lines.append(INDENT * (depth + 1) + quote(zh))
+
+    def clause(self, depth: int, c: m.Clause, key: Key, opening: str, after: str,
+               after_zh: str | None = None) -> None:
         body = _Writer(self.c)
         d = depth + 1
         if c.cites:
@@ -140,8 +148,11 @@ class _Writer:
                                  ("says", c.says, "says"), ("zh", c.zh, "zh"), ("reason", c.reason, "reason")):
             if value is not None:
                 body.line(d, f"{name} {value if name == 'status' else quote(value)}", key + (tag,))
+                if name == "reason":
+                    body.zh_line(d, c.reason_zh)
         for k, alternative in enumerate(c.alternatives):
             body.line(d, f"alternative {quote(alternative)}", key + ("alt", k))
+            body.zh_line(d, c.alternatives_zh[k] if k < len(c.alternatives_zh) else None)
         for j, rule in enumerate(c.rules):
             body.line(d, rule_text(rule), key + ("rule", j))
         for r, reading in enumerate(c.readings):
@@ -154,6 +165,7 @@ class _Writer:
             self.line(depth, f"}}{after}")
         else:
             self.line(depth, f"{opening} {{}}{after}", key)
+        self.zh_line(depth, after_zh)
 
     def reading(self, depth: int, r: m.Reading, key: Key) -> None:
         body = _Writer(self.c)
@@ -164,13 +176,17 @@ class _Writer:
             body.line(d, f"zh {quote(r.zh)}", key + ("zh",))
         for j, rule in enumerate(r.rules):
             body.line(d, rule_text(rule), key + ("rule", j))
-        opening = f"reading {r.name} {quote(r.description)}"
+        opening = f"reading {r.name} {quote(r.description)}" + _zh_same_line(r.description_zh)
         if body.lines:
             self.line(depth, f"{opening} {{", key)
             self.lines.extend(body.lines)
             self.line(depth, "}")
         else:
             self.line(depth, f"{opening} {{}}", key)
+
+
+def _zh_same_line(zh: str | None) -> str:
+    return f" {quote(zh)}" if zh is not None else ""
 
 
 def format_ruleset(ruleset: m.Ruleset, comments: Comments | None = None) -> str:

@@ -164,6 +164,7 @@ class Reading:
     says: str | None = None
     zh: str | None = None
     span: Span = _span()
+    description_zh: str | None = None
 
 
 @dataclass(frozen=True)
@@ -180,8 +181,14 @@ class Clause:
     readings: tuple[Reading, ...] = ()
     choice: str | None = None
     span: Span = _span()
+    reason_zh: str | None = None
+    alternatives_zh: tuple[str | None, ...] = ()  # one per alternative, None where not given
     # where each single-valued header item was written, for the checker
     item_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:  # one Chinese text (or None) per alternative
+        zh = tuple(self.alternatives_zh[:len(self.alternatives)])
+        object.__setattr__(self, "alternatives_zh", zh + (None,) * (len(self.alternatives) - len(zh)))
 
     def item_span(self, item: str) -> Span:
         for name, span in self.item_spans:
@@ -197,6 +204,7 @@ class Override:
     choose: str | None = None
     replacement: Clause | None = None
     span: Span = _span()
+    because_zh: str | None = None
 
 
 @dataclass(frozen=True)
@@ -210,3 +218,4 @@ class Ruleset:
     file: str = field(default="<string>", compare=False)
     span: Span = _span()
     extends_span: Span = _span()
+    title_zh: str | None = None

@@ -167,17 +167,27 @@ class _Build(Transformer):
             return (name, value, self._span(token))
         return build
 
+    def _bilingual(name):  # noqa: N805 - prose in English, then optionally its Chinese text
+        @v_args(meta=True)
+        def build(self, meta, children):
+            zh = _unescape(str(children[1])) if len(children) > 1 else None
+            return (name, (_unescape(str(children[0])), zh), self._span(children[0]))
+        return build
+
     status = _header("status")
     term_item = _header("term")
     says = _header("says")
     zh = _header("zh")
-    reason = _header("reason")
-    alternative = _header("alternative")
+    reason = _bilingual("reason")
+    alternative = _bilingual("alternative")
     choose = _header("choose")
 
     @v_args(meta=True)
     def reading(self, meta, children):
         name, description, *items = children
+        description_zh = None
+        if items and isinstance(items[0], Token) and items[0].type == "STRING":
+            description_zh = _unescape(str(items.pop(0)))
         rules, says, zh = [], None, None
         for item in items:
             if isinstance(item, tuple):
@@ -191,13 +201,15 @@ class _Build(Transformer):
                     zh = value
             else:
                 rules.append(item)
-        return m.Reading(str(name), _unescape(str(description)), tuple(rules), says, zh, self._span(name))
+        return m.Reading(str(name), _unescape(str(description)), tuple(rules), says, zh, self._span(name),
+                         description_zh=description_zh)
 
     def _clause(self, clause_id: str, span: m.Span, items) -> m.Clause:
         header: dict[str, object] = {}
         spans: list[tuple[str, m.Span]] = []
         cites: list[str] = []
         alternatives: list[str] = []
+        alternatives_zh: list[str | None] = []
         rules: list = []
         readings: list[m.Reading] = []
         for item in items:
@@ -210,7 +222,8 @@ class _Build(Transformer):
                         cites.append(cite)
                         spans.append((f"cite:{cite}", cite_span))
                 elif tag == "alternative":
-                    alternatives.append(value)
+                    alternatives.append(value[0])
+                    alternatives_zh.append(value[1])
                 elif tag in header:
                     self.problems.append(Diagnostic(
                         "E106", f"'{tag}' is given twice in clause '{clause_id}'", item_span))
@@ -219,27 +232,34 @@ class _Build(Transformer):
                     spans.append((tag, item_span))
             else:
                 rules.append(item)
+        reason, reason_zh = header.get("reason") or (None, None)
         return m.Clause(
             id=clause_id, cites=tuple(cites), status=header.get("status"), term=header.get("term"),
-            says=header.get("says"), zh=header.get("zh"), reason=header.get("reason"),
-            alternatives=tuple(alternatives), rules=tuple(rules), readings=tuple(readings),
-            choice=header.get("choose"), span=span, item_spans=tuple(spans))
+            says=header.get("says"), zh=header.get("zh"), reason=reason, reason_zh=reason_zh,
+            alternatives=tuple(alternatives), alternatives_zh=tuple(alternatives_zh), rules=tuple(rules),
+            readings=tuple(readings), choice=header.get("choose"), span=span, item_spans=tuple(spans))
 
     def clause(self, children):
         name, *items = children
         return self._clause(str(name), self._span(name), items)
 
     def override_choose(self, children):
-        name, reading, because = children
-        return m.Override(str(name), _unescape(str(because)), choose=str(reading), span=self._span(name))
+        name, reading, because, *zh = children
+        return m.Override(str(name), _unescape(str(because)), choose=str(reading), span=self._span(name),
+                          because_zh=_unescape(str(zh[0])) if zh else None)
 
     def override_replace(self, children):
-        name, *items, because = children
+        name, *items = children
+        texts = []
+        while items and isinstance(items[-1], Token) and items[-1].type == "STRING":
+            texts.insert(0, _unescape(str(items.pop())))
         replacement = self._clause(str(name), self._span(name), items)
-        return m.Override(str(name), _unescape(str(because)), replacement=replacement, span=self._span(name))
+        return m.Override(str(name), texts[0], replacement=replacement, span=self._span(name),
+                          because_zh=texts[1] if len(texts) > 1 else None)
 
     def title(self, children):
-        return ("title", _unescape(str(children[0])), self._span(children[0]))
+        zh = _unescape(str(children[1])) if len(children) > 1 else None
+        return ("title", (_unescape(str(children[0])), zh), self._span(children[0]))
 
     def document(self, children):
         return ("document", _unescape(str(children[0])), self._span(children[0]))
@@ -265,8 +285,9 @@ class _Build(Transformer):
                 fields[tag] = value
                 if tag == "extends":
                     extends_span = span
+        title, title_zh = fields.get("title") or (None, None)
         return m.Ruleset(
-            name=str(name), extends=fields.get("extends"), title=fields.get("title"),
+            name=str(name), extends=fields.get("extends"), title=title, title_zh=title_zh,
             document=fields.get("document"), clauses=tuple(clauses), overrides=tuple(overrides),
             file=self.file, span=self._span(name), extends_span=extends_span)
 

@@ -56,29 +56,39 @@ rules = st.one_of(
     st.builds(m.Band, st.none() | signed, st.none() | signed, names, signed, st.none() | st.integers(0, 99)),
 )
 opt_text = st.none() | texts
-readings = st.builds(m.Reading, names, texts, _tuple(rules), opt_text, opt_text)
+readings = st.builds(m.Reading, names, texts, _tuple(rules), opt_text, opt_text, description_zh=opt_text)
 
 
 @st.composite
 def clauses(draw, clause_id=None):
+    reason = draw(opt_text)
+    alternatives = draw(_tuple(texts, 2))
     return m.Clause(
         id=draw(dotted) if clause_id is None else clause_id,
         cites=draw(_tuple(cite_ids)), status=draw(st.none() | names), term=draw(opt_text),
-        says=draw(opt_text), zh=draw(opt_text), reason=draw(opt_text), alternatives=draw(_tuple(texts, 2)),
+        says=draw(opt_text), zh=draw(opt_text), reason=reason,
+        reason_zh=None if reason is None else draw(opt_text), alternatives=alternatives,
+        alternatives_zh=tuple(draw(opt_text) for _ in alternatives),
         rules=draw(_tuple(rules)), readings=draw(_tuple(readings, 2)), choice=draw(st.none() | names))
 
 
 @st.composite
 def overrides(draw):
     clause_id = draw(dotted)
-    because = draw(texts)
+    because, because_zh = draw(texts), draw(opt_text)
     if draw(st.booleans()):
-        return m.Override(clause_id, because, choose=draw(names))
-    return m.Override(clause_id, because, replacement=draw(clauses(clause_id)))
+        return m.Override(clause_id, because, choose=draw(names), because_zh=because_zh)
+    return m.Override(clause_id, because, replacement=draw(clauses(clause_id)), because_zh=because_zh)
 
 
-rulesets = st.builds(m.Ruleset, names, st.none() | names, opt_text, opt_text, _tuple(clauses(), 3),
-                     _tuple(overrides(), 2))
+@st.composite
+def rulesets(draw):
+    title = draw(opt_text)
+    return m.Ruleset(draw(names), draw(st.none() | names), title, draw(opt_text), draw(_tuple(clauses(), 3)),
+                     draw(_tuple(overrides(), 2)), title_zh=None if title is None else draw(opt_text))
+
+
+rulesets = rulesets()
 
 
 @given(rulesets)
