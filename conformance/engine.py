@@ -174,6 +174,9 @@ def _lead(rules, inp):
     _check_copies(rules, cards + [c for h in others for c in h], "the four hands")
     j = judge_lead(ctx, cards, others)
     out = {"legal": bool(j.value), "reason": j.reason}
+    combo = j.extra.get("combo")
+    if combo is not None and combo.kind not in ("mixed", "empty"):
+        out["shape"] = combo.shape()  # informative: what the lead is
     if "failure" in j.extra:
         f = j.extra["failure"]
         out["failure"] = {"blocked": _fmt(f.blocked), "penalty": f.penalty, "forced": _fmt(f.forced)}
@@ -190,7 +193,10 @@ def _follow(rules, inp):
     if not lead:
         raise InputError("lead: a lead has at least one card")
     j = judge_follow(ctx, lead, hand, play)
-    return {"legal": bool(j.value), "reason": j.reason}, j.clauses
+    out = {"legal": bool(j.value), "reason": j.reason}
+    if j.extra.get("required"):
+        out["required"] = list(j.extra["required"])  # informative: the follow-order rungs that applied
+    return out, j.clauses
 
 
 def _trick(rules, ctx, trick: Any, what: str):
@@ -204,6 +210,12 @@ def _trick(rules, ctx, trick: Any, what: str):
     plays = [_cards(p, f"{what}.plays[{i}]") for i, p in enumerate(plays_in)]
     if not plays[leader]:
         raise InputError(f"{what}: the leader's play is empty")
+    if any(len(p) != len(plays[leader]) for p in plays):
+        raise InputError(f"{what}.plays: every play of a trick has as many cards as the lead")
+    from reference_impl.combos import classify
+    if classify(ctx, plays[leader]).kind == "mixed":
+        raise InputError(f"{what}: the lead {' '.join(_fmt(plays[leader]))} is not of one suit "
+                         "(trump counts as one suit)")
     return leader, plays
 
 
@@ -232,7 +244,10 @@ def _kitty(rules, inp):
     seat, t = _judge_trick(ctx, leader, plays)
     side = "banker" if seat % 2 == banker % 2 else "attackers"
     j = judge_kitty(ctx, plays[seat], side, kitty)
-    return {"points": j.value}, tuple(dict.fromkeys(t.clauses + j.clauses))
+    # informative: who won the last trick, the kitty's own points and the multiplier applied
+    return ({"points": j.value, "winner": seat, "side": side, "kitty_points": j.extra["kitty_points"],
+             "multiplier": j.extra["multiplier"] if j.extra.get("captured") else 0},
+            tuple(dict.fromkeys(t.clauses + j.clauses)))
 
 
 def _result(rules, inp):
@@ -244,7 +259,10 @@ def _result(rules, inp):
         j = judge_result(rules, points)
     except ValueError as e:
         raise InputError(str(e)) from None
-    return {"next_banker": j.value.next_banker, "levels": j.value.levels}, j.clauses
+    out = {"next_banker": j.value.next_banker, "levels": j.value.levels}
+    if j.value.rebid:
+        out["rebid"] = True  # informative: the hand is void and both sides bid again
+    return out, j.clauses
 
 
 def _advance(rules, inp):
@@ -300,8 +318,11 @@ def _declare(rules, inp):
     if index is not None and index != len(sequence) - 1:
         raise InputError(f"declarations[{index}] is refused ({j.reason}); only the last may be")
     v = j.value
-    return ({"legal": bool(v.legal), "reason": j.reason, "trump": _suit_out(v.trump), "declarer": v.declarer,
-             "banker": v.banker}, j.clauses)
+    out = {"legal": bool(v.legal), "reason": j.reason, "trump": _suit_out(v.trump), "declarer": v.declarer,
+           "banker": v.banker}
+    if j.extra.get("penalty_points"):
+        out["penalty"] = j.extra["penalty_points"]  # informative: points a wrong declaration costs
+    return out, j.clauses
 
 
 def _undeclared(rules, inp):
@@ -317,8 +338,13 @@ def _undeclared(rules, inp):
     except ValueError as e:
         raise InputError(str(e)) from None
     v = j.value
-    return ({"redeal": bool(v.redeal), "trump": None if v.redeal else _suit_out(v.trump),
-             "banker_side": v.banker_side, "level": v.level}, j.clauses)
+    out = {"redeal": bool(v.redeal), "trump": None if v.redeal else _suit_out(v.trump),
+           "banker_side": v.banker_side, "level": v.level}
+    if v.kitty_index is not None:
+        out["kitty_index"] = v.kitty_index  # informative: the kitty card (from 0) that named trump
+    if v.first_hand_banker:
+        out["first_hand_banker"] = v.first_hand_banker
+    return out, j.clauses
 
 
 def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:

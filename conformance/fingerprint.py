@@ -20,7 +20,7 @@ from tractor_dsl import model as m
 from tractor_dsl.checker import CheckedRuleset, check_text, load
 
 from . import protocol
-from .mutants import OBSERVERS, UNMUTATED, UNOBSERVED_PREFIXES
+from .alternatives import OBSERVERS, UNOBSERVED_PREFIXES, UNVARIED as UNMUTATED
 from .suite import Engine, InProcessEngine
 
 

@@ -27,14 +27,14 @@ NO_CLAUSE = "(no clause)"
 def _tally(result: RunResult, key) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for case, o in zip(result.cases, result.outcomes):
-        for k in key(case):
+        for k in key(case, o):
             row = out.setdefault(k, dict.fromkeys(STATUSES, 0))
             row[o.status] += 1
     return out
 
 
 def by_op(result: RunResult) -> dict[str, dict[str, int]]:
-    rows = _tally(result, lambda c: [f"{c['ruleset']}.{c['op']}"])
+    rows = _tally(result, lambda c, o: [f"{c['ruleset']}.{c['op']}"])
     return dict(sorted(rows.items(), key=lambda kv: _op_order(kv[0])))
 
 
@@ -44,7 +44,9 @@ def _op_order(key: str):
 
 
 def by_clause(result: RunResult) -> dict[str, dict[str, int]]:
-    rows = _tally(result, lambda c: c.get("clauses") or [NO_CLAUSE])
+    """Cases by clause: a failure counts against the clauses that decided the answer it got wrong
+    (``Outcome.charged``, see conformance.attribution), any other case for every clause it consulted."""
+    rows = _tally(result, lambda c, o: (o.charged if o.charged else c.get("clauses")) or [NO_CLAUSE])
     return dict(sorted(rows.items()))
 
 
@@ -65,6 +67,8 @@ def report_dict(result: RunResult) -> dict:
         if o.message:
             entry["message"] = o.message
         entry["clauses"] = list(case.get("clauses", []))
+        if o.charged:
+            entry["charged"] = list(o.charged)
         if o.status not in ("pass", "skipped"):
             entry["input"] = case["input"]
             entry["expected"] = case["expected"]
@@ -81,6 +85,7 @@ def report_dict(result: RunResult) -> dict:
         "started": result.started, "duration": round(result.duration, 3), "interrupted": result.interrupted,
         "totals": result.counts(),
         "by_op": by_op(result), "by_clause": by_clause(result),
+        "findings": [f.to_dict() for f in result.findings], "unexplained": list(result.unexplained),
         "events": list(result.events),
         "deviations": [{"selector": d.label(), "reason": d.reason, "matched": d.matched} for d in result.deviations],
         "cases": cases,

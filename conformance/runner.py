@@ -311,6 +311,7 @@ class Outcome:
     message: str = ""
     answer: Any = None
     seconds: float = 0.0
+    charged: tuple[str, ...] = ()    # a failure: the clauses that decided the answer it differs on
 
 
 @dataclass
@@ -385,6 +386,8 @@ class RunResult:
     ops: list[str] = field(default_factory=list)
     source: str = ""
     seed: int | None = None
+    findings: list = field(default_factory=list)     # conformance.attribution.Finding, by ruleset order
+    unexplained: list[str] = field(default_factory=list)
 
     def counts(self, indices: Iterable[int] | None = None) -> dict:
         c = dict.fromkeys(STATUSES, 0)
@@ -719,10 +722,10 @@ def _keep(value: Any) -> Any:
 # --------------------------------------------------------------------------- sources of cases
 
 def generated_cases(rulesets: list[str], ops: list[str] | None, seed: int, count: int | None) -> list[dict]:
-    from .cases import generate
+    from .cases import suite
     out: list[dict] = []
     for rs in rulesets:
-        out.extend(generate(rs, ops, seed=seed, counts=count))
+        out.extend(suite(rs, ops, seed=seed, counts=count))
     return out
 
 

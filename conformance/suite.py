@@ -32,9 +32,8 @@ from . import protocol
 from .engine import HANDLERS, InputError, judge
 
 PROFILES = {
-    "quick": {"max_examples": 40, "shrink": True},
-    "thorough": {"max_examples": 400, "shrink": True},
-    "mutation": {"max_examples": 1000, "shrink": False},
+    "quick": {"max_examples": 500, "shrink": True},
+    "thorough": {"max_examples": 1000, "shrink": True},
 }
 
 
@@ -190,12 +189,15 @@ def _strategy(ruleset: str, op: str):
 
 
 def check_operation(engine: Engine, ruleset: str, op: str, profile: str = "quick", seed: int = 0,
-                    expected_of: Callable[[str, str, dict], tuple[dict, tuple]] = judge) -> OpOutcome:
-    """Run one operation's property against ``engine``; shrink and return the first disagreement."""
+                    expected_of: Callable[[str, str, dict], tuple[dict, tuple]] = judge,
+                    shrink: bool | None = None) -> OpOutcome:
+    """Run one operation's property against ``engine``; shrink (unless ``shrink`` is False) and return the
+    first disagreement."""
     conf = PROFILES[profile]
     outcome = OpOutcome(op, ruleset, "pass", 0)
     skipped: list[str] = []
-    phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target] + ([Phase.shrink] if conf["shrink"] else [])
+    shrinking = conf["shrink"] if shrink is None else shrink
+    phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target] + ([Phase.shrink] if shrinking else [])
 
     @hyp_seed(seed)
     @settings(max_examples=conf["max_examples"], deadline=None, database=None, phases=phases,
@@ -232,7 +234,7 @@ def check_engine(engine: Engine, ruleset: str, ops: Sequence[str] | None = None,
                  seed: int = 0, progress: Callable[[OpOutcome], None] | None = None) -> list[OpOutcome]:
     """The whole generated suite for one ruleset: one property per operation."""
     out = []
-    for op in ops or [o for o in protocol.OPERATIONS if o != "hand"]:
+    for op in ops or protocol.OPERATIONS:
         supports = getattr(engine, "supports", None)
         if supports is not None and not supports(op, ruleset):
             o = OpOutcome(op, ruleset, "skipped", 0, skipped_reason="not supported by the engine")

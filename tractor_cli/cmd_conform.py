@@ -151,6 +151,12 @@ def run(args) -> int:
             bar.close()
     old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt now would lose the report
     try:
+        if not result.interrupted:
+            from conformance.attribution import attribute
+            try:
+                attribute(result)
+            except Exception as e:  # the analysis must never cost the report
+                result.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
         print(report.summary_text(result, show=args.show))
         if args.report:
             paths = report.write_reports(result, args.report)

@@ -1,6 +1,6 @@
 """``tractor diff A B``: how two rulesets differ, topic by topic, each difference with a position that shows it.
 
-The comparison is :func:`reference_impl.variants.compare`, the same one the
+The comparison is :func:`conformance.variants.compare`, the same one the
 documentation's comparison page draws.
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ def note_of(diff) -> str:
 def render(comparison, lang: str = "en", topics=None) -> str:
     """The comparison as text (also used by the tests against the documentation)."""
     from reference_impl.rules import rules_for
-    from reference_impl.variants import question_text, topic_title
+    from conformance.variants import question_text, topic_title
 
     a, b = comparison.a, comparison.b
     width = max(len(a), len(b))
@@ -75,7 +75,7 @@ def render(comparison, lang: str = "en", topics=None) -> str:
 
 def run(args) -> int:
     from reference_impl.rules import rules_for
-    from reference_impl.variants import compare
+    from conformance.variants import compare
 
     for name in (args.a, args.b):
         rules_for(name)  # unknown names raise SpecError with the known ones

@@ -1,69 +1,84 @@
-"""``tractor mutate RULESET``: measure the suite by the mutants of the spec it kills."""
+"""``tractor mutate RULESET``: measure each stage of the suite by the alternatives of the spec it kills."""
 from __future__ import annotations
 
 import json
 import sys
-from collections import defaultdict
 
-HELP = "derive mutant rulesets from the spec and report which ones the conformance suite kills"
+HELP = "derive mutant rulesets from the spec and report which ones each stage of the conformance suite kills"
 
 
 def add_arguments(p):
     p.add_argument("ruleset", help="ruleset name, e.g. r003")
-    p.add_argument("--seed", type=int, default=0, help="seed of the cases and the generated suite")
-    p.add_argument("--profile", default="mutation", choices=("quick", "mutation", "thorough"))
-    p.add_argument("--cases", type=int, default=None, help="seeded cases per operation (default: the runner's)")
-    p.add_argument("--json", metavar="FILE", help="also write the outcome of every mutant as JSON")
+    p.add_argument("--stages", default="default,quick", metavar="STAGE,...",
+                   help="stages to measure, in order: default (what `tractor conform --ruleset R` runs), quick, "
+                        "thorough (the generated suite's profiles); default: default,quick")
+    p.add_argument("--seed", type=int, default=0, help="seed of the generated suite (default 0)")
+    p.add_argument("--json", metavar="FILE", help="also write the outcome of every mutant in every stage as JSON")
     p.add_argument("--verbose", action="store_true", help="list killed mutants too")
 
 
 def run(args) -> int:
-    from conformance.cases import generate
-    from conformance.mutants import run_mutants
-    from reference_impl.rules import rules_for
-    rules = rules_for(args.ruleset)
-    cases = list(generate(args.ruleset, seed=args.seed, counts=args.cases))
+    from conformance.alternatives import alternatives
+    from conformance.cases import suite
+    from conformance.mutation import STAGES, by_clause, run_default, run_generated
+    from reference_impl.rules import rules_for, ruleset_names
+    if args.ruleset not in ruleset_names():
+        print(f"tractor mutate: unknown ruleset {args.ruleset!r}; known: {', '.join(ruleset_names())}",
+              file=sys.stderr)
+        return 2
+    stages = [s.strip() for s in args.stages.split(",") if s.strip()]
+    bad = [s for s in stages if s not in STAGES]
+    if bad or not stages:
+        print(f"tractor mutate: unknown stage(s) {', '.join(bad) or '(none)'}; stages: {', '.join(STAGES)}",
+              file=sys.stderr)
+        return 2
+    base = rules_for(args.ruleset)
+    mutants = alternatives(base)
 
-    def progress(i, n):
+    def progress(stage):
+        def show(i, n):
+            if sys.stderr.isatty():
+                print(f"\r  {stage}: mutant {i}/{n}", end="", file=sys.stderr, flush=True)
+        return show
+
+    results = []
+    for stage in stages:
+        if stage == "default":
+            result = run_default(base, suite(args.ruleset), mutants, progress(stage))
+        else:
+            result = run_generated(base, stage, args.seed, mutants, progress(stage))
         if sys.stderr.isatty():
-            print(f"\r  mutant {i}/{n}", end="", file=sys.stderr, flush=True)
-
-    outcomes = run_mutants(rules.checked, cases, rules, progress, args.profile, args.seed)
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
-    per_clause: dict[str, list] = defaultdict(lambda: [0, 0, 0])  # killed, equivalent, survived
-    for o in outcomes:
-        row = per_clause[o.mutant.clause]
-        row[0 if o.killed_by else 1 if o.equivalent else 2] += 1
-    print(f"{rules.name}: {len(outcomes)} mutants from {len(cases)} seeded cases and the generated suite "
-          f"(profile {args.profile}, seed {args.seed})\n")
-    print(f"{'clause':32} {'killed':>7} {'equiv.':>7} {'survived':>9} {'kill rate':>10}")
-    for clause in sorted(per_clause):
-        k, e, s = per_clause[clause]
-        rate = f"{100 * k / (k + s):.0f}%" if k + s else "-"
-        print(f"{clause:32} {k:7d} {e:7d} {s:9d} {rate:>10}")
-    killed = sum(1 for o in outcomes if o.killed_by)
-    equivalent = [o for o in outcomes if not o.killed_by and o.equivalent]
-    survivors = [o for o in outcomes if not o.killed_by and not o.equivalent]
-    total = killed + len(survivors)
-    print(f"\nkilled {killed} of {total} non-equivalent mutants ({100 * killed / total if total else 100:.1f}%); "
-          f"{len(equivalent)} equivalent")
+            print(file=sys.stderr)
+        results.append(result)
+    print(f"{base.name}: {len(mutants)} mutants (alternatives of the spec); seed {args.seed}\n")
+    print(f"{'stage':10} {'cases':>7} {'killed':>7} {'equiv.':>7} {'survived':>9} {'kill rate':>10}")
+    for r in results:
+        cases = f"{r.cases}" if r.stage == "default" else f"{r.cases}/op"
+        print(f"{r.stage:10} {cases:>7} {r.killed:7d} {r.equivalent:7d} {len(r.survived):9d} {r.rate:9.1f}%")
+    print(f"\n(the headline is the default stage: exactly what `tractor conform --ruleset {base.name}` runs)")
+    for r in results:
+        print(f"\n{r.stage}: by clause")
+        print(f"  {'clause':32} {'killed':>7} {'equiv.':>7} {'survived':>9} {'kill rate':>10}")
+        for clause, (k, e, s) in sorted(by_clause(r).items()):
+            rate = f"{100 * k / (k + s):.0f}%" if k + s else "-"
+            print(f"  {clause:32} {k:7d} {e:7d} {s:9d} {rate:>10}")
+        if r.survived:
+            print(f"  surviving mutants ({r.stage} cannot tell them from the spec):")
+            for o in r.survived:
+                print(f"    {o.mutant.id} [{o.mutant.clause}] {o.mutant.description}")
+        if args.verbose:
+            for o in r.outcomes:
+                if o.killed_by:
+                    print(f"    killed {o.mutant.id} [{o.mutant.clause}] {o.mutant.description} — by {o.killed_by}")
+    equivalent = [o for o in results[0].outcomes if o.equivalent and not o.killed_by]
     if equivalent:
         print("\nequivalent mutants (no position can tell them apart):")
         for o in equivalent:
             print(f"  {o.mutant.id} {o.mutant.description} — {o.equivalent}")
-    if survivors:
-        print("\nsurviving mutants (the suite cannot tell them from the spec):")
-        for o in survivors:
-            print(f"  {o.mutant.id} [{o.mutant.clause}] {o.mutant.description}")
-    if args.verbose:
-        print("\nkilled:")
-        for o in outcomes:
-            if o.killed_by:
-                print(f"  {o.mutant.id} [{o.mutant.clause}] {o.mutant.description} — by {o.killed_by}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump([{"id": o.mutant.id, "clause": o.mutant.clause, "setting": o.mutant.setting,
-                        "description": o.mutant.description, "killed_by": o.killed_by, "equivalent": o.equivalent,
-                        "detail": o.detail} for o in outcomes], f, ensure_ascii=False, indent=1)
-    return 1 if survivors else 0
+            json.dump({r.stage: [{"id": o.mutant.id, "clause": o.mutant.clause, "feature": o.mutant.feature,
+                                  "description": o.mutant.description, "killed_by": o.killed_by,
+                                  "equivalent": o.equivalent, "detail": o.detail} for o in r.outcomes]
+                       for r in results}, f, ensure_ascii=False, indent=1)
+    return 1 if any(r.survived for r in results) else 0

@@ -10,19 +10,27 @@ def add_arguments(p):
     p.add_argument("action", choices=("export", "check", "list"), nargs="?", default="export",
                    help="export: (re)write the files; check: exit 1 if they drifted from the spec; list: show them")
     p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
+    p.add_argument("--ruleset", action="append", default=None, metavar="R",
+                   help="only this ruleset (repeatable; default: every bundled ruleset)")
 
 
 def run(args) -> int:
     from conformance import cases
     from pathlib import Path
+    from reference_impl.rules import ruleset_names
     directory = Path(args.dir) if args.dir else cases.VECTOR_DIR
+    unknown = [r for r in args.ruleset or [] if r not in ruleset_names()]
+    if unknown:
+        print(f"tractor vectors: unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(ruleset_names())}",
+              file=sys.stderr)
+        return 2
     if args.action == "export":
-        files = cases.export_vectors(directory)
+        files = cases.export_vectors(directory, cases.vector_files(args.ruleset) if args.ruleset else None)
         n = sum(1 for f in files if f.endswith(".jsonl"))
         print(f"wrote {n} vector file(s) and index.json under {directory}")
         return 0
     if args.action == "check":
-        problems = cases.vector_drift(directory)
+        problems = cases.vector_drift(directory, args.ruleset)
         for p in problems:
             print(f"drift: {p}", file=sys.stderr)
         if problems:

@@ -16,7 +16,7 @@ nothing about the rules is written by hand in the ``.rst`` files):
     Every gap of the source documents and how each ruleset resolves it.
 ``tractor-comparison``
     Rulesets × topics, differences highlighted, each difference with a
-    distinguishing position found by :func:`reference_impl.variants.compare`.
+    distinguishing position found by :func:`conformance.variants.compare`.
 ``tractor-settings``
     The vocabulary of settings (``tractor_dsl.schema``).
 ``tractor-snippet RULESET [CLAUSE]``
@@ -290,7 +290,7 @@ class TractorDirective(SphinxDirective):
 
     def example_node(self, ex, lang: str, ident: str, heading: str | None = None) -> nodes.container:
         """An example computed by the interpreter: question, cards, answer, deciding clauses."""
-        from reference_impl.variants import question_parts
+        from conformance.variants import question_parts
         lab = L[lang]
         box = nodes.container("", classes=["tr-example"] + (["tr-decisive"] if ex.decisive else []), ids=[ident])
         head = para(nodes.strong("", heading or lab["example"]), classes=["tr-example-head"])
@@ -331,7 +331,7 @@ class TractorDirective(SphinxDirective):
 # --------------------------------------------------------------------------
 
 def clause_body(directive: TractorDirective, rs, clause, lang: str) -> list[nodes.Node]:
-    from reference_impl.variants import examples_for_clause, is_executable
+    from conformance.variants import examples_for_clause, is_executable
     from tractor_dsl.render import rule_text
     lab = L[lang]
     out: list[nodes.Node] = []
@@ -550,7 +550,7 @@ class InterpretationsDirective(TractorDirective):
     def run(self):
         self.note()
         from tractor_dsl import inventory
-        from reference_impl.variants import examples_for_clause
+        from conformance.variants import examples_for_clause
         lib = library()
         out: list[nodes.Node] = []
         docs = sorted({rs.document for rs in lib.rulesets.values() if rs.document})
@@ -649,7 +649,7 @@ def _short(text: str, n: int = 70) -> str:
 class ComparisonDirective(TractorDirective):
     def run(self):
         self.note()
-        from reference_impl.variants import compare, feature_order, features, topic_of, topic_title
+        from conformance.variants import compare, feature_order, features, topic_of, topic_title
         lib = library()
         bases = base_names()
         out: list[nodes.Node] = []
@@ -725,7 +725,7 @@ class ComparisonDirective(TractorDirective):
         return out
 
     def difference_node(self, comp, d) -> nodes.container:
-        from reference_impl.variants import question_parts
+        from conformance.variants import question_parts
         from tractor_cli.cmd_diff import NOTES, note_of
         a, b = comp.a, comp.b
         ident = self.unique_id(f"cmp-{a}-{b}-{d.key}")
@@ -771,7 +771,7 @@ class SettingsDirective(TractorDirective):
     def run(self):
         self.note()
         from tractor_dsl.schema import PARAMS
-        from reference_impl.variants import topic_of, topic_title
+        from conformance.variants import topic_of, topic_title
         rows, classes = [], []
         current = None
         for p in PARAMS:

@@ -1,31 +1,42 @@
-"""The case generator: deterministic, content-addressed, and varied enough to exercise every rule."""
+"""The seeded suite: deterministic, content-addressed, and reaching every answer that matters."""
 from collections import Counter, defaultdict
 
 import pytest
 
 from conformance import protocol
-from conformance.cases import case_id, generate
+from conformance.cases import case_id, generate, random_positions, suite
+from conformance.positions import OPERATIONS as BUILT, scenarios
 from conformance.runner import vector_cases
 from reference_impl.rules import ruleset_names, rules_for
 
 
 def test_generation_is_deterministic_per_seed():
-    a = list(generate("r003", ["follow", "lead"], seed=3, counts=15))
-    b = list(generate("r003", ["follow", "lead"], seed=3, counts=15))
-    c = list(generate("r003", ["follow", "lead"], seed=4, counts=15))
-    assert a == b and len(a) == 30
-    assert [x["id"] for x in a] != [x["id"] for x in c]
+    rules = rules_for("r003")
+    a = list(random_positions(rules, "follow", 3, 15))
+    b = list(random_positions(rules, "follow", 3, 15))
+    c = list(random_positions(rules, "follow", 4, 15))
+    assert a == b and len(a) == 15
+    assert a != c
 
 
 def test_ids_are_content_addressed():
-    x = next(generate("r001", ["follow"], seed=1, counts=1))
-    assert x["id"] == case_id("r001", "follow", dict(reversed(list(x["input"].items()))))
-    assert x["id"].startswith("r001:follow:")
+    inp = next(random_positions(rules_for("r001"), "follow", 1, 1))
+    assert case_id("r001", "follow", inp) == case_id("r001", "follow", dict(reversed(list(inp.items()))))
+    assert case_id("r001", "follow", inp).startswith("r001:follow:")
 
 
-def test_counts_and_operations():
-    got = Counter(c["op"] for c in generate("r000", ["classify", "advance"], seed=0, counts={"classify": 7}))
-    assert got["classify"] == 7 and got["advance"] > 100  # advance: every level × gain × side
+def test_the_default_run_reads_the_vectors_and_other_seeds_generate():
+    default = suite("r000", ["result"])
+    assert default == [c for c in vector_cases(rulesets=["r000"], ops=["result"])]
+    other = suite("r000", ["result"], seed=5, counts=3)
+    assert all(c["ruleset"] == "r000" and c["op"] == "result" for c in other)
+    assert {c["id"] for c in other} >= {c["id"] for c in default if c.get("decides")}
+
+
+def test_every_operation_has_a_builder_and_scenarios():
+    for op in protocol.OPERATIONS:
+        assert op in BUILT
+        assert scenarios(rules_for("r003"), op)
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +50,8 @@ def all_vectors():
 def test_positions_exercise_every_reason_and_kind(all_vectors):
     """Across the rulesets the checked-in vectors reach every answer that matters."""
     follow = Counter(c["expected"]["reason"] for c in all_vectors["follow"])
-    assert set(follow) >= {"ok", "must_follow_suit", "must_play_pair", "must_play_tractor", "cards_not_held",
-                           "wrong_card_count"}, follow
+    assert set(follow) >= {"ok", "must_follow_suit", "must_play_pair", "must_play_tractor", "must_play_triple",
+                           "cards_not_held", "wrong_card_count"}, follow
     lead = Counter(c["expected"]["reason"] for c in all_vectors["lead"])
     assert set(lead) >= {"ok", "throw_beaten", "mixed_suits"}, lead
     kinds = Counter(c["expected"]["kind"] for c in all_vectors["classify"])
@@ -56,24 +67,13 @@ def test_positions_exercise_every_reason_and_kind(all_vectors):
     assert all(c["input"]["transcript"]["tricks"] for c in all_vectors["hand"])
 
 
-def test_result_cases_reach_every_band_edge(all_vectors):
-    for name in ruleset_names():
-        rules = rules_for(name)
-        points = {c["input"]["attackers_points"] for c in all_vectors["result"] if c["ruleset"] == name}
-        for band in rules.bands:
-            for edge in (band.low, band.high):
-                if edge is not None:
-                    assert edge in points, (name, band)
+def test_the_default_run_is_about_three_thousand_cases_per_ruleset(all_vectors):
+    per = Counter(c["ruleset"] for cases in all_vectors.values() for c in cases)
+    assert set(per) == set(ruleset_names())
+    assert all(1500 <= n <= 3200 for n in per.values()), per
 
 
-def test_advance_cases_cover_every_level(all_vectors):
-    for name in ruleset_names():
-        levels = {c["input"]["level"] for c in all_vectors["advance"] if c["ruleset"] == name}
-        assert levels == set(rules_for(name)["level.ranks"])
-        assert any(c["expected"]["won"] for c in all_vectors["advance"] if c["ruleset"] == name)
-
-
-def test_every_operation_has_a_generator():
-    from conformance.cases import Positions
-    for op in protocol.OPERATIONS:
-        assert callable(getattr(Positions, op))
+def test_decision_cases_say_what_they_decide(all_vectors):
+    decided = [c for cases in all_vectors.values() for c in cases if c.get("decides")]
+    assert len(decided) > 1000
+    assert all(isinstance(d, str) and d for c in decided for d in c["decides"])

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from conformance.mutants import mutants
+from conformance.alternatives import alternatives
 from conformance.stateful import HandDisagreement, hand_machine, run_hands
 from conformance.suite import InProcessEngine, ProcessEngine
 from reference_impl.rules import rules_for
@@ -39,8 +39,8 @@ def test_the_reference_plays_whole_hands_without_a_disagreement(ruleset):
 
 
 def _mutant(ruleset: str, setting: str, description: str):
-    for m in mutants(rules_for(ruleset).checked):
-        if m.setting == setting and description in m.description:
+    for m in alternatives(rules_for(ruleset)):
+        if m.feature == setting and description in m.description:
             return m
     raise LookupError(f"no mutant {setting}: {description}")
 
