@@ -63,18 +63,20 @@ def available_operations() -> list[str]:
 
 
 def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
-             counts: dict | int | None = None, rules=None) -> list[dict]:
+             counts: dict | int | None = None, rules=None, decisions: bool = True) -> list[dict]:
     """The seeded suite for ``ruleset`` (decision positions, then the random complement), in operation order.
 
     ``counts`` sets the random complement per operation (an int for every
-    operation); ``rules`` gives the ruleset object when it is not a bundled one.
+    operation); ``rules`` gives the ruleset object when it is not a bundled
+    one; ``decisions=False`` leaves out the decision positions (a small
+    random sample, for tests of the runner).
     """
     from reference_impl.rules import rules_for
     from .decisions import decision_positions
     rules = rules or rules_for(ruleset)
     wanted = [op for op in (ops or protocol.OPERATIONS) if op in set(available_operations())]
     by_op: dict[str, dict[str, dict]] = {op: {} for op in wanted}
-    positions, _ = decision_positions(rules, seed)
+    positions = decision_positions(rules, seed)[0] if decisions else []
     for p in positions:
         if p.op not in by_op:
             continue

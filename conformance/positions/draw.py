@@ -51,7 +51,7 @@ class Draw:
 
     def chance(self, numerator: int, denominator: int) -> bool:
         """True ``numerator`` times in ``denominator`` (shrinks towards False)."""
-        return self.int(1, denominator) <= numerator if numerator < denominator else True
+        return self.int(1, denominator) > denominator - numerator if numerator < denominator else True
 
     def permutation(self, items: Sequence[T]) -> list[T]:
         rest = list(items)

@@ -20,8 +20,8 @@ REFERENCE = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine"])
 @pytest.fixture(scope="session")
 def small_cases():
     """About fifty r001 cases, five per operation."""
-    from conformance.runner import generated_cases
-    return generated_cases(["r001"], None, seed=7, count=5)
+    from conformance.cases import generate
+    return generate("r001", seed=7, counts=5, decisions=False)
 
 
 def cli(*argv, **kw):

@@ -41,8 +41,8 @@ def test_the_toy_engine_passes_result_and_advance(cmd):
 
 @pytest.mark.parametrize("cmd", ENGINES)
 def test_the_toy_engine_skips_what_it_does_not_implement(cmd):
-    cases = list(generate("r003", ["classify", "follow", "winner", "declare"], seed=0, counts=40))
-    cases += list(generate("r001", ["result"], seed=0, counts=10))
+    cases = list(generate("r003", ["classify", "follow", "winner", "declare"], seed=0, counts=40, decisions=False))
+    cases += list(generate("r001", ["result"], seed=0, counts=10, decisions=False))
     result = _run(cmd, cases, rulesets=("r003", "r001"))
     by_op = {}
     for c, o in zip(cases, result.outcomes):
