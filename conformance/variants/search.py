@@ -210,10 +210,24 @@ def candidates(key: str, space: Space, n_random: int = 250) -> Iterator[Question
     if not drawn:
         return
     d = RandomDraw(random.Random(_seed(key, *(r.name for r in space.rulesets))))
+    aimed = {r.name: _aimed(key, r) for r in space.rulesets}
     for i in range(n_random):
         op = drawn[i % len(drawn)]
         rules = space.rulesets[(i // len(drawn)) % len(space.rulesets)]
+        pool = aimed[rules.name]
         try:
-            yield Question.of(op, build(d, rules, draw_scenario(d, rules, op)))
+            sc = d.pick(pool) if pool and d.bool() else draw_scenario(d, rules, op)
+            yield Question.of(sc.op, build(d, rules, sc))
         except Rejected:
             continue
+
+
+def _aimed(key: str, rules: Rules) -> tuple:
+    """The scenarios aimed at a follow ladder's lead unit (every rung and pair of rungs), for "follow LEAD"."""
+    if not key.startswith("follow "):
+        return ()
+    from ..positions import scenarios
+    from ..positions.scenario import unit_text
+    lead = key[len("follow "):]
+    return tuple(sc for sc in scenarios(rules, "follow")
+                 if sc.kind in ("rung", "rungs") and unit_text(sc.args[0]) == lead)
