@@ -77,6 +77,7 @@ L = {
         "decisive": "another reading would answer differently",
         "value_note": "no position of play shows this setting; its value as the interpreter reads it",
         "gap": "a gap in the source", "toc": "Clauses",
+        "toc_legend": "(numbered in amber: interpreted; in grey: conduct)",
     },
     "zh": {
         "stated": "明文", "interpreted": "解释", "conduct": "行为规范",
@@ -90,6 +91,7 @@ L = {
         "decisive": "换一种解读，结果不同",
         "value_note": "没有牌局能显示此设定；以下为解释器读到的设定值",
         "gap": "原文空缺或矛盾", "toc": "条款目录",
+        "toc_legend": "（橙色编号为解释，灰色编号为行为规范）",
     },
 }
 
@@ -483,7 +485,8 @@ def clause_section(directive: TractorDirective, rs, clause, lang: str) -> nodes.
 def clause_toc(rs, clauses, lang: str) -> nodes.container:
     """The list of a rulebook's clauses, in its order: each id (a link) and its term."""
     box = nodes.container("", classes=["tr-toc"])
-    box += para(nodes.strong("", L[lang]["toc"]), classes=["tr-toc-head"])
+    box += para(nodes.strong("", L[lang]["toc"]), " ",
+                nodes.inline("", L[lang]["toc_legend"], classes=["tr-toc-legend"]), classes=["tr-toc-head"])
     items = nodes.enumerated_list("", classes=["tr-toc-list"])
     for clause in clauses:
         item = nodes.list_item("", classes=[f"tr-toc-{clause.status}"])
@@ -606,7 +609,10 @@ class RulebookListDirective(TractorDirective):
 
 
 def make_table(headers: list, rows: list[list], classes: list[str] | None = None,
-               row_classes: list[list[str]] | None = None, widths: list[int] | None = None) -> nodes.table:
+               row_classes: list[list[str]] | None = None, widths: list[int] | None = None,
+               labels: bool = False) -> nodes.table:
+    """A table; with ``labels``, each cell also carries its column's header, which a phone shows where it
+    lays the rows out as cards (``tr-cards-on-phone``)."""
     table = nodes.table("", classes=classes or [])
     group = nodes.tgroup("", cols=len(headers))
     table += group
@@ -618,7 +624,9 @@ def make_table(headers: list, rows: list[list], classes: list[str] | None = None
     tbody = nodes.tbody()
     group += tbody
     for i, r in enumerate(rows):
-        tbody += _row(r, (row_classes[i] if row_classes else []))
+        tbody += _row(r, (row_classes[i] if row_classes else []), labels=headers if labels else None)
+    if labels:
+        table["classes"].append("tr-cards-on-phone")
     return table
 
 
@@ -630,10 +638,15 @@ def _cell(c) -> nodes.Node:
     return para(c)
 
 
-def _row(cells: list, classes: list[str] | None = None, cell_classes: list[list[str]] | None = None) -> nodes.row:
+def _row(cells: list, classes: list[str] | None = None, cell_classes: list[list[str]] | None = None,
+         labels: list | None = None) -> nodes.row:
     row = nodes.row("", classes=classes or [])
     for i, c in enumerate(cells):
-        entry = nodes.entry("", classes=(cell_classes[i] if cell_classes else []))
+        entry = nodes.entry("", classes=(cell_classes[i] or []) if cell_classes else [])
+        if labels and labels[i]:
+            label = labels[i]
+            entry += para(nodes.inline("", "", *([nodes.Text(label)] if isinstance(label, str) else [label.deepcopy()])),
+                          classes=["tr-cell-label"])
         entry += _cell(c)
         row += entry
     return row
@@ -756,7 +769,8 @@ class InterpretationsDirective(TractorDirective):
                     if not resolving:
                         rows[(name, None)] = [[name], "—", "", para(il["unresolved"]), para("")]
                 table_rows = [[_names_node(r[0], lang)] + r[1:] for r in rows.values()]
-                g += make_table(il["headers"], table_rows, classes=["tr-interpretations"], widths=[10, 14, 8, 38, 30])
+                g += make_table(il["headers"], table_rows, classes=["tr-interpretations"], widths=[10, 14, 8, 38, 30],
+                                labels=True)
                 first = next((lib.rulesets[n] for n in names), None)
                 if first is not None:
                     for c in (c for c in source_order(first) if gap.id in c.cites and c.reason):
@@ -786,7 +800,8 @@ class InterpretationsDirective(TractorDirective):
                 rows.append([nodes.literal(name, name), clause_link(name, clause.id, lang), para(*how),
                              para(prose(env, lang, clause.reason, clause.reason_zh,
                                         f"{name}, clause {clause.id}: reason") if clause.reason else "")])
-        other += make_table(il["other_headers"], rows, classes=["tr-interpretations"], widths=[8, 14, 35, 43])
+        other += make_table(il["other_headers"], rows, classes=["tr-interpretations"], widths=[8, 14, 35, 43],
+                            labels=True)
         out.append(other)
         return [para(il["head"].format(total, len(docs)))] + out
 
@@ -866,20 +881,25 @@ class ComparisonDirective(TractorDirective):
             t = topic_of(key)
             if t != current:
                 current = t
-                tbody_rows.append([nodes.strong("", topic_title(t, lang))] + [""] * len(bases))
+                tbody_rows.append(([nodes.strong("", topic_title(t, lang))] + [""] * len(bases), None))
                 row_classes.append(["tr-topic-row"])
             texts = [feats[n][key].text if key in feats[n] else "—" for n in bases]
             differs = len(set(texts)) > 1
             ndiff += differs
             cells: list = [nodes.literal(key, key)]
+            cell_classes: list[list[str]] = [[]]
             for n, tx in zip(bases, texts):
                 f = feats[n].get(key)
+                # the ruleset's name, shown in the cell where a phone shows the rows as cards
+                label = nodes.inline(n, n, classes=["tr-cell-label"])
                 if f is None:
-                    cells.append(para("—"))
+                    cells.append(para(label, "—"))
                 else:
                     value = nodes.literal(tx, tx, classes=["tr-value"])
-                    cells.append(para(value, " ", clause_link(n, f.clause, lang, "§")) if f.clause else para(value))
-            tbody_rows.append(cells)
+                    cells.append(para(label, value, " ", clause_link(n, f.clause, lang, "§")) if f.clause
+                                 else para(label, value))
+                cell_classes.append(["tr-cell-diff"] if differs and tx != texts[0] else [])
+            tbody_rows.append((cells, cell_classes))
             row_classes.append(["tr-diff"] if differs else ["tr-same"])
         table = nodes.table("", classes=["tr-comparison"])
         group = nodes.tgroup("", cols=len(headers))
@@ -890,14 +910,8 @@ class ComparisonDirective(TractorDirective):
         thead += _row(headers)
         group += thead
         tbody = nodes.tbody()
-        for cells, rc in zip(tbody_rows, row_classes):
-            if "tr-diff" in rc:
-                first = cells[1].astext() if isinstance(cells[1], nodes.Node) else str(cells[1])
-                cc = [[]] + [["tr-cell-diff"] if (isinstance(c, nodes.Node) and c.astext() != first) else []
-                             for c in cells[1:]]
-                tbody += _row(cells, rc, cc)
-            else:
-                tbody += _row(cells, rc)
+        for (cells, cc), rc in zip(tbody_rows, row_classes):
+            tbody += _row(cells, rc, cc)
         group += tbody
         names = _names_node(bases, lang).children
         before, _, after = cl["count"].format(len(keys), ndiff, "\0").partition("\0")
