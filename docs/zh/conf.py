@@ -31,7 +31,19 @@ html_theme_options = {
     "extra_nav_links": {"引擎作者指南（英文）": "../guide.html", "引擎协议（英文）": "../protocol.html",
                         "规则语言（英文）": "../language.html", "命令行（英文）": "../cli.html"},
 }
-html_search_language = "zh"
+html_search_language = "zh"   # Sphinx splits Chinese words with jieba (the docs extra installs it)
+
+
+def _quiet_jieba() -> None:
+    import logging
+    try:
+        import jieba
+    except ImportError:
+        return
+    jieba.setLogLevel(logging.WARNING)
+
+
+_quiet_jieba()
 
 # the language switch: each page's twin in the English tree
 tractor_twin_srcdir = ".."

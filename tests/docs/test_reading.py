@@ -43,6 +43,14 @@ def test_each_tree_is_built_in_its_own_language(site):
     assert "导航" in text and "快速搜索" in text and "Navigation" not in text and "Quick search" not in text
 
 
+def test_the_chinese_search_finds_chinese_words(site):
+    import json
+    text = (site.out / "zh" / "searchindex.js").read_text(encoding="utf-8")
+    terms = json.loads(text[text.index("(") + 1:text.rindex(")")])["terms"]
+    for word in ("拖拉机", "甩牌", "底牌", "跟牌"):
+        assert word in terms, f"the Chinese search cannot find {word}"
+
+
 def test_every_page_links_to_its_twin_in_the_other_language(site):
     for path in site.pages():
         rel = _rel(site, path)
