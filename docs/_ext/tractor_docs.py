@@ -4,17 +4,19 @@ Directives (each draws on the checked spec and the reference interpreter;
 nothing about the rules is written by hand in the ``.rst`` files):
 
 ``tractor-rulebook RULESET [:lang: en|zh]``
-    A whole rulebook: every clause of the ruleset in the order of its source
-    document, each with its statement, source clause ids, status badge, the
+    A whole rulebook: the list of its clauses, then every clause of the ruleset
+    in the order of its source document, each with its statement, source
+    clause ids (which open to what each source clause says), status badge, the
     reason and alternatives of an interpretation, the rule as stated in the
     rule language, and examples computed by the interpreter, drawn as cards.
 ``tractor-clause RULESET CLAUSE [:lang:]``
     One clause, as in a rulebook.
 ``tractor-rulebook-list [:lang:]``
     The table of rulesets with links to their rulebooks.
-``tractor-interpretations``
-    Every gap of the source documents and how each ruleset resolves it.
-``tractor-comparison``
+``tractor-interpretations [:lang:]``
+    Every gap of the source documents and how each ruleset resolves it
+    (rulesets that resolve it alike share a row).
+``tractor-comparison [:lang:]``
     Rulesets × topics, differences highlighted, each difference with a
     distinguishing position found by :func:`reference_impl.variants.compare`.
 ``tractor-settings``
@@ -35,9 +37,13 @@ deciding clauses) is recorded; at the end of an HTML build the records are
 written to ``examples.json`` in the output folder, so a test can recompute
 each one and check that no example on the site was typed by hand.
 
-At ``config-inited`` the extension writes one stub page per ruleset and
-language (``rulebooks/NAME.rst``, ``zh/rulebooks/NAME.rst``), so a ruleset
-added to ``spec/`` gets its rulebooks without editing the docs.
+The site is two builds, one per language (``docs/`` and ``docs/zh/``, see
+``tractor_site.py``); ``:lang:`` defaults to the build's language. At
+``config-inited`` the extension writes one stub page per ruleset into the
+tree it builds (``rulebooks/NAME.rst``), so a ruleset added to ``spec/`` gets
+its rulebooks without editing the docs. On a Chinese page every text of the
+spec is its Chinese twin (``zh``, ``title_zh``, ``reason_zh``, ...); a missing
+one is reported, never replaced by the English (:func:`tractor_site.prose`).
 """
 from __future__ import annotations
 

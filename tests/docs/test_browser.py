@@ -30,11 +30,14 @@ RULESET_ID = re.compile(r"(?<![A-Za-z0-9_])r\d{3}[a-z0-9_]*")
 
 
 @pytest.fixture(scope="module")
-def browser(site):
+def browser(request):
+    """Chromium, the built site and its address; without a browser the test is skipped before the site
+    is built."""
     with playwright_or_skip() as pw:
         chromium = launch(pw)
+        site = request.getfixturevalue("site")
         with serve(site.out) as url:
-            yield chromium, url
+            yield chromium, url, site
         chromium.close()
 
 
@@ -56,8 +59,8 @@ def _shot(page, name: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_page_is_wider_than_its_viewport(site, browser, lang):
-    chromium, url = browser
+def test_no_page_is_wider_than_its_viewport(browser, lang):
+    chromium, url, site = browser
     pages = [p for p in site.pages() if (p.relative_to(site.out).parts[0] == "zh") == (lang == "zh")]
     assert len(pages) >= 10
     problems = []
@@ -78,8 +81,8 @@ def test_no_page_is_wider_than_its_viewport(site, browser, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_on_a_phone_the_page_comes_before_the_navigation(site, browser, lang):
-    chromium, url = browser
+def test_on_a_phone_the_page_comes_before_the_navigation(browser, lang):
+    chromium, url, site = browser
     context = _phone(chromium)
     page = context.new_page()
     prefix = "zh/" if lang == "zh" else ""
@@ -98,8 +101,8 @@ def test_on_a_phone_the_page_comes_before_the_navigation(site, browser, lang):
     context.close()
 
 
-def test_a_source_citation_opens_on_a_tap(site, browser):
-    chromium, url = browser
+def test_a_source_citation_opens_on_a_tap(browser):
+    chromium, url, site = browser
     context = _phone(chromium)
     page = context.new_page()
     page.goto(f"{url}/{RULEBOOK}.html")
@@ -111,8 +114,8 @@ def test_a_source_citation_opens_on_a_tap(site, browser):
     context.close()
 
 
-def test_chinese_pages_show_no_english_outside_code_and_cards(site, browser):
-    chromium, url = browser
+def test_chinese_pages_show_no_english_outside_code_and_cards(browser):
+    chromium, url, site = browser
     context = _desktop(chromium)
     page = context.new_page()
     pages = [p for p in site.pages() if p.relative_to(site.out).parts[0] == "zh"]
@@ -128,8 +131,8 @@ def test_chinese_pages_show_no_english_outside_code_and_cards(site, browser):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_print_view_is_the_rulebook_alone_on_a4(site, browser, lang):
-    chromium, url = browser
+def test_the_print_view_is_the_rulebook_alone_on_a4(browser, lang):
+    chromium, url, site = browser
     context = chromium.new_context(viewport={"width": A4_CONTENT_WIDTH, "height": 980})
     page = context.new_page()
     prefix = "zh/" if lang == "zh" else ""
@@ -155,9 +158,9 @@ def test_the_print_view_is_the_rulebook_alone_on_a4(site, browser, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_screenshots_of_the_rulebooks(site, browser, lang):
-    """Screenshots for a person to look at; each is also checked for what it must show."""
-    chromium, url = browser
+def test_screenshots_of_the_rulebooks(browser, lang):
+    """Screenshots for a person to look at, written where the end of the test run says."""
+    chromium, url, site = browser
     prefix = "zh/" if lang == "zh" else ""
     written = []
     for make, label in ((_desktop, "desktop"), (_phone, "phone")):
