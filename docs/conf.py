@@ -1,8 +1,11 @@
-"""Sphinx configuration of the Tractor rulebook site.
+"""Sphinx configuration of the Tractor rulebook site: the English tree.
 
-Build (from the repository root; warnings are errors):
+The site is two builds, the English tree (this file) and the Chinese tree
+(``zh/conf.py``, built into ``html/zh/``). From the repository root, with
+warnings as errors:
 
     .venv/bin/sphinx-build -W -b html docs docs/_build/html
+    .venv/bin/sphinx-build -W -b html docs/zh docs/_build/html/zh
 """
 from __future__ import annotations
 
@@ -23,10 +26,10 @@ smartquotes = False  # show the spec's text exactly as written
 extensions = ["sphinx.ext.autodoc", "myst_parser", "tractor_docs"]
 
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**/.gitignore"]
+exclude_patterns = ["_build", "zh", "Thumbs.db", ".DS_Store", "**/.gitignore"]  # zh/: its own build
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 myst_heading_anchors = 4          # protocol.md links to its own headings
-templates_path: list[str] = []
+templates_path = ["_templates"]
 
 html_theme = "alabaster"
 html_static_path = ["_static"]
@@ -37,8 +40,12 @@ html_theme_options = {
     "page_width": "1180px",
     "sidebar_width": "240px",
 }
-html_sidebars = {"**": ["about.html", "navigation.html", "searchbox.html"]}
+html_sidebars = {"**": ["tr-nav-anchor.html", "about.html", "tr-navigation.html", "searchbox.html"]}
 html_show_sourcelink = False
+
+# the language switch: each page's twin in the Chinese tree (see _ext/tractor_site.py)
+tractor_twin_srcdir = "zh"
+tractor_twin_prefix = "zh/"
 
 autodoc_default_options = {"members": True, "show-inheritance": False}
 autodoc_member_order = "bysource"

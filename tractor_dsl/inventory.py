@@ -16,6 +16,7 @@ class Entry:
     id: str
     kind: str
     summary: str
+    zh: str | None = None     # the summary in Chinese (the optional fourth column)
 
     @property
     def document(self) -> str:
@@ -33,8 +34,8 @@ def entries() -> tuple[Entry, ...]:
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
-        cid, kind, summary = line.split("\t", 2)
-        out.append(Entry(cid, kind, summary))
+        cid, kind, summary, *zh = line.split("\t", 3)
+        out.append(Entry(cid, kind, summary, (zh[0].strip() or None) if zh else None))
     return tuple(out)
 
 

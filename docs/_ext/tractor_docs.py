@@ -4,17 +4,19 @@ Directives (each draws on the checked spec and the reference interpreter;
 nothing about the rules is written by hand in the ``.rst`` files):
 
 ``tractor-rulebook RULESET [:lang: en|zh]``
-    A whole rulebook: every clause of the ruleset in the order of its source
-    document, each with its statement, source clause ids, status badge, the
+    A whole rulebook: the list of its clauses, then every clause of the ruleset
+    in the order of its source document, each with its statement, source
+    clause ids (which open to what each source clause says), status badge, the
     reason and alternatives of an interpretation, the rule as stated in the
     rule language, and examples computed by the interpreter, drawn as cards.
 ``tractor-clause RULESET CLAUSE [:lang:]``
     One clause, as in a rulebook.
 ``tractor-rulebook-list [:lang:]``
     The table of rulesets with links to their rulebooks.
-``tractor-interpretations``
-    Every gap of the source documents and how each ruleset resolves it.
-``tractor-comparison``
+``tractor-interpretations [:lang:]``
+    Every gap of the source documents and how each ruleset resolves it
+    (rulesets that resolve it alike share a row).
+``tractor-comparison [:lang:]``
     Rulesets × topics, differences highlighted, each difference with a
     distinguishing position found by :func:`conformance.variants.compare`.
 ``tractor-settings``
@@ -35,9 +37,13 @@ deciding clauses) is recorded; at the end of an HTML build the records are
 written to ``examples.json`` in the output folder, so a test can recompute
 each one and check that no example on the site was typed by hand.
 
-At ``config-inited`` the extension writes one stub page per ruleset and
-language (``rulebooks/NAME.rst``, ``zh/rulebooks/NAME.rst``), so a ruleset
-added to ``spec/`` gets its rulebooks without editing the docs.
+The site is two builds, one per language (``docs/`` and ``docs/zh/``, see
+``tractor_site.py``); ``:lang:`` defaults to the build's language. At
+``config-inited`` the extension writes one stub page per ruleset into the
+tree it builds (``rulebooks/NAME.rst``), so a ruleset added to ``spec/`` gets
+its rulebooks without editing the docs. On a Chinese page every text of the
+spec is its Chinese twin (``zh``, ``title_zh``, ``reason_zh``, ...); a missing
+one is reported, never replaced by the English (:func:`tractor_site.prose`).
 """
 from __future__ import annotations
 
@@ -56,6 +62,8 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from tractor_site import details, page_lang, prose, summary
+
 ROOT = Path(__file__).resolve().parents[2]
 logger = logging.getLogger(__name__)
 
@@ -70,31 +78,44 @@ L = {
         "example": "Example", "answer": "Answer", "decided": "Decided by",
         "under": "Under the reading", "conduct_note": "Conduct: not machine-checkable; the referee applies it.",
         "override": "Changed in this ruleset", "because": "because",
-        "other_lang": "中文版", "reading_says": "The chosen reading",
+        "reading_says": "The chosen reading",
         "no_rule": "",
         "decisive": "another reading would answer differently",
         "value_note": "no position of play shows this setting; its value as the interpreter reads it",
+        "gap": "a gap in the source", "toc": "Clauses",
+        "toc_legend": "(numbered in amber: interpreted; in grey: conduct)",
     },
     "zh": {
         "stated": "明文", "interpreted": "解释", "conduct": "行为规范",
-        "sources": "出处", "why": "理由（英文）", "readings": "各种解读", "chosen": "采用",
-        "alternatives": "曾考虑的其他解读（英文）", "rule": "规则（规则语言）",
+        "sources": "出处", "why": "理由", "readings": "各种解读", "chosen": "采用",
+        "alternatives": "曾考虑的其他解读", "rule": "规则（规则语言）",
         "example": "例", "answer": "答", "decided": "依据条款",
         "under": "若采用解读", "conduct_note": "行为规范：无法由机器检查，由裁判执行。",
-        "override": "本规则集改写此条", "because": "理由（英文）",
-        "other_lang": "English", "reading_says": "所采用的解读",
+        "override": "本规则集改写此条", "because": "理由",
+        "reading_says": "所采用的解读",
         "no_rule": "",
         "decisive": "换一种解读，结果不同",
         "value_note": "没有牌局能显示此设定；以下为解释器读到的设定值",
+        "gap": "原文空缺或矛盾", "toc": "条款目录",
+        "toc_legend": "（橙色编号为解释，灰色编号为行为规范）",
     },
 }
 
 
-def _lang(options) -> str:
-    lang = options.get("lang", "en")
+def _lang(options, config) -> str:
+    """The ``:lang:`` option, by default the language of the build (``zh`` in the Chinese tree)."""
+    lang = options.get("lang") or page_lang(config)
     if lang not in LANGS:
         raise ExtensionError(f"unknown language {lang!r}; use one of {LANGS}")
     return lang
+
+
+def colon(lang: str) -> str:
+    return "：" if lang == "zh" else ": "
+
+
+def paren(node: nodes.Node, lang: str) -> list:
+    return ["（", node, "）"] if lang == "zh" else [" (", node, ")"]
 
 
 # --------------------------------------------------------------------------
@@ -155,7 +176,18 @@ def spec_file(rs) -> str:
 
 
 def rulebook_doc(ruleset: str, lang: str) -> str:
-    return f"rulebooks/{ruleset}" if lang == "en" else f"zh/rulebooks/{ruleset}"
+    """The rulebook's page; each language's tree (``docs/``, ``docs/zh/``) has its own."""
+    return f"rulebooks/{ruleset}"
+
+
+def ruleset_title(name: str) -> tuple[str, str | None]:
+    """A ruleset's title in English and in Chinese (a derived ruleset without its own takes its base's)."""
+    lib = library()
+    for n in lib.rulesets[name].lineage:
+        parsed = lib.parsed.get(n)
+        if parsed is not None and parsed.title:
+            return parsed.title, parsed.title_zh
+    return lib.rulesets[name].title, None
 
 
 def clause_anchor(clause_id: str) -> str:
@@ -168,6 +200,10 @@ def clause_anchor(clause_id: str) -> str:
 
 class clause_ref(nodes.Inline, nodes.TextElement):
     """A link to a clause of a rulebook, resolved once every page is known."""
+
+
+class page_ref(nodes.Inline, nodes.TextElement):
+    """A link to a page (by docname), resolved once every page is known."""
 
 
 def card_node(c: int) -> nodes.inline:
@@ -189,13 +225,35 @@ def cards_node(notation: str) -> nodes.inline:
     return outer
 
 
-def parts_nodes(parts: Iterable[tuple[str, str]]) -> list[nodes.Node]:
+# a setting name (``tractor.bridge_level``) or a reason code (``must_play_pair``) inside prose
+CODE_WORD = re.compile(r"\b[a-z][a-z0-9]+(?:[._][a-z0-9]+)+\b")
+
+
+def text_nodes(s: str) -> list[nodes.Node]:
+    """Prose with the setting names and codes in it set as code."""
+    out: list[nodes.Node] = []
+    at = 0
+    for m in CODE_WORD.finditer(s):
+        if m.start() > at:
+            out.append(nodes.Text(s[at:m.start()]))
+        out.append(nodes.literal(m.group(0), m.group(0)))
+        at = m.end()
+    if at < len(s):
+        out.append(nodes.Text(s[at:]))
+    return out
+
+
+def parts_nodes(parts: Iterable[tuple[str, str]], code: bool = False) -> list[nodes.Node]:
+    """An interpreter's question or answer: cards drawn as cards; with ``code``, the text is a setting's
+    value (code in both languages)."""
     out: list[nodes.Node] = []
     for kind, s in parts:
         if kind == "cards":
             out.append(cards_node(s) if s.strip() else nodes.Text("—"))
+        elif code:
+            out.append(nodes.literal(s, s))
         else:
-            out.append(nodes.Text(s))
+            out.extend(text_nodes(s))
     return out
 
 
@@ -204,20 +262,35 @@ def badge(status: str | None, lang: str) -> nodes.inline:
     return nodes.inline("", L[lang].get(status, status), classes=["tr-badge", f"tr-{status}"])
 
 
-def cite_nodes(cites: Iterable[str]) -> list[nodes.Node]:
+def cites_node(env, cites: Iterable[str], lang: str) -> details:
+    """The source clause ids, which open (on a click or a tap) to what each source clause says."""
     from tractor_dsl import inventory
     entries = inventory.by_id()
-    out: list[nodes.Node] = []
+    cites = list(cites)
+    box = details(classes=["tr-sources"])
+    head = summary("", L[lang]["sources"] + colon(lang))
     for i, c in enumerate(cites):
         if i:
-            out.append(nodes.Text(", "))
+            head += nodes.Text(", ")
         e = entries.get(c)
-        classes = ["tr-cite"] + (["tr-gap"] if e is not None and e.is_gap else [])
-        if e is not None:
-            out.append(nodes.abbreviation(c, c, explanation=e.summary, classes=classes))
-        else:
-            out.append(nodes.literal(c, c, classes=classes))
-    return out
+        head += nodes.literal(c, c, classes=["tr-cite"] + (["tr-gap"] if e is not None and e.is_gap else []))
+    box += head
+    items = nodes.definition_list(classes=["tr-cited"])
+    for c in cites:
+        e = entries.get(c)
+        if e is None:
+            continue
+        item = nodes.definition_list_item()
+        term = nodes.term("", "")
+        term += nodes.literal(c, c)
+        if e.is_gap:
+            term += nodes.Text(" ")
+            term += nodes.inline("", L[lang]["gap"], classes=["tr-badge", "tr-gap-badge"])
+        item += term
+        item += nodes.definition("", para(prose(env, lang, e.summary, e.zh, f"the summary of source clause {c}")))
+        items += item
+    box += items
+    return box
 
 
 def clause_link(ruleset: str, clause_id: str, lang: str, text: str | None = None) -> clause_ref:
@@ -245,11 +318,10 @@ def section(title: str | list, ident: str, classes: list[str] | None = None) -> 
     return sec
 
 
-def doc_link(target: str, text: str) -> nodes.Node:
-    from sphinx import addnodes
-    ref = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget="/" + target, refexplicit=True,
-                                refwarn=True)
-    ref += nodes.inline("", text)
+def doc_link(target: str, text: str | nodes.Node) -> page_ref:
+    """A link to a page of this tree that keeps its content as it is (code, placeholders)."""
+    ref = page_ref("", "", target=target)
+    ref += nodes.inline("", text) if isinstance(text, str) else text
     return ref
 
 
@@ -270,6 +342,9 @@ def _env_docs(env) -> set[str]:
 
 
 class TractorDirective(SphinxDirective):
+    def lang(self) -> str:
+        return _lang(self.options, self.config)
+
     def note(self) -> None:
         _env_docs(self.env).add(self.env.docname)
 
@@ -288,29 +363,33 @@ class TractorDirective(SphinxDirective):
             ident = nodes.make_id(f"{base}-{n}")
         return ident
 
-    def example_node(self, ex, lang: str, ident: str, heading: str | None = None) -> nodes.container:
+    def example_node(self, ex, lang: str, ident: str, heading: str | list | None = None) -> nodes.container:
         """An example computed by the interpreter: question, cards, answer, deciding clauses."""
         from conformance.variants import question_parts
         lab = L[lang]
         box = nodes.container("", classes=["tr-example"] + (["tr-decisive"] if ex.decisive else []), ids=[ident])
-        head = para(nodes.strong("", heading or lab["example"]), classes=["tr-example-head"])
+        strong = nodes.strong()
+        for part in (heading if isinstance(heading, list) else [heading or lab["example"]]):
+            strong += nodes.Text(part) if isinstance(part, str) else part
+        head = para(strong, classes=["tr-example-head"])
         if ex.decisive and ex.readings and any(o.answer != ex.outcome.answer for _, o in ex.readings):
             head += nodes.Text(" · ")
             head += nodes.emphasis("", lab["decisive"])
         box += head
         if ex.position.kind == "value":
             box += para(nodes.emphasis("", lab["value_note"]), classes=["tr-note"])
+        value = ex.position.kind == "value"
         box += para(*parts_nodes(question_parts(ex.position, lang)), classes=["tr-question"])
-        box += para(nodes.strong("", lab["answer"] + ("：" if lang == "zh" else ": ")),
-                    *parts_nodes(ex.outcome.parts(lang)), classes=["tr-answer"])
+        box += para(nodes.strong("", lab["answer"] + colon(lang)),
+                    *parts_nodes(ex.outcome.parts(lang), code=value), classes=["tr-answer"])
         box += self.decided_by(ex.ruleset, ex.outcome.clauses, lang)
         outcomes = {ex.ruleset: ex.outcome}
         if ex.readings:
             items = nodes.bullet_list("", classes=["tr-readings"])
             for name, o in ex.readings:
                 item = nodes.list_item()
-                item += para(lab["under"] + " ", nodes.literal(name, name), "：" if lang == "zh" else ": ",
-                             *parts_nodes(o.parts(lang)))
+                item += para(lab["under"] + " ", nodes.literal(name, name), colon(lang),
+                             *parts_nodes(o.parts(lang), code=value))
                 items += item
                 outcomes[f"{ex.ruleset}#{ex.clause}#{name}"] = o
             box += items
@@ -318,7 +397,7 @@ class TractorDirective(SphinxDirective):
         return box
 
     def decided_by(self, ruleset: str, clauses: Iterable[str], lang: str) -> nodes.paragraph:
-        p = para(L[lang]["decided"] + ("：" if lang == "zh" else ": "), classes=["tr-decided"])
+        p = para(L[lang]["decided"] + colon(lang), classes=["tr-decided"])
         for i, c in enumerate(dict.fromkeys(clauses)):
             if i:
                 p += nodes.Text(", ")
@@ -334,36 +413,39 @@ def clause_body(directive: TractorDirective, rs, clause, lang: str) -> list[node
     from conformance.variants import examples_for_clause, is_executable
     from tractor_dsl.render import rule_text
     lab = L[lang]
+    env = directive.env
+    where = f"{rs.name}, clause {clause.id}"
     out: list[nodes.Node] = []
-    meta = para(badge(clause.status, lang), " ", lab["sources"] + ("：" if lang == "zh" else ": "),
-                *cite_nodes(clause.cites), classes=["tr-meta"])
+    meta = nodes.container("", classes=["tr-meta"])
+    meta += badge(clause.status, lang)
     if clause.id in rs.overrides:
-        meta += nodes.Text(" ")
         meta += nodes.inline("", lab["override"], classes=["tr-badge", "tr-override"])
+    meta += cites_node(env, clause.cites, lang)
     out.append(meta)
-    statement = clause.zh if lang == "zh" else clause.says
-    out.append(para(statement or "", classes=["tr-statement"]))
+    out.append(para(prose(env, lang, clause.says, clause.zh, f"{where}: says"), classes=["tr-statement"]))
     chosen = rs.choices.get(clause.id)
     reading = next((r for r in clause.readings if r.name == chosen), None)
-    if reading is not None:
-        says = reading.zh if lang == "zh" else reading.says
-        if says:
-            out.append(para(nodes.strong("", lab["reading_says"] + ("：" if lang == "zh" else ": ")), says,
-                            classes=["tr-statement"]))
+    if reading is not None and (reading.says or reading.zh):
+        says = prose(env, lang, reading.says, reading.zh, f"{where}: what reading {reading.name} says")
+        out.append(para(nodes.strong("", lab["reading_says"] + colon(lang)), says, classes=["tr-statement"]))
     if clause.id in rs.overrides:
         ov = rs.overrides[clause.id]
         out.append(para(nodes.strong("", lab["override"] + ("，" if lang == "zh" else ", ") + lab["because"]
-                                     + ("：" if lang == "zh" else ": ")), ov.because, classes=["tr-override-note"]))
+                                     + colon(lang)),
+                        prose(env, lang, ov.because, ov.because_zh, f"{where}: because (override)"),
+                        classes=["tr-override-note"]))
     if clause.status == "interpreted":
         if clause.reason:
-            out.append(para(nodes.strong("", lab["why"] + ("：" if lang == "zh" else ": ")), clause.reason,
+            out.append(para(nodes.strong("", lab["why"] + colon(lang)),
+                            prose(env, lang, clause.reason, clause.reason_zh, f"{where}: reason"),
                             classes=["tr-reason"]))
         if clause.readings:
-            out.append(para(nodes.strong("", lab["readings"] + ("：" if lang == "zh" else ":"))))
+            out.append(para(nodes.strong("", lab["readings"] + colon(lang).rstrip())))
             items = nodes.bullet_list("", classes=["tr-reading-list"])
             for r in clause.readings:
                 item = nodes.list_item(classes=["tr-chosen"] if r.name == chosen else [])
-                p = para(nodes.literal(r.name, r.name), " — ", r.description)
+                p = para(nodes.literal(r.name, r.name), " — ",
+                         prose(env, lang, r.description, r.description_zh, f"{where}: reading {r.name}"))
                 if r.name == chosen:
                     p += nodes.Text(" ")
                     p += nodes.inline("", lab["chosen"], classes=["tr-badge", "tr-chosen-badge"])
@@ -371,11 +453,11 @@ def clause_body(directive: TractorDirective, rs, clause, lang: str) -> list[node
                 items += item
             out.append(items)
         if clause.alternatives:
-            out.append(para(nodes.strong("", lab["alternatives"] + ("：" if lang == "zh" else ":"))))
+            out.append(para(nodes.strong("", lab["alternatives"] + colon(lang).rstrip())))
             items = nodes.bullet_list("", classes=["tr-alternatives"])
-            for a in clause.alternatives:
+            for i, (a, a_zh) in enumerate(zip(clause.alternatives, clause.alternatives_zh), 1):
                 item = nodes.list_item()
-                item += para(a)
+                item += para(prose(env, lang, a, a_zh, f"{where}: alternative {i}"))
                 items += item
             out.append(items)
     if clause.status == "conduct":
@@ -406,13 +488,30 @@ def clause_section(directive: TractorDirective, rs, clause, lang: str) -> nodes.
     return sec
 
 
+def clause_toc(rs, clauses, lang: str) -> nodes.container:
+    """The list of a rulebook's clauses, in its order: each id (a link) and its term."""
+    box = nodes.container("", classes=["tr-toc"])
+    box += para(nodes.strong("", L[lang]["toc"]), " ",
+                nodes.inline("", L[lang]["toc_legend"], classes=["tr-toc-legend"]), classes=["tr-toc-head"])
+    items = nodes.enumerated_list("", classes=["tr-toc-list"])
+    for clause in clauses:
+        item = nodes.list_item("", classes=[f"tr-toc-{clause.status}"])
+        p = para(clause_link(rs.name, clause.id, lang))
+        if clause.term:
+            p += nodes.Text(" " + clause.term)
+        item += p
+        items += item
+    box += items
+    return box
+
+
 class RulebookDirective(TractorDirective):
     required_arguments = 1
     option_spec = {"lang": directives.unchanged}
 
     def run(self):
         self.note()
-        lang = _lang(self.options)
+        lang = self.lang()
         lib = library()
         name = self.arguments[0]
         if name not in lib.rulesets:
@@ -420,18 +519,19 @@ class RulebookDirective(TractorDirective):
         rs = lib.rulesets[name]
         clauses = source_order(rs)
         counts = {s: sum(1 for c in clauses if c.status == s) for s in ("stated", "interpreted", "conduct")}
+        title = prose(self.env, lang, *ruleset_title(name), f"{name}: title")
         if lang == "zh":
-            title = f"规则书 {rs.name}：{rs.title}"
+            heading = ["规则书 ", nodes.literal(name, name), "：", title]
         else:
-            title = f"Rulebook {rs.name}: {rs.title}"
-        sec = section(title, nodes.make_id(f"rulebook-{name}"), classes=["tr-rulebook"])
+            heading = ["Rulebook ", nodes.literal(name, name), ": ", title]
+        sec = section(heading, nodes.make_id(f"rulebook-{name}"), classes=["tr-rulebook"])
         src = source_file(rs.document)
         if lang == "zh":
-            intro = para(f"本规则书由 ", nodes.literal(spec_file(rs), spec_file(rs)),
+            intro = para("本规则书由 ", nodes.literal(spec_file(rs), spec_file(rs)),
                          f" 生成，依据原始文件 {rs.document}",
-                         *( [ "（", nodes.literal(src, src), "）"] if src else []),
+                         *(["（", nodes.literal(src, src), "）"] if src else []),
                          f"。共{len(clauses)}条，按原文顺序排列：明文{counts['stated']}条、解释{counts['interpreted']}条、"
-                         f"行为规范{counts['conduct']}条。每条注明出处（原文条款编号）与性质；"
+                         f"行为规范{counts['conduct']}条。每条注明出处（原文条款编号，点击可见原文要点）与性质；"
                          "各例均由参考解释器计算得出。", classes=["tr-intro"])
         else:
             intro = para("This rulebook is generated from ", nodes.literal(spec_file(rs), spec_file(rs)),
@@ -439,28 +539,33 @@ class RulebookDirective(TractorDirective):
                          *([" (", nodes.literal(src, src), ")"] if src else []),
                          f". Its {len(clauses)} clauses follow the order of the source: {counts['stated']} "
                          f"stated, {counts['interpreted']} interpreted, {counts['conduct']} conduct. Each names "
-                         "the source clauses it formalises; every example was computed by the reference "
-                         "interpreter.", classes=["tr-intro"])
+                         "the source clauses it formalises (open them to read what each says); every example "
+                         "was computed by the reference interpreter.", classes=["tr-intro"])
         sec += intro
-        other = "zh" if lang == "en" else "en"
-        sec += para(doc_link(rulebook_doc(name, other), L[lang]["other_lang"] + " →"), classes=["tr-lang-switch"])
         if len(rs.lineage) > 1:
             base = lib.rulesets[rs.lineage[1]]
-            p = para(("本规则集扩展自 " if lang == "zh" else "This ruleset extends "),
-                     doc_link(rulebook_doc(base.name, lang), base.name),
-                     f"（{base.title}）。" if lang == "zh" else f" ({base.title}). ",
-                     "以下条款与之不同：" if lang == "zh" else "It differs in these clauses:", classes=["tr-intro"])
+            base_title = prose(self.env, lang, *ruleset_title(base.name), f"{base.name}: title")
+            if lang == "zh":
+                p = para("本规则集扩展自 ", doc_link(rulebook_doc(base.name, lang), base.name), "（", base_title,
+                         "）。以下条款与之不同：", classes=["tr-intro"])
+            else:
+                p = para("This ruleset extends ", doc_link(rulebook_doc(base.name, lang), base.name), " (",
+                         base_title, "). It differs in these clauses:", classes=["tr-intro"])
             sec += p
             items = nodes.bullet_list()
-            own = lib.parsed[name].overrides
-            for ov in own:
+            for ov in lib.parsed[name].overrides:
                 item = nodes.list_item()
-                what = (f"改用解读 {ov.choose}" if lang == "zh" else f"takes the reading {ov.choose}") \
-                    if ov.choose else ("改写全文" if lang == "zh" else "is replaced")
-                item += para(clause_link(name, ov.clause_id, lang), " ", what,
-                             ("。理由（英文）：" if lang == "zh" else ", because: "), ov.because)
+                if ov.choose:
+                    what = ["改用解读 ", nodes.literal(ov.choose, ov.choose)] if lang == "zh" else \
+                        ["takes the reading ", nodes.literal(ov.choose, ov.choose)]
+                else:
+                    what = ["改写全文"] if lang == "zh" else ["is replaced"]
+                because = prose(self.env, lang, ov.because, ov.because_zh, f"{name}, clause {ov.clause_id}: because")
+                item += para(clause_link(name, ov.clause_id, lang), " ", *what,
+                             ("。理由：" if lang == "zh" else ", because: "), because)
                 items += item
             sec += items
+        sec += clause_toc(rs, clauses, lang)
         for clause in clauses:
             sec += clause_section(self, rs, clause, lang)
         return [sec]
@@ -472,7 +577,7 @@ class ClauseDirective(TractorDirective):
 
     def run(self):
         self.note()
-        lang = _lang(self.options)
+        lang = self.lang()
         lib = library()
         name, cid = self.arguments
         if name not in lib.rulesets:
@@ -494,22 +599,26 @@ class RulebookListDirective(TractorDirective):
 
     def run(self):
         self.note()
-        lang = _lang(self.options)
+        lang = self.lang()
         lib = library()
-        zh = lang == "zh"
-        headers = ["规则集", "标题", "原始文件", "扩展自", "条款数", "English", "中文"] if zh else \
-            ["Ruleset", "Title", "Source", "Extends", "Clauses", "English", "中文"]
+        headers = ["规则书", "标题", "原始文件", "扩展自", "条款数"] if lang == "zh" else \
+            ["Rulebook", "Title", "Source", "Extends", "Clauses"]
         rows = []
         for name in base_names() + derived_names():
             rs = lib.rulesets[name]
-            rows.append([nodes.literal(name, name), rs.title, rs.document or "",
-                         rs.lineage[1] if len(rs.lineage) > 1 else "—", str(len(rs.clauses)),
-                         doc_link(rulebook_doc(name, "en"), "English"), doc_link(rulebook_doc(name, "zh"), "中文")])
-        return [make_table(headers, rows, classes=["tr-rulebook-list"])]
+            title = prose(self.env, lang, *ruleset_title(name), f"{name}: title")
+            base = rs.lineage[1] if len(rs.lineage) > 1 else None
+            rows.append([doc_link(rulebook_doc(name, lang), nodes.literal(name, name)),
+                         [doc_link(rulebook_doc(name, lang), title)], rs.document or "",
+                         nodes.literal(base, base) if base else "—", str(len(rs.clauses))])
+        return [make_table(headers, rows, classes=["tr-rulebook-list"], widths=[16, 56, 8, 12, 8])]
 
 
 def make_table(headers: list, rows: list[list], classes: list[str] | None = None,
-               row_classes: list[list[str]] | None = None, widths: list[int] | None = None) -> nodes.table:
+               row_classes: list[list[str]] | None = None, widths: list[int] | None = None,
+               labels: bool = False) -> nodes.table:
+    """A table; with ``labels``, each cell also carries its column's header, which a phone shows where it
+    lays the rows out as cards (``tr-cards-on-phone``)."""
     table = nodes.table("", classes=classes or [])
     group = nodes.tgroup("", cols=len(headers))
     table += group
@@ -521,7 +630,9 @@ def make_table(headers: list, rows: list[list], classes: list[str] | None = None
     tbody = nodes.tbody()
     group += tbody
     for i, r in enumerate(rows):
-        tbody += _row(r, (row_classes[i] if row_classes else []))
+        tbody += _row(r, (row_classes[i] if row_classes else []), labels=headers if labels else None)
+    if labels:
+        table["classes"].append("tr-cards-on-phone")
     return table
 
 
@@ -533,10 +644,15 @@ def _cell(c) -> nodes.Node:
     return para(c)
 
 
-def _row(cells: list, classes: list[str] | None = None, cell_classes: list[list[str]] | None = None) -> nodes.row:
+def _row(cells: list, classes: list[str] | None = None, cell_classes: list[list[str]] | None = None,
+         labels: list | None = None) -> nodes.row:
     row = nodes.row("", classes=classes or [])
     for i, c in enumerate(cells):
-        entry = nodes.entry("", classes=(cell_classes[i] if cell_classes else []))
+        entry = nodes.entry("", classes=(cell_classes[i] or []) if cell_classes else [])
+        if labels and labels[i]:
+            label = labels[i]
+            entry += para(nodes.inline("", "", *([nodes.Text(label)] if isinstance(label, str) else [label.deepcopy()])),
+                          classes=["tr-cell-label"])
         entry += _cell(c)
         row += entry
     return row
@@ -546,11 +662,81 @@ def _row(cells: list, classes: list[str] | None = None, cell_classes: list[list[
 # interpretations
 # --------------------------------------------------------------------------
 
+IL = {
+    "en": {"document": "Document {}", "gaps": "{1} gap(s) in source document {0}", "resolved": ("; resolved by ", "."),
+           "the_gap": "The gap: ", "headers": ["Rulesets", "Clause", "Status", "How it is resolved", "Not chosen"],
+           "changed": "changed here", "because": " because: ", "not_chosen": "reading {}: ",
+           "unresolved": "not resolved", "why": ("Why (", ", ", "): "), "decide": ("What the readings decide (", ")"),
+           "other": "Other interpretations",
+           "other_intro": "Clauses marked interpreted that cite no gap of the inventory: the source states the "
+                          "rule but leaves a detail open.",
+           "other_headers": ["Ruleset", "Clause", "Reading", "Why"],
+           "head": "{} gap(s) across {} source document(s). Each is resolved by an interpreted clause in every "
+                   "ruleset of its document; the rulesets derived from a base take another reading of one of them. "
+                   "Rulesets that resolve a gap alike share one row."},
+    "zh": {"document": "原始文件 {}", "gaps": "原始文件 {} 有{}处空缺或矛盾", "resolved": ("；由 ", " 处理。"),
+           "the_gap": "空缺：", "headers": ["规则集", "条款", "性质", "处理方式", "未采用的解读"],
+           "changed": "本规则集改写", "because": "，理由：", "not_chosen": "解读 {}：",
+           "unresolved": "未处理", "why": ("理由（", "，", "）："), "decide": ("各解读的结果（", "）"),
+           "other": "其他解释",
+           "other_intro": "以下条款标为解释，但不涉及清单中的空缺：原文规定了规则，只是留下某个细节未说明。",
+           "other_headers": ["规则集", "条款", "解读", "理由"],
+           "head": "{}处空缺或矛盾，分布于{}份原始文件。每处都由该文件每个规则集中的一条解释性条款处理；"
+                   "派生规则集对其中一条采用另一种解读。处理方式相同的规则集合并为一行。"},
+}
+
+
+def _names_node(names: list[str], lang: str) -> nodes.paragraph:
+    p = para()
+    for i, n in enumerate(names):
+        if i:
+            p += nodes.Text("、" if lang == "zh" else ", ")
+        p += nodes.literal(n, n)
+    return p
+
+
 class InterpretationsDirective(TractorDirective):
+    option_spec = {"lang": directives.unchanged}
+
+    def how_resolved(self, name: str, clause, lang: str) -> tuple[tuple, list, list]:
+        """A ruleset's resolution of a gap by a clause: a key (equal for rulesets that resolve it alike),
+        how it is resolved, and what it did not choose."""
+        lib = library()
+        rs = lib.rulesets[name]
+        env, il = self.env, IL[lang]
+        where = f"{name}, clause {clause.id}"
+        chosen = rs.choices.get(clause.id)
+        reading = next((r for r in clause.readings if r.name == chosen), None)
+        how: list = []
+        if reading is not None:
+            how += [nodes.literal(chosen, chosen), " — ",
+                    prose(env, lang, reading.description, reading.description_zh, f"{where}: reading {chosen}")]
+        else:
+            how += [prose(env, lang, clause.says, clause.zh, f"{where}: says")]
+        own = name in lib.parsed and any(o.clause_id == clause.id for o in lib.parsed[name].overrides)
+        because = None
+        if clause.id in rs.overrides and own:
+            ov = rs.overrides[clause.id]
+            because = ov.because
+            how += [" ", nodes.inline("", il["changed"], classes=["tr-badge", "tr-override"]), il["because"],
+                    prose(env, lang, ov.because, ov.because_zh, f"{where}: because (override)")]
+        alts: list = []
+        for r in clause.readings:
+            if r.name != chosen:
+                alts.append([nodes.literal(r.name, r.name), " — ",
+                             prose(env, lang, r.description, r.description_zh, f"{where}: reading {r.name}")])
+        for i, (a, a_zh) in enumerate(zip(clause.alternatives, clause.alternatives_zh), 1):
+            alts.append([prose(env, lang, a, a_zh, f"{where}: alternative {i}")])
+        key = (clause.id, clause.status, chosen, clause.says, because)
+        return key, how, alts
+
     def run(self):
         self.note()
         from tractor_dsl import inventory
         from conformance.variants import examples_for_clause
+        lang = self.lang()
+        il = IL[lang]
+        env = self.env
         lib = library()
         out: list[nodes.Node] = []
         docs = sorted({rs.document for rs in lib.rulesets.values() if rs.document})
@@ -559,63 +745,56 @@ class InterpretationsDirective(TractorDirective):
             gaps = [e for e in inventory.entries() if e.document == doc and e.is_gap]
             names = [n for n in base_names() + derived_names() if lib.rulesets[n].document == doc]
             src = source_file(doc)
-            sec = section(f"Document {doc}", nodes.make_id(f"document-{doc}"))
-            sec += para(f"{len(gaps)} gap(s) in source document {doc}",
-                        *([" (", nodes.literal(src, src), ")"] if src else []),
-                        "; resolved by " + ", ".join(names) + ".")
+            sec = section(il["document"].format(doc), nodes.make_id(f"document-{doc}"))
+            count = il["gaps"].format(doc, len(gaps))
+            before, after = il["resolved"]
+            sec += para(count, *(paren(nodes.literal(src, src), lang) if src else []), before,
+                        *_names_node(names, lang).children, after)
             for gap in gaps:
                 total += 1
-                g = section([nodes.literal(gap.id, gap.id), " · ", _short(gap.summary)],
+                summary_text = prose(env, lang, gap.summary, gap.zh, f"the summary of gap {gap.id}")
+                g = section([nodes.literal(gap.id, gap.id), " · ", _short_node(summary_text, lang)],
                             nodes.make_id(f"gap-{gap.id}"), classes=["tr-gap-section"])
-                g += para(nodes.emphasis("", "The gap: "), gap.summary, classes=["tr-gap-summary"])
-                rows = []
+                g += para(nodes.emphasis("", il["the_gap"]), summary_text.deepcopy(), classes=["tr-gap-summary"])
+                rows: dict[tuple, list] = {}
                 shown_example = None
                 for name in names:
                     rs = lib.rulesets[name]
                     resolving = [c for c in source_order(rs) if gap.id in c.cites]
                     for clause in resolving:
-                        chosen = rs.choices.get(clause.id)
-                        reading = next((r for r in clause.readings if r.name == chosen), None)
-                        how: list = []
-                        if reading is not None:
-                            how += [nodes.literal(chosen, chosen), " — ", reading.description]
-                        else:
-                            how += [clause.says or ""]
-                        if clause.id in rs.overrides and name in lib.parsed and \
-                                any(o.clause_id == clause.id for o in lib.parsed[name].overrides):
-                            how += [" ", nodes.inline("", "changed here", classes=["tr-badge", "tr-override"]),
-                                    " because: ", rs.overrides[clause.id].because]
-                        others = [r.name for r in clause.readings if r.name != chosen]
-                        alts: list = []
-                        if others:
-                            alts.append("readings not chosen: " + ", ".join(others))
-                        alts += clause.alternatives
-                        rows.append([nodes.literal(name, name), clause_link(name, clause.id, "en"),
-                                     badge(clause.status, "en"), para(*how),
-                                     para("; ".join(alts)) if alts else para("—")])
+                        key, how, alts = self.how_resolved(name, clause, lang)
+                        if key in rows:
+                            rows[key][0].append(name)
+                            continue
+                        rows[key] = [[name], clause_link(name, clause.id, lang), badge(clause.status, lang),
+                                     para(*how), _list_node(alts)]
                         if shown_example is None and name in base_names():
                             exs = [e for e in examples_for_clause(name, clause.id) if e.readings]
                             if exs:
                                 shown_example = exs[0]
                     if not resolving:
-                        rows.append([nodes.literal(name, name), "—", "", para("not resolved"), para("")])
-                g += make_table(["Ruleset", "Clause", "Status", "How it is resolved", "Not chosen"], rows,
-                                classes=["tr-interpretations"], widths=[8, 14, 8, 40, 30])
+                        rows[(name, None)] = [[name], "—", "", para(il["unresolved"]), para("")]
+                table_rows = [[_names_node(r[0], lang)] + r[1:] for r in rows.values()]
+                g += make_table(il["headers"], table_rows, classes=["tr-interpretations"], widths=[10, 14, 8, 38, 30],
+                                labels=True)
                 first = next((lib.rulesets[n] for n in names), None)
                 if first is not None:
-                    reasons = [c for c in source_order(first) if gap.id in c.cites and c.reason]
-                    for c in reasons:
-                        g += para(nodes.strong("", f"Why ({first.name}, {c.id}): "), c.reason, classes=["tr-reason"])
+                    for c in (c for c in source_order(first) if gap.id in c.cites and c.reason):
+                        a, b, z = il["why"]
+                        g += para(nodes.strong("", a, nodes.literal(first.name, first.name), nodes.Text(b),
+                                               nodes.literal(c.id, c.id), nodes.Text(z)),
+                                  prose(env, lang, c.reason, c.reason_zh, f"{first.name}, clause {c.id}: reason"),
+                                  classes=["tr-reason"])
                 if shown_example is not None:
                     ident = self.unique_id(f"gap-ex-{gap.id}")
-                    g += self.example_node(shown_example, "en", ident,
-                                           f"What the readings decide ({shown_example.ruleset})")
+                    a, z = il["decide"]
+                    g += self.example_node(shown_example, lang, ident,
+                                           [a, nodes.literal(shown_example.ruleset, shown_example.ruleset), z])
                 sec += g
             out.append(sec)
         # interpreted clauses that resolve no listed gap
-        other = section("Other interpretations", "other-interpretations")
-        other += para("Clauses marked interpreted that cite no gap of the inventory: the source states the rule "
-                      "but leaves a detail open.")
+        other = section(il["other"], "other-interpretations")
+        other += para(il["other_intro"])
         rows = []
         for name in base_names():
             rs = lib.rulesets[name]
@@ -623,44 +802,83 @@ class InterpretationsDirective(TractorDirective):
                 if clause.status != "interpreted" or any(inventory.by_id().get(c) and
                                                          inventory.by_id()[c].is_gap for c in clause.cites):
                     continue
-                chosen = rs.choices.get(clause.id)
-                reading = next((r for r in clause.readings if r.name == chosen), None)
-                how = [nodes.literal(chosen, chosen), " — ", reading.description] if reading else [clause.says or ""]
-                rows.append([nodes.literal(name, name), clause_link(name, clause.id, "en"), para(*how),
-                             para(clause.reason or "")])
-        other += make_table(["Ruleset", "Clause", "Reading", "Why"], rows, classes=["tr-interpretations"],
-                            widths=[8, 14, 35, 43])
+                _key, how, _alts = self.how_resolved(name, clause, lang)
+                rows.append([nodes.literal(name, name), clause_link(name, clause.id, lang), para(*how),
+                             para(prose(env, lang, clause.reason, clause.reason_zh,
+                                        f"{name}, clause {clause.id}: reason") if clause.reason else "")])
+        other += make_table(il["other_headers"], rows, classes=["tr-interpretations"], widths=[8, 14, 35, 43],
+                            labels=True)
         out.append(other)
-        head = para(f"{total} gap(s) across {len(docs)} source document(s). Each is resolved by an interpreted "
-                    "clause in every ruleset of its document; the rulesets derived from a base take another "
-                    "reading of one of them.")
-        return [head] + out
+        return [para(il["head"].format(total, len(docs)))] + out
+
+
+def _list_node(items: list[list]) -> nodes.Node:
+    if not items:
+        return para("—")
+    out = nodes.bullet_list("", classes=["tr-not-chosen"])
+    for parts in items:
+        li = nodes.list_item()
+        li += para(*parts)
+        out += li
+    return out
+
+
+def _short_node(node: nodes.Node, lang: str) -> nodes.Node:
+    """A gap's summary, shortened for a heading (a placeholder stays as it is)."""
+    if not isinstance(node, nodes.Text):
+        return node.deepcopy()
+    return nodes.Text(_short(node.astext(), 40 if lang == "zh" else 70))
 
 
 def _short(text: str, n: int = 70) -> str:
     text = text.strip()
-    return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + " …"
+    if len(text) <= n:
+        return text
+    cut = text[: n - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + " …"
 
 
 # --------------------------------------------------------------------------
 # comparison
 # --------------------------------------------------------------------------
 
+CL = {
+    "en": {"matrix": "Rulesets × topics",
+           "matrix_intro": "Every feature each ruleset states: its settings, its follow ladders and its score table. "
+                           "Rows where the rulesets differ are highlighted; the cells that differ from the first "
+                           "ruleset are marked. On a narrow screen the table scrolls sideways.",
+           "feature": "Feature", "count": "{} features; {} differ between {}.", "pair": "{} and {}",
+           "pair_count": "{} difference(s) in {} topic(s); {} feature(s) the same. The same comparison in the "
+                         "terminal: ",
+           "not_stated": "(not stated)", "position": "Position: ", "cannot": "(cannot be asked)",
+           "headers": ["Ruleset", "Answer", "Decided by"]},
+    "zh": {"matrix": "各规则集 × 主题",
+           "matrix_intro": "各规则集规定的每一项：设定、跟牌顺序和计分表。规则集之间不同的行以底色标出，"
+                           "与第一个规则集不同的格子加深。窄屏上表格可左右滑动。",
+           "feature": "项目", "count": "共{}项，其中{}项在 {} 之间不同。", "pair": "{} 与 {}",
+           "pair_count": "{}处不同，涉及{}个主题；{}项相同。在终端中查看同样的比较：",
+           "not_stated": "（未规定）", "position": "牌局：", "cannot": "（无法提问）",
+           "headers": ["规则集", "结果", "依据条款"]},
+}
+
+
 class ComparisonDirective(TractorDirective):
+    option_spec = {"lang": directives.unchanged}
+
     def run(self):
         self.note()
         from conformance.variants import compare, feature_order, features, topic_of, topic_title
+        lang = self.lang()
+        cl = CL[lang]
         lib = library()
         bases = base_names()
         out: list[nodes.Node] = []
         # --- the table: rulesets x topics ---
         feats = {n: features(lib.rulesets[n]) for n in bases}
         keys = feature_order(set().union(*(set(f) for f in feats.values())))
-        table_sec = section("Rulesets × topics", "rulesets-x-topics")
-        table_sec += para("Every feature each ruleset states: its settings, its follow ladders and its score table. "
-                          "Rows where the rulesets differ are highlighted; the cells that differ from the first "
-                          "ruleset are marked.")
-        headers = ["Feature"] + bases
+        table_sec = section(cl["matrix"], "rulesets-x-topics")
+        table_sec += para(cl["matrix_intro"])
+        headers = [cl["feature"]] + [nodes.literal(n, n) for n in bases]
         tbody_rows = []
         row_classes = []
         current = None
@@ -669,19 +887,25 @@ class ComparisonDirective(TractorDirective):
             t = topic_of(key)
             if t != current:
                 current = t
-                tbody_rows.append([nodes.strong("", topic_title(t))] + [""] * len(bases))
+                tbody_rows.append(([nodes.strong("", topic_title(t, lang))] + [""] * len(bases), None))
                 row_classes.append(["tr-topic-row"])
             texts = [feats[n][key].text if key in feats[n] else "—" for n in bases]
             differs = len(set(texts)) > 1
             ndiff += differs
             cells: list = [nodes.literal(key, key)]
+            cell_classes: list[list[str]] = [[]]
             for n, tx in zip(bases, texts):
                 f = feats[n].get(key)
+                # the ruleset's name, shown in the cell where a phone shows the rows as cards
+                label = nodes.inline(n, n, classes=["tr-cell-label"])
                 if f is None:
-                    cells.append(para("—"))
+                    cells.append(para(label, "—"))
                 else:
-                    cells.append(para(tx, " ", clause_link(n, f.clause, "en", "§")) if f.clause else para(tx))
-            tbody_rows.append(cells)
+                    value = nodes.literal(tx, tx, classes=["tr-value"])
+                    cells.append(para(label, value, " ", clause_link(n, f.clause, lang, "§")) if f.clause
+                                 else para(label, value))
+                cell_classes.append(["tr-cell-diff"] if differs and tx != texts[0] else [])
+            tbody_rows.append((cells, cell_classes))
             row_classes.append(["tr-diff"] if differs else ["tr-same"])
         table = nodes.table("", classes=["tr-comparison"])
         group = nodes.tgroup("", cols=len(headers))
@@ -692,16 +916,12 @@ class ComparisonDirective(TractorDirective):
         thead += _row(headers)
         group += thead
         tbody = nodes.tbody()
-        for cells, rc in zip(tbody_rows, row_classes):
-            if "tr-diff" in rc:
-                first = cells[1].astext() if isinstance(cells[1], nodes.Node) else str(cells[1])
-                cc = [[]] + [["tr-cell-diff"] if (isinstance(c, nodes.Node) and c.astext() != first) else []
-                             for c in cells[1:]]
-                tbody += _row(cells, rc, cc)
-            else:
-                tbody += _row(cells, rc)
+        for (cells, cc), rc in zip(tbody_rows, row_classes):
+            tbody += _row(cells, rc, cc)
         group += tbody
-        table_sec += para(f"{len(keys)} features; {ndiff} differ between {', '.join(bases)}.")
+        names = _names_node(bases, lang).children
+        before, _, after = cl["count"].format(len(keys), ndiff, "\0").partition("\0")
+        table_sec += para(before, *names, after)
         table_sec += table
         out.append(table_sec)
         # --- pairs ---
@@ -710,55 +930,62 @@ class ComparisonDirective(TractorDirective):
         for a, b in pairs:
             comp = compare(a, b)
             ident = nodes.make_id(f"compare-{a}-{b}")
-            sec = section(f"{a} and {b}", ident, classes=["tr-pair"])
-            ra, rb = lib.rulesets[a], lib.rulesets[b]
-            sec += para(nodes.literal(a, a), f": {ra.title}. ", nodes.literal(b, b), f": {rb.title}.")
-            sec += para(f"{len(comp.differences)} difference(s) in {len(comp.topics())} topic(s); "
-                        f"{len(comp.same)} feature(s) the same. The same comparison in the terminal: ",
-                        nodes.literal(f"tractor diff {a} {b}", f"tractor diff {a} {b}"), ".")
+            sec = section([nodes.literal(a, a), cl["pair"].split("{}")[1], nodes.literal(b, b)], ident,
+                          classes=["tr-pair"])
+            ta = prose(self.env, lang, *ruleset_title(a), f"{a}: title")
+            tb = prose(self.env, lang, *ruleset_title(b), f"{b}: title")
+            end = "。" if lang == "zh" else ". "
+            sec += para(nodes.literal(a, a), colon(lang), ta, end, nodes.literal(b, b), colon(lang), tb, end.strip())
+            cmd = f"tractor diff {a} {b}" + (" --zh" if lang == "zh" else "")
+            sec += para(cl["pair_count"].format(len(comp.differences), len(comp.topics()), len(comp.same)),
+                        nodes.literal(cmd, cmd), "。" if lang == "zh" else ".")
             for topic in comp.topics():
-                tsec = section(topic_title(topic), nodes.make_id(f"{ident}-{topic}"))
+                tsec = section(topic_title(topic, lang), nodes.make_id(f"{ident}-{topic}"))
                 for d in (x for x in comp.differences if x.topic == topic):
-                    tsec += self.difference_node(comp, d)
+                    tsec += self.difference_node(comp, d, lang)
                 sec += tsec
             out.append(sec)
         return out
 
-    def difference_node(self, comp, d) -> nodes.container:
+    def difference_node(self, comp, d, lang: str) -> nodes.container:
         from conformance.variants import question_parts
-        from tractor_cli.cmd_diff import NOTES, note_of
+        from tractor_cli.cmd_diff import NOTES, NOTES_ZH, note_of
+        cl = CL[lang]
         a, b = comp.a, comp.b
         ident = self.unique_id(f"cmp-{a}-{b}-{d.key}")
         box = nodes.container("", classes=["tr-example", "tr-difference"], ids=[ident])
-        box += para(nodes.strong("", d.key), classes=["tr-example-head"])
+        box += para(nodes.literal(d.key, d.key), classes=["tr-example-head"])
         items = nodes.bullet_list("", classes=["tr-values"])
         for name, f in ((a, d.a), (b, d.b)):
             item = nodes.list_item()
-            p = para(nodes.literal(name, name), ": ", f.text if f else "(not stated)")
+            p = para(nodes.literal(name, name), colon(lang),
+                     nodes.literal(f.text, f.text, classes=["tr-value"]) if f else cl["not_stated"])
             if f and f.clause:
                 p += nodes.Text(" — ")
-                p += clause_link(name, f.clause, "en")
+                p += clause_link(name, f.clause, lang)
             item += p
             items += item
         box += items
         if d.position is not None:
-            box += para(nodes.strong("", "Position: "), *parts_nodes(question_parts(d.position, "en")),
+            value = d.position.kind == "value"
+            box += para(nodes.strong("", cl["position"]), *parts_nodes(question_parts(d.position, lang)),
                         classes=["tr-question"])
             rows = []
             outcomes = {}
             for name, o in ((a, d.outcome_a), (b, d.outcome_b)):
                 if o is None:
-                    rows.append([nodes.literal(name, name), para("(cannot be asked)"), para("")])
+                    rows.append([nodes.literal(name, name), para(cl["cannot"]), para("")])
                     continue
                 outcomes[name] = o
                 dec = para()
                 for i, c in enumerate(o.clauses):
                     if i:
                         dec += nodes.Text(", ")
-                    dec += clause_link(name, c, "en")
-                rows.append([nodes.literal(name, name), para(*parts_nodes(o.parts("en"))), dec])
-            box += make_table(["Ruleset", "Answer", "Decided by"], rows, classes=["tr-answers"], widths=[10, 60, 30])
-            box += para(nodes.emphasis("", NOTES[note_of(d)]), classes=["tr-note"])
+                    dec += clause_link(name, c, lang)
+                rows.append([nodes.literal(name, name), para(*parts_nodes(o.parts(lang), code=value)), dec])
+            box += make_table(cl["headers"], rows, classes=["tr-answers"], widths=[10, 60, 30])
+            notes = NOTES_ZH if lang == "zh" else NOTES
+            box += para(nodes.emphasis("", notes[note_of(d)]), classes=["tr-note"])
             self.record(ident, "comparison", d.position, outcomes)
         return box
 
@@ -1064,23 +1291,20 @@ def sanitize_docstring(app, what, name, obj, options, lines: list[str]) -> None:
 # --------------------------------------------------------------------------
 
 def write_stubs(app, config) -> None:
-    """One page per ruleset and language, so every ruleset in spec/ gets its rulebooks."""
-    src = Path(app.srcdir)
-    try:
-        names = ruleset_names()
-    except ExtensionError:
-        raise
-    for lang in LANGS:
-        folder = src / ("rulebooks" if lang == "en" else "zh/rulebooks")
-        folder.mkdir(parents=True, exist_ok=True)
-        for name in names:
-            path = folder / f"{name}.rst"
-            text = f"{STUB_MARK}\n\n.. tractor-rulebook:: {name}\n   :lang: {lang}\n"
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                path.write_text(text, encoding="utf-8")
-        for path in folder.glob("*.rst"):
-            if path.stem not in names and path.read_text(encoding="utf-8").startswith(STUB_MARK):
-                path.unlink()
+    """One page per ruleset in this build's language (``rulebooks/NAME.rst`` of ``docs/`` or of
+    ``docs/zh/``), so every ruleset in spec/ gets its rulebooks."""
+    lang = page_lang(config)
+    names = ruleset_names()
+    folder = Path(app.srcdir) / "rulebooks"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        path = folder / f"{name}.rst"
+        text = f"{STUB_MARK}\n\n.. tractor-rulebook:: {name}\n   :lang: {lang}\n"
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+    for path in folder.glob("*.rst"):
+        if path.stem not in names and path.read_text(encoding="utf-8").startswith(STUB_MARK):
+            path.unlink()
 
 
 def resolve_clause_refs(app, doctree, docname) -> None:
@@ -1103,6 +1327,15 @@ def resolve_clause_refs(app, doctree, docname) -> None:
             ref = nodes.reference("", "", internal=True, refuri=uri)
         ref["classes"].append("tr-clause-ref")
         ref += content
+        node.replace_self(ref)
+    for node in list(doctree.findall(page_ref)):
+        target = node["target"]
+        if target not in app.env.all_docs:
+            logger.warning(f"link to unknown page {target}", location=node)
+            node.replace_self(node.children)
+            continue
+        ref = nodes.reference("", "", *node.children, internal=True,
+                              refuri=app.builder.get_relative_uri(docname, target))
         node.replace_self(ref)
 
 
@@ -1134,7 +1367,9 @@ def write_records(app, exception) -> None:
 
 
 def setup(app):
+    app.setup_extension("tractor_site")
     app.add_node(clause_ref)
+    app.add_node(page_ref)
     for name, cls in (("tractor-rulebook", RulebookDirective), ("tractor-clause", ClauseDirective),
                       ("tractor-rulebook-list", RulebookListDirective),
                       ("tractor-interpretations", InterpretationsDirective),

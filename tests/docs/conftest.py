@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -83,24 +84,41 @@ def parse_html(path: Path) -> Element:
 
 @dataclass
 class Site:
-    out: Path
+    out: Path          # the English tree; the Chinese tree is in out/zh
     log: str
 
     def page(self, docname: str) -> Element:
         return parse_html(self.out / f"{docname}.html")
 
     def records(self) -> list[dict]:
-        return json.loads((self.out / "examples.json").read_text(encoding="utf-8"))["examples"]
+        """The examples each tree recorded; a Chinese page's docname is given from the site's root (zh/...)."""
+        out = []
+        for prefix in ("", "zh/"):
+            data = json.loads((self.out / prefix / "examples.json").read_text(encoding="utf-8"))["examples"]
+            out += [{**r, "docname": prefix + r["docname"]} for r in data]
+        return out
 
     def pages(self) -> list[Path]:
         return sorted(p for p in self.out.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts)
 
 
+BUILDS = (("en", DOCS, ""), ("zh", DOCS / "zh", "zh"))   # as .ci/run and docs/contributing.rst build them
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Site:
-    """Build the site exactly as the documented command does, into a temporary folder."""
+    """Build the site exactly as the documented commands do (both trees), into a temporary folder.
+
+    ``TRACTOR_BUILT_SITE=docs/_build/html`` tests a site already built there instead (while working on it)."""
+    built = os.environ.get("TRACTOR_BUILT_SITE")
+    if built:
+        return Site(Path(built).resolve(), "")
     out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", "-q", "-d", str(out / ".doctrees"),
-                           str(DOCS), str(out / "html")], cwd=REPO, capture_output=True, text=True)
-    assert proc.returncode == 0, f"the docs build failed:\n{proc.stdout}\n{proc.stderr}"
-    return Site(out / "html", proc.stdout + proc.stderr)
+    log = ""
+    for lang, src, sub in BUILDS:
+        proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", "-q",
+                               "-d", str(out / f".doctrees-{lang}"), str(src), str(out / "html" / sub)],
+                              cwd=REPO, capture_output=True, text=True)
+        assert proc.returncode == 0, f"the {lang} docs build failed:\n{proc.stdout}\n{proc.stderr}"
+        log += proc.stdout + proc.stderr
+    return Site(out / "html", log)

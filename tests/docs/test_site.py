@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from html import unescape
 
 import pytest
@@ -11,6 +12,9 @@ from conformance.variants import Question, evaluate_recorded, is_executable
 from tractor_dsl.checker import load
 
 from .conftest import DOCS, REPO
+
+sys.path.insert(0, str(DOCS / "_ext"))
+from tractor_site import MISSING_ZH  # noqa: E402
 
 LANG_DOC = {"en": "rulebooks/{}", "zh": "zh/rulebooks/{}"}
 
@@ -41,11 +45,23 @@ def test_every_clause_appears_in_its_rulebook(site, name, lang):
         badges = [e for e in sec.find_all("tr-badge") if e.classes & {"tr-stated", "tr-interpreted", "tr-conduct"}]
         assert badges and f"tr-{clause.status}" in badges[0].classes
         if clause.status == "interpreted" and clause.reason:
-            assert _norm(clause.reason) in text
-            for alt in clause.alternatives:
-                assert _norm(alt) in text
+            for en, zh in [(clause.reason, clause.reason_zh), *zip(clause.alternatives, clause.alternatives_zh),
+                           *((r.description, r.description_zh) for r in clause.readings)]:
+                _assert_in_language(text, lang, en, zh, f"{name}:{clause.id}")
             for r in clause.readings:
                 assert r.name in text
+
+
+def _assert_in_language(text: str, lang: str, en: str, zh: str | None, where: str) -> None:
+    """The page shows the text in its language; a Chinese page without the Chinese shows the placeholder,
+    never the English."""
+    if lang == "en":
+        assert _norm(en) in text, f"{where}: '{en[:40]}' is not shown"
+    elif zh:
+        assert _norm(zh) in text, f"{where}: '{zh[:40]}' is not shown"
+    else:
+        assert MISSING_ZH in text, f"{where}: no Chinese for '{en[:40]}', and no placeholder says so"
+        assert _norm(en) not in text, f"{where}: the English '{en[:40]}' stands in for the Chinese"
 
 
 @pytest.mark.parametrize("name", ruleset_names())

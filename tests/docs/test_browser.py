@@ -1,0 +1,186 @@
+"""The built site in a real headless Chromium (Debian's package), served on localhost.
+
+- No page, in either language, is wider than a 390 px phone or a 1280 px desktop window; code and
+  tables that cannot fit scroll (or wrap) inside their own box instead of being cut off.
+- On a phone the page comes before the navigation.
+- A Chinese page shows no English outside code and card notation.
+- The print view of a rulebook hides the navigation and fits the width of an A4 page.
+- Screenshots of the English and Chinese rulebooks, on a desktop and on a phone, and their print
+  previews (PNG and PDF), are written to ``docs/_build/screenshots/`` for a person to look at.
+
+Without a browser these tests are reported as skipped, with the reason (see ``browser.py``).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .browser import (A4_CONTENT_WIDTH, DESKTOP, PHONE, PROSE_TEXT, WIDTH_REPORT, launch, playwright_or_skip,
+                      serve)
+from .conftest import REPO
+
+SHOTS = REPO / "docs" / "_build" / "screenshots"
+RULEBOOK = "rulebooks/r003"            # the rulebook the screenshots show
+# A Latin word of two letters or more, other than card notation: single letters are ranks (打A) and
+# runs of rank letters are the notation of pairs and tractors (AAKK, QQKKAA). Ruleset ids (r001_powers)
+# are names, as in code; the page title, which cannot hold code, has them.
+LATIN_WORD = re.compile(r"(?<![A-Za-z])(?![AKQJ]+(?![A-Za-z]))[A-Za-z]{2,}")
+RULESET_ID = re.compile(r"(?<![A-Za-z0-9_])r\d{3}[a-z0-9_]*")
+
+
+@pytest.fixture(scope="module")
+def browser(request):
+    """Chromium, the built site and its address; without a browser the test is skipped before the site
+    is built."""
+    with playwright_or_skip() as pw:
+        chromium = launch(pw)
+        site = request.getfixturevalue("site")
+        with serve(site.out) as url:
+            yield chromium, url, site
+        chromium.close()
+
+
+def _phone(chromium):
+    return chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1)
+
+
+def _desktop(chromium):
+    return chromium.new_context(viewport=DESKTOP)
+
+
+def _url(site, url, path) -> str:
+    return f"{url}/{path.relative_to(site.out).as_posix()}"
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_page_is_wider_than_its_viewport(browser, lang):
+    chromium, url, site = browser
+    pages = [p for p in site.pages() if (p.relative_to(site.out).parts[0] == "zh") == (lang == "zh")]
+    assert len(pages) >= 10
+    problems = []
+    for make, label in ((_phone, "390 px phone"), (_desktop, "1280 px desktop")):
+        context = make(chromium)
+        page = context.new_page()
+        for path in pages:
+            page.goto(_url(site, url, path), wait_until="load")
+            r = page.evaluate(WIDTH_REPORT)
+            where = f"{path.relative_to(site.out)} on a {label}"
+            if r["scrollWidth"] > r["viewport"] or r["wide"]:
+                problems.append(f"{where}: {r['scrollWidth']} px wide in a {r['viewport']} px viewport; "
+                                f"too wide: {r['wide']}")
+            if r["cut"]:
+                problems.append(f"{where}: cut off (wider than their box, which does not scroll): {r['cut']}")
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_the_page_comes_before_the_navigation(browser, lang):
+    chromium, url, site = browser
+    context = _phone(chromium)
+    page = context.new_page()
+    prefix = "zh/" if lang == "zh" else ""
+    page.goto(f"{url}/{prefix}{RULEBOOK}.html")
+    h1 = page.locator("div.body h1").bounding_box()
+    nav = page.locator("div.sphinxsidebar").bounding_box()
+    assert h1["y"] < PHONE["height"], "the rulebook's title is not on the first screen"
+    assert nav is None or nav["y"] > h1["y"] + 1000, "the navigation comes before the page"
+    # the top bar leads to the navigation and to the twin page
+    assert page.locator("nav.tr-topbar a.tr-to-nav").is_visible()
+    page.locator("nav.tr-topbar a.tr-lang-switch").click()
+    page.wait_for_load_state()
+    other = "en" if lang == "zh" else "zh-CN"
+    assert page.evaluate("document.documentElement.lang") == other
+    assert page.url.endswith(("" if lang == "zh" else "zh/") + f"{RULEBOOK}.html")
+    context.close()
+
+
+def test_a_source_citation_opens_on_a_tap(browser):
+    chromium, url, site = browser
+    context = _phone(chromium)
+    page = context.new_page()
+    page.goto(f"{url}/{RULEBOOK}.html")
+    first = page.locator("details.tr-sources").first
+    assert not first.locator("dl").is_visible()
+    first.locator("summary").tap()
+    assert first.locator("dl").is_visible()
+    assert first.locator("dd").first.inner_text().strip()
+    context.close()
+
+
+def test_chinese_pages_show_no_english_outside_code_and_cards(browser):
+    chromium, url, site = browser
+    context = _desktop(chromium)
+    page = context.new_page()
+    pages = [p for p in site.pages() if p.relative_to(site.out).parts[0] == "zh"]
+    found = {}
+    for path in pages:
+        page.goto(_url(site, url, path))
+        assert page.evaluate("document.documentElement.lang") == "zh-CN"
+        words = sorted(set(LATIN_WORD.findall(RULESET_ID.sub(" ", page.evaluate(PROSE_TEXT)))))
+        if words:
+            found[str(path.relative_to(site.out))] = words[:20]
+    context.close()
+    assert not found, f"English on Chinese pages: {found}"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_print_view_is_the_rulebook_alone_on_a4(browser, lang):
+    chromium, url, site = browser
+    context = chromium.new_context(viewport={"width": A4_CONTENT_WIDTH, "height": 980})
+    page = context.new_page()
+    prefix = "zh/" if lang == "zh" else ""
+    page.goto(f"{url}/{prefix}{RULEBOOK}.html")
+    page.emulate_media(media="print")
+    for hidden in ("div.sphinxsidebar", "nav.tr-topbar", "div.footer", "#searchbox"):
+        for el in page.locator(hidden).all():
+            assert not el.is_visible(), f"{hidden} is printed"
+    r = page.evaluate(WIDTH_REPORT)
+    assert r["scrollWidth"] <= r["viewport"] and not r["wide"], f"wider than A4 when printed: {r}"
+    assert not r["cut"], f"cut off when printed: {r['cut']}"
+    body = page.locator("div.body").bounding_box()
+    assert body["x"] < 20 and body["width"] > A4_CONTENT_WIDTH - 40, "the rulebook does not use the page's width"
+    _shot(page, f"print-{lang}-{RULEBOOK.replace('/', '-')}.png")
+    pdf = SHOTS / f"print-{lang}-{RULEBOOK.replace('/', '-')}.pdf"
+    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", data)) > 5
+    # every page is A4 (595 x 842 points)
+    boxes = {tuple(round(float(x)) for x in m) for m in re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)}
+    assert boxes == {(595, 842)}, boxes
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_screenshots_of_the_rulebooks(browser, lang):
+    """Screenshots for a person to look at, written where the end of the test run says."""
+    chromium, url, site = browser
+    prefix = "zh/" if lang == "zh" else ""
+    written = []
+    for make, label in ((_desktop, "desktop"), (_phone, "phone")):
+        context = make(chromium)
+        page = context.new_page()
+        page.goto(f"{url}/{prefix}{RULEBOOK}.html")
+        _shot(page, name := f"{lang}-{label}-rulebook-top.png")
+        written.append(name)
+        # an interpreted clause with an example whose readings decide differently, its sources opened
+        clause = page.locator("section.tr-clause-interpreted:has(.tr-decisive)").first
+        clause.locator("details.tr-sources summary").first.click()
+        clause.scroll_into_view_if_needed()
+        page.evaluate("el => el.scrollIntoView()", clause.element_handle())
+        _shot(page, name := f"{lang}-{label}-rulebook-clause.png")
+        written.append(name)
+        page.goto(f"{url}/{prefix}comparison.html")
+        page.locator("table.tr-comparison").scroll_into_view_if_needed()
+        _shot(page, name := f"{lang}-{label}-comparison.png")
+        written.append(name)
+        context.close()
+    for name in written:
+        assert (SHOTS / name).stat().st_size > 10_000, name
+    print(f"screenshots in {SHOTS}: {', '.join(written)}")
