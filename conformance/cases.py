@@ -27,7 +27,9 @@ What each operation's positions look like:
 * declare — legal prefixes of declarations from dealt hands, then a last
   declaration that is legal or broken in each way the rules refuse;
 * undeclared — kitties with jokers around the card that names trump;
-* hand — whole hands played out (declarations, kitty exchange, failed throws).
+* hand — whole hands played out (declarations, kitty exchange, failed throws);
+* penalty — one to three faults of one hand (every kind, either side or both,
+  found at once or late, lateness around every step) at every band edge.
 """
 from __future__ import annotations
 
@@ -41,9 +43,9 @@ from . import protocol
 from .engine import _judge_trick, judge, supported_operations
 
 DEFAULT_COUNTS = {"classify": 200, "lead": 200, "follow": 300, "winner": 200, "kitty": 120, "result": 80,
-                  "advance": 160, "declare": 160, "undeclared": 120, "hand": 8}
+                  "advance": 160, "declare": 160, "undeclared": 120, "hand": 8, "penalty": 160}
 VECTOR_COUNTS = {"classify": 80, "lead": 60, "follow": 100, "winner": 60, "kitty": 50, "result": 80,
-                 "advance": 160, "declare": 60, "undeclared": 50, "hand": 4}
+                 "advance": 160, "declare": 60, "undeclared": 50, "hand": 4, "penalty": 60}
 SUIT_LETTERS = ("S", "H", "D", "C")
 
 
@@ -672,6 +674,40 @@ class Positions:
                 "first_hand": first_hand, "deal": {"hands": [fmt(h) for h in dealt], "kitty": fmt(kitty)},
                 "declarations": [{"seat": s, "cards": fmt(c)} for s, c in sequence],
                 "discard": fmt(discard), "tricks": tricks}
+
+    def penalty(self) -> Iterator[dict]:
+        """Faults of one hand: one to three of every kind, by either side (or both, where the ruleset names a
+        consequence for it), found at once or late, with counts 0-6, lateness just at and past every step, and
+        the attackers' points at every band edge or anywhere between -20 and 345."""
+        from reference_impl.penalties import FAULTS, RECORDS
+        rules, rng = self.rules, self.rng
+        values = rules.checked.values
+        both = [k for k, s in RECORDS.items() if s in values and "both_sides" in values[s]]
+        points = sorted({e for b in rules.bands for e in (b.low, b.high) if e is not None} | {0})
+        steps = values.get("penalty.lateness") or ()
+        minutes = sorted({m for s in steps for m in (s["over"], s["over"] + 1)} | {0, 3, 20})
+
+        def fault() -> dict:
+            kind = rng.choice(FAULTS)
+            if kind == "wrong_kitty":
+                offender = "banker"
+            elif kind in both and rng.random() < 0.3:
+                offender = "both"
+            else:
+                offender = rng.choice(("banker", "attackers"))
+            f = {"fault": kind, "offender": offender}
+            if rng.random() < 0.9:
+                f["count"] = rng.randrange(0, 7)
+            if rng.random() < 0.6:
+                f["found"] = rng.choice(("at_once", "late"))
+            if kind == "lateness":
+                f["minutes"] = rng.choice(minutes)
+            return f
+
+        while True:
+            n = 1 if rng.random() < 0.6 else rng.randrange(2, 4)
+            pts = rng.choice(points) if rng.random() < 0.6 else 5 * rng.randrange(-4, 70)
+            yield {"faults": [fault() for _ in range(n)], "attackers_points": pts}
 
 
 def _rank(c: int) -> str | None:

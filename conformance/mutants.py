@@ -22,17 +22,19 @@ from tractor_dsl.types import BoolType, EnumType, Formula, IntType, OptionalType
 
 # Settings no operation of the protocol observes: the match clock, the
 # tournament, the physical deal and seating. Mutating them cannot change any
-# judgment, so they are not mutated (and say so in the report).
-UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "bank.", "penalty.")
-# (penalties other than a failed throw are judged by reference_impl.penalties and tested
-# there; no protocol operation carries a revoke, a wrong count or a wrong kitty.)
+# judgment, so they are not mutated (and say so in the report). Penalties are
+# observed by the ``penalty`` operation.
+UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "bank.")
 # Equipment sizes are mutated only together (a lone change is an impossible
 # ruleset the checker refuses), so they are left out too.
 UNMUTATED = {"equipment.decks", "equipment.hand_size", "equipment.kitty_size", "trump.equal_cards",
              "throw.split", "penalty.points_to", "declare.joker_trump", "bank.first_hand_undeclared",
-             # read only by judgments no protocol operation reports: the points a wrong declaration costs,
-             # the threshold the penalties count from, and whether the banker exchanges the kitty
-             "declare.wrong_points", "score.threshold", "kitty.exchange"}
+             # read only by judgments no protocol operation reports: the threshold the score table restates,
+             # and whether the banker exchanges the kitty
+             "score.threshold", "kitty.exchange",
+             # observed only by a declare request carrying earlier wrong declarations, which the generated
+             # declare inputs do not draw yet (tests/interp/test_declaring.py tests it from 003:6.3)
+             "declare.wrong_bars_partner"}
 
 
 @dataclass
@@ -248,7 +250,21 @@ EQUIVALENCE: list[tuple[Callable[[Mutant, Rules], bool], str]] = [
      "the band already gains the capped number of levels, so more stays capped"),
     (lambda mu, r: mu.setting == "declare.after_overcall" and not r["declare.joker_pairs"]
      and mu.description.endswith("jokers_only") is False, "no joker declarations exist"),
+    (lambda mu, r: mu.setting in ("penalty.revoke", "penalty.wrong_count", "penalty.played_count",
+                                  "penalty.signals") and "points_per_card" in mu.description
+     and r[mu.setting]["ends_hand"] and r["penalty.several"] == "first_decides",
+     "the fault ends the hand, and a hand-ending fault voids every point of the hand, its own included"),
+    (lambda mu, r: mu.setting == "penalty.several" and not _ends_a_hand(r),
+     "no fault of this ruleset ends the hand, and the two ways differ only when one does"),
+    (lambda mu, r: mu.setting == "penalty.wrong_kitty_cap"
+     and r["penalty.wrong_kitty"] != "attackers_take_stage_by_points",
+     "the wrong-kitty consequence does not count levels by points, so its cap is never read"),
 ]
+
+
+def _ends_a_hand(r: Rules) -> bool:
+    from reference_impl.penalties import RECORDS
+    return any((r.checked.values.get(s) or {}).get("ends_hand") for s in RECORDS.values())
 
 
 def _joker_junction(r: Rules) -> bool:
@@ -335,7 +351,8 @@ def _answer(rules: Rules, case: dict) -> Any:
 
 # Which operations can observe a change to a setting (by prefix); the others are not asked.
 OBSERVERS = (
-    ("score.", ("result",)), ("level.", ("advance",)), ("declare.", ("declare", "undeclared")),
+    ("score.", ("result",)), ("level.", ("advance",)), ("declare.wrong", ("declare", "penalty")),
+    ("declare.", ("declare", "undeclared")), ("penalty.", ("penalty",)), ("throw.penalty", ("lead", "penalty")),
     ("kitty.", ("kitty",)), ("follow.", ("follow",)), ("throw.", ("lead",)), ("ruff.", ("winner",)),
     ("compare.", ("winner", "kitty")), ("equipment.points", ("winner", "kitty", "result")),
     ("tractor.", ("classify", "lead", "follow", "winner", "kitty")),

@@ -34,7 +34,11 @@ band edge, a declaration sequence...), then the cards that realize it:
 * declare — prefixes of legal declarations (a first declaration, an
   overcall, a reinforcement, a joker pair) then a last declaration that is
   legal or broken in each way the rules refuse; undeclared — kitties with
-  jokers at and before the card that names trump.
+  jokers at and before the card that names trump;
+* penalty — one to three faults of one hand, each a kind the ruleset prices
+  by either side (or both, where it names a consequence for that), found at
+  once or late, counts 0–6, lateness at and just past every step, with the
+  attackers' points at the band edges.
 
 Everything is drawn from Hypothesis primitives (integers, sampled_from,
 permutations, lists); every choice among candidates is an index into a list
@@ -69,10 +73,11 @@ from tractor_dsl.patterns import can_form
 
 __all__ = ["OPERATIONS", "POSITIVE", "cases", "classify_inputs", "lead_inputs", "follow_inputs", "winner_inputs",
            "kitty_inputs", "result_inputs", "advance_inputs", "declare_inputs", "undeclared_inputs",
-           "clause_coverage", "executable_clauses"]
+           "penalty_inputs", "clause_coverage", "executable_clauses"]
 
 #: The operations these strategies generate (``hand`` is left to conformance.cases).
-OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared")
+OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared",
+              "penalty")
 
 _SUIT_LETTERS = ("S", "H", "D", "C")
 _TRUMPS = ("S", "H", "D", "C", None)
@@ -1303,12 +1308,60 @@ def undeclared_inputs(ruleset: str) -> SearchStrategy[dict]:
     return _fresh(_undeclared_input(rules))
 
 
+# --------------------------------------------------------------------------- penalty
+
+@lru_cache(maxsize=None)
+def _penalty_faults(rules: Rules) -> tuple[dict, ...]:
+    """Every single fault to ask about: kind × offender (``both`` where a fault record names that case) ×
+    found at once or late, the kinds of :data:`reference_impl.penalties.FAULTS` in order."""
+    from reference_impl.penalties import FAULTS, RECORDS
+    values = rules.checked.values
+    out = []
+    for kind in FAULTS:
+        offenders = ["banker"] if kind == "wrong_kitty" else ["banker", "attackers"]
+        if kind in RECORDS and "both_sides" in (values.get(RECORDS[kind]) or {}):
+            offenders.append("both")
+        out += [{"fault": kind, "offender": o, "found": found} for o in offenders for found in ("at_once", "late")]
+    return tuple(out)
+
+
+def _penalty_input(rules: Rules) -> SearchStrategy[dict]:
+    faults = _penalty_faults(rules)
+    steps = rules.checked.values.get("penalty.lateness") or ()
+    minutes = tuple(sorted({0, 1} | {m for s in steps for m in (s["over"], s["over"] + 1)}))
+    points = _result_points(rules)
+
+    @st.composite
+    def draw_input(draw) -> dict:
+        out = []
+        for _ in range(_int(draw, 1, 3)):
+            f = dict(_pick(draw, faults), count=_int(draw, 0, 6))
+            if f["fault"] == "lateness":
+                f["minutes"] = _pick(draw, minutes)  # by index: (0, 1) would hit _sampled's cached (False, True)
+            out.append(f)
+        return {"faults": out, "attackers_points": _choice(draw, points)}
+    return draw_input()
+
+
+def penalty_inputs(ruleset: str) -> SearchStrategy[dict]:
+    """Inputs of ``penalty``: one to three faults of one hand and the attackers' points.
+
+    Each fault is a kind the ruleset may price, by the banker side, the
+    attackers or (for a fault record naming ``both_sides``) both, found at once
+    or late, counting 0–6 cards or times; lateness is drawn at and just past
+    every step of ``penalty.lateness``. Points are the band edges of
+    :func:`result_inputs`. Several faults let a hand-ending fault follow one
+    that carries points (``penalty.several``).
+    """
+    return _fresh(_penalty_input(_rules(ruleset)))
+
+
 # --------------------------------------------------------------------------- all operations
 
 _STRATEGIES: dict[str, Callable[[Rules], SearchStrategy[dict]]] = {
     "classify": _classify_input, "lead": _lead_input, "follow": _follow_input, "winner": _winner_input,
     "kitty": _kitty_input, "result": _result_input, "advance": _advance_input, "declare": _declare_input,
-    "undeclared": _undeclared_input,
+    "undeclared": _undeclared_input, "penalty": _penalty_input,
 }
 
 
@@ -1322,7 +1375,7 @@ def _weights(rules: Rules) -> dict[str, int]:
     ladder entries, result: its band edges), the cheap operations generously."""
     return {"classify": 12, "lead": 10, "follow": len(_follow_scenarios(rules)) * 3 // 2, "winner": 12,
             "kitty": len(_kitty_scenarios(rules)), "result": len(_result_points(rules)), "advance": 8,
-            "declare": len(_DECLARE_SCENARIOS), "undeclared": 3}
+            "declare": len(_DECLARE_SCENARIOS), "undeclared": 3, "penalty": len(_penalty_faults(rules)) // 2}
 
 
 def cases(ruleset: str, ops: Sequence[str] | None = None) -> SearchStrategy[dict]:
@@ -1368,6 +1421,7 @@ POSITIVE = {
     "advance": "the team wins the game",
     "declare": "the last declaration is legal",
     "undeclared": "a kitty card names trump (no redeal)",
+    "penalty": "a fault decides the hand's result (consequence other than none)",
 }
 
 
@@ -1384,14 +1438,16 @@ def _positive(op: str, inp: dict, result: dict) -> bool:
         return result["next_banker"] == "banker"
     if op == "advance":
         return bool(result["won"])
+    if op == "penalty":
+        return result["consequence"] != "none"
     return not result["redeal"]
 
 
 # Settings no protocol operation judges: conduct and the match, tournament,
-# deal and bank, penalties other than a failed throw's, and settings read by
-# no operation (the equipment sizes only bound valid inputs; score.threshold
-# restates the bands; kitty.exchange shapes a whole hand, not a judgment).
-_NOT_JUDGED = ("match.", "tournament.", "deal.", "bank.", "penalty.", "equipment.players", "equipment.decks",
+# deal and bank, and settings read by no operation (the equipment sizes only
+# bound valid inputs; score.threshold restates the bands; kitty.exchange
+# shapes a whole hand, not a judgment).
+_NOT_JUDGED = ("match.", "tournament.", "deal.", "bank.", "equipment.players", "equipment.decks",
                "equipment.hand_size", "equipment.kitty_size", "score.threshold", "kitty.exchange")
 
 
@@ -1400,7 +1456,6 @@ def executable_clauses(ruleset: str) -> set[str]:
 
     Left out are clauses holding only settings no operation of the protocol
     judges: conduct, ``match.*``, ``tournament.*``, ``deal.*``, ``bank.*``,
-    ``penalty.*`` (a failed throw's penalty is ``throw.*`` and stays),
     ``equipment.players`` and the equipment sizes (they only bound valid
     inputs), ``score.threshold`` and ``kitty.exchange``.
     """
@@ -1428,7 +1483,8 @@ def clause_coverage(ruleset: str, examples: int = 200) -> dict[str, dict[str, in
     * kitty — positive: the kitty changes the attackers' points; negative: it changes nothing;
     * result — positive: the banker side keeps the bank; negative: the attackers take it;
     * advance — positive: the team wins the game; negative: it does not;
-    * undeclared — positive: a kitty card names trump; negative: a redeal.
+    * undeclared — positive: a kitty card names trump; negative: a redeal;
+    * penalty — positive: a fault decides the hand's result; negative: the score table does.
 
     Returns ``{clause_id: {"positive": n, "negative": n}}``.
     """
