@@ -93,10 +93,11 @@ class HandError(RuntimeError):
 def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dict[int, list[int]], list[int]]:
     pack = full_pack(rules.decks)
     rng.shuffle(pack)
-    hands: dict[int, list[int]] = {s: [] for s in range(4)}
+    players = rules["equipment.players"]  # four: the schema allows no other number
+    hands: dict[int, list[int]] = {s: [] for s in range(players)}
     drawn = len(pack) - rules.kitty_size
     for i in range(drawn):
-        hands[(first_drawer + i) % 4].append(pack[i])
+        hands[(first_drawer + i) % players].append(pack[i])
     return hands, pack[drawn:]
 
 

@@ -260,7 +260,9 @@ class Position:
     * ``undeclared``: nobody declared; ``hands[0]`` is the kitty, the banker is at
       ``level``, the attackers at ``other_level``;
     * ``fault``: the side ``side`` commits the fault ``key`` involving ``points``
-      cards, the attackers holding ``other_level`` (a number) points;
+      cards (times; for ``lateness`` minutes late), the attackers holding
+      ``other_level`` (a number) points; ``key`` ``"revoke:late"`` is a fault
+      found only later;
     * ``next_banker``: seat 0 was banker and the side ``side`` holds the stage next;
     * ``timeout``: time runs out with team 0 at ``level``, team 1 at
       ``other_level``, and team ``side`` holding the bank;
@@ -885,6 +887,8 @@ def families(key: str) -> list[str]:
         return ["shape", "trick"]
     if key.startswith("compare.") or key.startswith("ruff."):
         return ["trick"]
+    if key == "throw.late":
+        return ["fault"]
     if key.startswith("throw."):
         return ["lead"]
     if key.startswith("follow."):
@@ -1112,9 +1116,11 @@ SIDE_EN = {"banker": "the banker side", "attackers": "the attackers"}
 SIDE_ZH = {"banker": "守庄方", "attackers": "攻庄方"}
 FAULT_EN = {"failed_throw": "a failed throw", "revoke": "a revoke (藏牌)", "wrong_count": "a wrong card count (劳改)",
             "wrong_kitty": "a wrong kitty (埋底张数不对)", "exposed_card": "an exposed card (罚张)",
-            "wrong_declaration": "a wrong declaration"}
+            "wrong_declaration": "a wrong declaration", "played_count": "a play of too many or too few cards",
+            "looking_back": "a look at played cards", "signals": "a signal to a partner", "lateness": "lateness"}
 FAULT_ZH = {"failed_throw": "甩牌失败", "revoke": "藏牌", "wrong_count": "劳改（牌数不对）",
-            "wrong_kitty": "埋底张数不对", "exposed_card": "罚张", "wrong_declaration": "亮错牌"}
+            "wrong_kitty": "埋底张数不对", "exposed_card": "罚张", "wrong_declaration": "亮错牌",
+            "played_count": "出多牌或出少牌", "looking_back": "查阅已出的牌", "signals": "示意对家", "lateness": "迟到"}
 DECLARE_REASONS_ZH = {
     "kitty_taken": "底牌已拿起，不能再亮主或反主",
     "missing_first_hand_card": "首盘亮主须同时亮出规定的牌",
@@ -1181,11 +1187,13 @@ def _q_advance(pos, lang):
                      f"{SIDE_EN.get(pos.side, pos.side)}: where does it stand?")]
 
 
-def _declarations(pos: Position) -> list[tuple[int, list[int]]]:
+def _declarations(pos: Position, wrong: bool = False) -> list[tuple[int, list[int]]]:
+    """The declarations (``"SEAT: CARDS"``), or with ``wrong`` the earlier wrong ones (``"SEAT!: CARDS"``)."""
     out = []
     for h in pos.hands:
         seat, _, cards = h.partition(":")
-        out.append((int(seat), parse_cards(cards)))
+        if seat.endswith("!") == wrong:
+            out.append((int(seat.rstrip("!")), parse_cards(cards)))
     return out
 
 
@@ -1201,11 +1209,11 @@ def _trump_words(trump, lang: str) -> str:
 def _eval_declare(rules: Rules, pos: Position) -> Outcome:
     if pos.level in rules["trump.fixed_ranks"]:
         raise InvalidPosition(f"{pos.level} is a fixed trump rank in {rules.name}")
-    seq = _declarations(pos)
+    seq, wrong = _declarations(pos), _declarations(pos, wrong=True)
     try:
         check_copies([c for _, cs in seq for c in cs], rules.decks, "the declarations")
         j = declaring_mod.judge_declarations(rules, pos.level, seq, bool(pos.first_hand),
-                                             banker=None if pos.first_hand else 0)
+                                             banker=None if pos.first_hand else 0, wrong=wrong)
     except (ValueError, CardError) as e:
         raise InvalidPosition(str(e)) from None
     st = j.value
@@ -1240,7 +1248,11 @@ def _q_declare(pos, lang):
         seat, _, cards = h.partition(":")
         if i:
             out.append(("text", "；" if zh else "; "))
-        out.append(("text", f"{seat}号位亮 " if zh else f"seat {seat} shows "))
+        if seat.endswith("!"):
+            seat = seat.rstrip("!")
+            out.append(("text", f"{seat}号位亮错 " if zh else f"seat {seat} wrongly shows "))
+        else:
+            out.append(("text", f"{seat}号位亮 " if zh else f"seat {seat} shows "))
         out.append(("cards", cards.strip()))
     out.append(("text", "。结果？" if zh else ". What stands?"))
     return out
@@ -1292,8 +1304,10 @@ def _q_undeclared(pos, lang):
 
 def _eval_fault(rules: Rules, pos: Position) -> Outcome:
     points = int(pos.other_level or 0)
+    fault, _, found = (pos.key or "").partition(":")
     try:
-        j = penalties_mod.judge_fault(rules, pos.key, pos.side, pos.points or 0)
+        j = penalties_mod.judge_fault(rules, fault, pos.side, pos.points or 0, found=found or "at_once",
+                                      minutes=pos.points if fault == "lateness" else None)
         f = j.value
         clauses = list(j.clauses)
         result = None
@@ -1321,13 +1335,16 @@ def _eval_fault(rules: Rules, pos: Position) -> Outcome:
 
 def _q_fault(pos, lang):
     n = pos.points or 0
+    fault, _, found = (pos.key or "").partition(":")
     if lang == "zh":
-        return [("text", f"{SIDE_ZH.get(pos.side, pos.side)}{FAULT_ZH.get(pos.key, pos.key)}"
-                         f"（{n}张），攻庄方已得{pos.other_level}分：如何处理？")]
+        count = f"{n}分钟" if fault == "lateness" else f"{n}张"
+        return [("text", f"{SIDE_ZH.get(pos.side, pos.side)}{FAULT_ZH.get(fault, fault)}（{count}）"
+                         + ("，过后才发现" if found == "late" else "") + f"，攻庄方已得{pos.other_level}分：如何处理？")]
     verb = "commits" if pos.side == "banker" else "commit"
-    return [("text", f"{SIDE_EN.get(pos.side, pos.side)} {verb} {FAULT_EN.get(pos.key, pos.key)} "
-                     f"({n} card{'s' if n != 1 else ''}) when the attackers hold {pos.other_level} points: "
-                     "what follows?")]
+    count = f"{n} minute{'s' if n != 1 else ''}" if fault == "lateness" else f"{n} card{'s' if n != 1 else ''}"
+    return [("text", f"{SIDE_EN.get(pos.side, pos.side)} {verb} {FAULT_EN.get(fault, fault)} ({count})"
+                     + (", found only later," if found == "late" else "")
+                     + f" when the attackers hold {pos.other_level} points: what follows?")]
 
 
 def _eval_next_banker(rules: Rules, pos: Position) -> Outcome:
@@ -1431,12 +1448,16 @@ def _gen_undeclared(rng: random.Random, space: Space) -> Position:
                     hands=(" ".join(kitty),), first_hand=rng.random() < 0.5)
 
 
-_FAULTS = ("revoke", "wrong_count", "wrong_kitty", "exposed_card", "wrong_declaration", "failed_throw")
+_FAULTS = ("revoke", "wrong_count", "wrong_kitty", "exposed_card", "wrong_declaration", "failed_throw",
+           "played_count", "looking_back", "signals", "lateness", "revoke:late", "failed_throw:late")
 
 
 def _gen_fault(rng: random.Random, space: Space) -> Position:
     fault = rng.choice(_FAULTS)
     side = "banker" if fault == "wrong_kitty" else rng.choice(("banker", "attackers"))
+    if fault == "lateness":
+        return Position("fault", key=fault, side=side, points=rng.randrange(0, 20),
+                        other_level=str(5 * rng.randrange(0, 50)))
     return Position("fault", key=fault, side=side, points=rng.choice((1, 2, 3)),
                     other_level=str(5 * rng.randrange(0, 50)))
 
@@ -1461,6 +1482,8 @@ CURATED.update({
         ("5", False, ("1: 5H", "2: 5S 5S")),
         ("5", False, ("1: 5H", "3: J+ J+")),
         ("5", False, ("1: 5H", "2: 5S")),
+        ("5", True, ("0!: 6H", "2: 5H")),
+        ("5", False, ("1!: 6S", "3: 5S")),
     )],
     "undeclared": [Position("undeclared", level=lv, other_level=ol, hands=(k,), first_hand=fh)
                    for lv, ol, k, fh in (
@@ -1471,7 +1494,10 @@ CURATED.update({
         ("revoke", "attackers", 2, 100), ("revoke", "banker", 2, 100), ("wrong_count", "banker", 1, 100),
         ("wrong_count", "attackers", 1, 100), ("wrong_count", "banker", 1, 150), ("wrong_kitty", "banker", 0, 150),
         ("wrong_kitty", "banker", 0, 100), ("exposed_card", "attackers", 1, 100),
-        ("wrong_declaration", "attackers", 1, 100), ("failed_throw", "attackers", 3, 100))],
+        ("wrong_declaration", "attackers", 1, 100), ("failed_throw", "attackers", 3, 100),
+        ("played_count", "attackers", 1, 100), ("looking_back", "attackers", 1, 100), ("signals", "banker", 0, 100),
+        ("lateness", "attackers", 7, 100), ("lateness", "attackers", 12, 100), ("revoke:late", "banker", 2, 100),
+        ("revoke:late", "attackers", 2, 100), ("failed_throw:late", "banker", 2, 150))],
     "next_banker": [Position("next_banker", side="banker"), Position("next_banker", side="attackers")],
     "first_hand": [Position("first_hand", points=1)],
     "timeout": [Position("timeout", level=a, other_level=b, side=t)

@@ -13,8 +13,8 @@ from tractor_cli.main import main
 
 BASES = ("r000", "r001", "r003")
 PAIRS = list(combinations(BASES, 2))
-DERIVED = [("r000", "r000_no_bridge"), ("r001", "r001_aa22_top"), ("r001", "r001_completed"),
-           ("r001", "r001_powers")]
+DERIVED = [("r000", "r000_no_bridge"), ("r001", "r001_aa22_top"), ("r001", "r001_literal"),
+           ("r001", "r001_powers"), ("r003", "r003_capped")]
 
 
 @pytest.mark.parametrize("a,b", PAIRS + DERIVED)
@@ -102,7 +102,7 @@ def test_tractor_diff_options(capsys):
     out = _diff_output(capsys, "r001", "r003", "--topic", "kitty", "--json")
     data = json.loads(out)
     assert data["differences"] and {d["topic"] for d in data["differences"]} == {"kitty"}
-    out = _diff_output(capsys, "r001", "r001_completed", "--zh")
+    out = _diff_output(capsys, "r001", "r001_literal", "--zh")
     assert "跟牌" in out and "不合规" in out
 
 
