@@ -28,7 +28,7 @@ UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "b
 # Equipment sizes are mutated only together (a lone change is an impossible
 # ruleset the checker refuses), so they are left out too.
 UNMUTATED = {"equipment.decks", "equipment.hand_size", "equipment.kitty_size", "trump.equal_cards",
-             "throw.split", "penalty.points_to", "declare.joker_trump", "bank.first_hand_undeclared",
+             "penalty.points_to", "declare.joker_trump", "bank.first_hand_undeclared",
              # read only by judgments no protocol operation reports: the threshold the score table restates,
              # and whether the banker exchanges the kitty
              "score.threshold", "kitty.exchange",
