@@ -251,6 +251,8 @@ class _Checker:
                 problem = f"{what} has no Chinese text"
             elif not _HAN.search(chinese):
                 problem = f"the Chinese text of {what} holds no Chinese character"
+            elif any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in chinese):
+                problem = f"the Chinese text of {what} holds a control character"
             else:
                 return
             if bundled:
