@@ -29,7 +29,7 @@ from reference_impl.following import derived_ladder
 from reference_impl.rules import Rules
 from tractor_dsl import model as m
 from tractor_dsl.schema import PARAMS_BY_NAME
-from tractor_dsl.types import TIERS, BoolType, EnumType, Formula, IntType, OptionalType
+from tractor_dsl.types import TIERS, BoolType, EnumType, Formula, IntType, OptionalType, RecordType
 
 from .features import changed, reading_changes
 from .positions.scenario import Scenario, unit_text
@@ -37,23 +37,32 @@ from .positions.scenario import Scenario, unit_text
 # Settings no operation of the protocol observes: the clock, the tournament, the
 # physical deal and seating, the bank's succession. Changing them cannot change
 # any judgment an engine is asked for, so they have no alternatives here.
-UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "bank.", "penalty.")
+# (Penalties are observed by the ``penalty`` operation.)
+UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "bank.")
 # Equipment sizes change only together (a lone change is an impossible ruleset);
 # the others are read by no judgment the protocol reports.
 UNVARIED = {"equipment.decks", "equipment.hand_size", "equipment.kitty_size", "trump.equal_cards",
             "penalty.points_to", "declare.joker_trump", "bank.first_hand_undeclared",
-            "declare.wrong_points", "score.threshold", "kitty.exchange"}
+            "score.threshold", "kitty.exchange"}
 
 # Which operations can observe a change to a feature (by prefix; first match wins).
 OBSERVERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("follow ", ("follow",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
-    ("declare.", ("declare", "undeclared")), ("kitty.", ("kitty",)), ("follow.", ("follow",)),
+    ("declare.wrong", ("declare", "penalty")), ("declare.", ("declare", "undeclared")),
+    ("penalty.", ("penalty",)), ("throw.penalty", ("lead", "penalty")), ("throw.late", ("penalty",)),
+    ("throw.split", ("classify", "lead", "follow", "winner", "kitty")),
+    ("kitty.", ("kitty",)), ("follow.", ("follow",)),
     ("throw.", ("lead",)), ("ruff.", ("winner",)), ("compare.", ("winner", "kitty")),
     ("equipment.points", ("winner", "kitty")),
     ("tractor.", ("classify", "lead", "follow", "winner", "kitty")),
     ("trump.", ("classify", "lead", "follow", "winner", "kitty", "declare", "undeclared")),
 )
-ALL_OPS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared")
+# Settings that state one rule twice: a change to the first changes the second with it (the interpreter
+# refuses a ruleset where they disagree), and the second has no alternatives of its own.
+COUPLED = {"declare.first_hand_banker": ("declare.overcall_moves_bank",
+                                         {"last_declarer": "first_hand", "first_declarer": "never"})}
+COUPLED_WITH = {other for other, _ in COUPLED.values()}
+ALL_OPS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "penalty")
 
 
 @dataclass
@@ -127,12 +136,17 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
             if c != value:
                 yield c, c
     elif isinstance(inner, IntType):
+        high = inner.high
+        if name == "declare.kitty_card" and values:  # a card of the kitty
+            high = values.get("equipment.kitty_size", high)
         if value is None:
             yield "1", 1
         else:
             for v in (value + 5, value - 5 if value >= 5 else value + 1):
-                if (inner.low is None or v >= inner.low) and (inner.high is None or v <= inner.high):
+                if (inner.low is None or v >= inner.low) and (high is None or v <= high):
                     yield str(v), v
+            if name == "declare.kitty_card" and value + 1 <= (high or value + 1):
+                yield str(value + 1), value + 1
     elif name == "trump.order":
         for i in range(len(value) - 1):
             swapped = list(value)
@@ -147,6 +161,21 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
     elif name == "level.must_play":
         for i, level in enumerate(value):
             yield f"{level} may be skipped", tuple(x for k, x in enumerate(value) if k != i)
+    elif isinstance(inner, RecordType) and name.startswith("penalty.") and isinstance(value, dict):
+        for field_name, fv in value.items():  # each field of a fault record
+            sub = inner.fields.get(field_name)
+            sub = sub.inner if isinstance(sub, OptionalType) else sub
+            options = []
+            if isinstance(sub, BoolType):
+                options = [(str(not fv).lower(), not fv)]
+            elif isinstance(sub, EnumType):
+                from reference_impl.penalties import BOTH_SIDES_CONSEQUENCES
+                allowed = BOTH_SIDES_CONSEQUENCES if field_name == "both_sides" else sub.choices
+                options = [(c, c) for c in sub.choices if c != fv and c in allowed]
+            elif isinstance(sub, IntType) and fv is not None:
+                options = [(str(fv + 10), fv + 10)]
+            for label, nv in options:
+                yield f"{field_name} -> {label}", {**value, field_name: nv}
     elif name == "equipment.points":
         for rank, pts in value.items():
             changed_points = dict(value)
@@ -227,8 +256,9 @@ def ladders_of(rules: Rules, derived_up_to: int = 8) -> dict[tuple[int, int], tu
     return out
 
 
-def _ladder_changes(unit, rungs) -> Iterator[tuple[str, tuple]]:
-    """(label, rungs) for every move of one rung to another place, and every drop but the last rung's."""
+def _ladder_changes(unit, rungs) -> Iterator[tuple[str, tuple, set[int]]]:
+    """(label, rungs, rungs whose order changes) for every move of one rung to another place, and every drop
+    but the last rung's."""
     n = len(rungs)
     seen = {tuple(rungs)}
     for i in range(n):
@@ -237,21 +267,31 @@ def _ladder_changes(unit, rungs) -> Iterator[tuple[str, tuple]]:
             moved = tuple(rest[:q] + [rungs[i]] + rest[q:])
             if moved not in seen:
                 seen.add(moved)
-                yield f"rung {i + 1} ({units_pattern(rungs[i])}) moved to place {q + 1}", moved
+                yield (f"rung {i + 1} ({units_pattern(rungs[i])}) moved to place {q + 1}", moved,
+                       set(range(min(i, q), max(i, q) + 1)))
     for i in range(n - 1):
-        yield f"rung {i + 1} ({units_pattern(rungs[i])}) dropped", tuple(e for k, e in enumerate(rungs) if k != i)
+        yield (f"rung {i + 1} ({units_pattern(rungs[i])}) dropped", tuple(e for k, e in enumerate(rungs) if k != i),
+               set(range(i, n)))
 
 
-def _adjacent_changes(unit, rungs) -> Iterator[tuple[str, tuple]]:
+def _adjacent_changes(unit, rungs) -> Iterator[tuple[str, tuple, set[int]]]:
     for i in range(len(rungs) - 1):
         swapped = list(rungs)
         swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
-        yield f"rungs {i + 1} and {i + 2} swapped", tuple(swapped)
-        yield f"rung {i + 1} ({units_pattern(rungs[i])}) dropped", tuple(e for k, e in enumerate(rungs) if k != i)
+        yield f"rungs {i + 1} and {i + 2} swapped", tuple(swapped), {i, i + 1}
+        yield (f"rung {i + 1} ({units_pattern(rungs[i])}) dropped", tuple(e for k, e in enumerate(rungs) if k != i),
+               set(range(i, len(rungs))))
 
 
-def follow_targets(unit) -> Callable[[Scenario], bool]:
-    return lambda sc: sc.op == "follow" and sc.kind in ("rung", "rungs") and sc.args[0] == unit
+def follow_targets(unit, touched: set[int]) -> Callable[[Scenario], bool]:
+    """The follow scenarios of ``unit`` whose rungs are among those a ladder change reorders."""
+    def aimed(sc: Scenario) -> bool:
+        if sc.op != "follow" or sc.kind not in ("rung", "rungs") or sc.args[0] != unit:
+            return False
+        if sc.kind == "rungs":
+            return sc.args[1] in touched and sc.args[2] in touched
+        return sc.args[1] in touched and sc.args[2] in ("later", "meet")
+    return aimed
 
 
 # --------------------------------------------------------------------------- all alternatives
@@ -271,26 +311,43 @@ def alternatives(rules: Rules) -> list[Alternative]:
                                row))
 
     for name, value in sorted(checked.values.items()):
-        if name.startswith(UNOBSERVED_PREFIXES) or name in UNVARIED:
+        if name.startswith(UNOBSERVED_PREFIXES) or name in UNVARIED or name in COUPLED_WITH:
             continue
         for label, new in setting_values(name, value, checked.values):
             row = None
             if isinstance(new, _Row):
                 new, row = new.table, new.row
-            add(checked.clause_id_of(name), name, f"{name}: {label}", {name: new},
-                _kitty_targets(name, label) if name.startswith("kitty.") else None, row=row)
+            changes = {name: new}
+            if name in COUPLED:  # the setting stated twice: the other statement changes with it
+                other, follows = COUPLED[name]
+                changes[other] = follows[new]
+            add(checked.clause_id_of(name), name, f"{name}: {label}", changes,
+                _kitty_targets(name, label) if name.startswith("kitty.") else _AIMED.get(name), row=row)
     listed = set(rules.ladders)
     for unit, rungs in ladders_of(rules).items():
         key = f"follow {unit_text(unit)}"
         clause = rules.ladder_clause[unit] if unit in listed else rules.clause("follow.unlisted")
         label = "" if unit in listed else " (derived)"
         changes = _ladder_changes if unit in listed else _adjacent_changes
-        for what, new_rungs in changes(unit, rungs):
+        for what, new_rungs, touched in changes(unit, rungs):
             ladder = (unit_shape(unit), tuple(units_pattern(e) for e in new_rungs))
-            add(clause, key, f"follow {unit_text(unit)}{label}: {what}", {key: ladder}, follow_targets(unit))
+            add(clause, key, f"follow {unit_text(unit)}{label}: {what}", {key: ladder}, follow_targets(unit, touched))
     out.extend(_band_alternatives(rules, add))
     _reading_flips(rules, add)
     return out
+
+
+def _winner_kinds(*kinds: str) -> Callable[[Scenario], bool]:
+    return lambda sc: (sc.op == "winner" and sc.kind in kinds) or (sc.op == "classify" and sc.kind == "boundary")
+
+
+# Settings whose decisions a few scenarios aim at (the rest are searched through every scenario of their observers).
+_AIMED: dict[str, Callable[[Scenario], bool]] = {
+    "tractor.ace_two": _winner_kinds("wrap", "window"),
+    "trump.order": _winner_kinds("boundary", "window"),
+    "compare.element_over_length": _winner_kinds("upgrade"),
+    "ruff.structure": _winner_kinds("counts_ruff", "ruffs"),
+}
 
 
 def _kitty_targets(name: str, label: str):
@@ -361,5 +418,6 @@ def _reading_flips(rules: Rules, add) -> None:
             observed: set[str] = set()
             for key in changes:
                 observed.update(observers_of(key))
+            aimed = _AIMED.get(next(iter(changes))) if len(changes) == 1 else None
             add(clause.id, f"reading {clause.id}", f"{clause.id}: reading {chosen} -> {reading.name}", changes,
-                obs=tuple(op for op in ALL_OPS if op in observed))
+                aimed, obs=tuple(op for op in ALL_OPS if op in observed))

@@ -33,7 +33,7 @@ from .engine import judge, supported_operations
 
 # Random complement: positions per operation on top of the decision positions.
 DEFAULT_COUNTS = {"classify": 160, "lead": 260, "follow": 700, "winner": 300, "kitty": 120, "result": 40,
-                  "advance": 60, "declare": 220, "undeclared": 80, "hand": 10}
+                  "advance": 60, "declare": 220, "undeclared": 80, "hand": 10, "penalty": 80}
 VECTOR_SEED = 0
 VECTOR_DIR = Path(__file__).parent / "vectors"
 

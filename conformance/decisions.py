@@ -42,8 +42,10 @@ from .positions import RandomDraw, Rejected, Scenario, build, scenarios
 
 # The field an engine answering partially is most likely to answer.
 PRIMARY = {"classify": "kind", "lead": "legal", "follow": "legal", "winner": "winner", "kitty": "points",
-           "result": "levels", "advance": "level", "declare": "legal", "undeclared": "trump", "hand": "levels"}
-SEARCH_OPS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared")
+           "result": "levels", "advance": "level", "declare": "legal", "undeclared": "trump", "hand": "levels",
+           "penalty": "points"}
+SEARCH_OPS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared",
+              "penalty")
 
 
 @dataclass
@@ -89,7 +91,7 @@ def distinguish(rules: Rules, alt: Alternative, seed: int = 0, budget: int = 600
     """
     out = Search(alt)
     if check_equivalence:
-        reason = equivalence_reason(alt, rules) or proven_ladder_equivalent(alt, rules)
+        reason = equivalence_reason(alt, rules)
         if reason is not None:
             out.equivalent = reason
             return out
@@ -99,7 +101,9 @@ def distinguish(rules: Rules, alt: Alternative, seed: int = 0, budget: int = 600
         return out
     d = RandomDraw(random.Random(_seed("distinguish", seed, rules.name, alt.description)))
     fallback: Decided | None = None
-    for i in range(budget):
+    for i in range(4 * budget):  # ``budget`` positions built, however many draws are rejected on the way
+        if out.attempts >= budget:
+            break
         pool = pools[i % len(pools)]  # the observing operations in turn, then a scenario of one
         turn = i // len(pools)
         sc = pool[turn] if turn < len(pool) and len(pool) <= 64 else pool[d.int(0, len(pool) - 1)]
@@ -118,36 +122,66 @@ def distinguish(rules: Rules, alt: Alternative, seed: int = 0, budget: int = 600
             return out
         if fallback is None:
             fallback = found
-            budget = min(budget, i + 1 + 120)
+            budget = min(budget, out.attempts + 120)
     out.found = fallback
+    if out.found is None and check_equivalence:  # nothing found: is it equivalent? (enumeration, for ladders)
+        out.equivalent = proven_ladder_equivalent(alt, rules)
     return out
 
 
 def coverage_positions(rules: Rules, seed: int = 0) -> list[Decided]:
-    """Positions where each rung, band edge and kitty row decides the answer (see the module docstring)."""
+    """Positions where each rung, band edge and kitty row decides the answer (see the module docstring).
+
+    For a rung of a follow ladder: one position whose play meets it (legal) and one whose play does not
+    (illegal) — a later rung played, else a card swapped, else random cards of the suit — each checked
+    with the interpreter, since a seeded draw may miss.
+    """
     out: list[Decided] = []
     d = RandomDraw(random.Random(_seed("coverage", seed, rules.name)))
     for op in ("follow", "result", "kitty", "advance"):
         for sc in scenarios(rules, op):
-            if not _covers(sc):
-                continue
-            inp = _attempt(d, rules, sc, 40)
-            if inp is not None:
-                out.append(Decided(op, inp, [_decision_text(sc)]))
+            if op == "follow":
+                if sc.kind == "rung" and sc.args[2] == "meet":
+                    out += _rung_positions(d, rules, sc)
+            elif sc.kind != "random":
+                inp = _attempt(d, rules, sc, 200)
+                if inp is not None:
+                    out.append(Decided(op, inp, [_decision_text(sc)]))
     return out
 
 
-def _covers(sc: Scenario) -> bool:
-    if sc.op == "follow":
-        return sc.kind == "rung" and sc.args[2] in ("meet", "later")
-    return sc.op in ("result", "kitty", "advance") and sc.kind != "random"
+def _rung_positions(d: RandomDraw, rules: Rules, meet: Scenario) -> list[Decided]:
+    unit, k, _ = meet.args
+    out = []
+    for legal, modes in ((True, ("meet",)), (False, ("later", "miss", "random"))):
+        for mode in modes:
+            sc = Scenario("follow", "rung", (unit, k, mode))
+            inp = _checked(d, rules, sc, lambda got: got.get("legal") is legal)
+            if inp is not None:
+                out.append(Decided("follow", inp, [_decision_text(sc)]))
+                break
+    return out
+
+
+def _checked(d: RandomDraw, rules: Rules, sc: Scenario, wanted, tries: int = 200) -> dict | None:
+    """A position of ``sc`` whose answer under ``rules`` satisfies ``wanted``."""
+    for _ in range(tries):
+        try:
+            inp = build(d, rules, sc)
+        except Rejected:
+            continue
+        if wanted(answer(rules, sc.op, inp)):
+            return inp
+    return None
 
 
 def _decision_text(sc: Scenario) -> str:
     from .positions.scenario import unit_text
     if sc.op == "follow":
         unit, k, mode = sc.args
-        return f"follow {unit_text(unit)}: rung {k + 1} first ({'the play it requires' if mode == 'meet' else 'a later rung played'})"
+        play = {"meet": "the play it requires", "later": "a later rung played", "miss": "a card of it missed",
+                "random": "random cards of the suit"}[mode]
+        return f"follow {unit_text(unit)}: rung {k + 1} first ({play})"
     if sc.op == "result":
         return f"score table at {sc.args[0]} points"
     if sc.op == "kitty":

@@ -34,6 +34,7 @@ NEEDS = {
     "declare": ("declaring",),
     "undeclared": ("declaring",),
     "hand": ("trick", "leading", "kitty", "scoring"),
+    "penalty": ("penalties",),
 }
 
 
@@ -160,6 +161,8 @@ def _classify(rules, inp):
     clauses = [rules.clause("trump.order"), rules.clause("trump.fixed_ranks")]
     if combo.kind in ("tractor", "throw"):
         clauses += [rules.clause("tractor.elements"), rules.clause("tractor.min_length"), *ctx.adjacency_clauses()]
+    if combo.kind == "throw":
+        clauses.append(rules.clause("throw.split"))
     return {"kind": combo.kind, "suit": suit, "components": comps}, tuple(dict.fromkeys(clauses))
 
 
@@ -310,8 +313,17 @@ def _declare(rules, inp):
     banker = inp.get("banker")
     if banker is not None:
         banker = _seat(banker, "banker")
+    wrong_in = inp.get("wrong", [])
+    if not isinstance(wrong_in, list):
+        raise InputError("wrong: expected a list of declarations")
+    wrong = []
+    for i, d in enumerate(wrong_in):
+        if not isinstance(d, dict):
+            raise InputError(f"wrong[{i}]: expected an object with seat and cards")
+        wrong.append((_seat(d.get("seat"), f"wrong[{i}].seat"), _cards(d.get("cards"), f"wrong[{i}].cards")))
     try:
-        j = judge_declarations(rules, level, sequence, first_hand, kitty_taken=kitty_taken, banker=banker)
+        j = judge_declarations(rules, level, sequence, first_hand, kitty_taken=kitty_taken, banker=banker,
+                               wrong=wrong)
     except ValueError as e:
         raise InputError(str(e)) from None
     index = j.extra.get("index")
@@ -410,8 +422,42 @@ def _hand(rules, inp):
     return replay_hand(rules, inp.get("transcript"))
 
 
+def _penalty(rules, inp):
+    from reference_impl.penalties import FAULTS, FOUND, OFFENDERS, Fault, judge_penalties
+    faults_in, points = inp.get("faults"), inp.get("attackers_points")
+    if not isinstance(faults_in, list) or not faults_in:
+        raise InputError("faults: expected a non-empty list of faults")
+    if type(points) is not int:
+        raise InputError("attackers_points: expected an integer")
+    faults = []
+    for i, f in enumerate(faults_in):
+        if not isinstance(f, dict):
+            raise InputError(f"faults[{i}]: expected an object with fault and offender")
+        kind, offender = f.get("fault"), f.get("offender")
+        count, found, minutes = f.get("count", 0), f.get("found", "at_once"), f.get("minutes")
+        if kind not in FAULTS:
+            raise InputError(f"faults[{i}].fault: {kind!r} is not one of {', '.join(FAULTS)}")
+        if offender not in OFFENDERS:
+            raise InputError(f"faults[{i}].offender: expected one of {', '.join(OFFENDERS)}")
+        if type(count) is not int or count < 0:
+            raise InputError(f"faults[{i}].count: expected a whole number, 0 or more")
+        if found not in FOUND:
+            raise InputError(f"faults[{i}].found: expected one of {', '.join(FOUND)}")
+        if minutes is not None and (type(minutes) is not int or minutes < 0):
+            raise InputError(f"faults[{i}].minutes: expected a whole number, 0 or more")
+        faults.append(Fault(kind, offender, count, found, minutes))
+    try:
+        j = judge_penalties(rules, faults, points)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    v = j.value
+    return ({"points": v.points, "ends_hand": v.ends_hand, "consequence": v.consequence,
+             "next_banker": v.result.next_banker, "levels": v.result.levels}, j.clauses)
+
+
 HANDLERS = {"classify": _classify, "lead": _lead, "follow": _follow, "winner": _winner, "kitty": _kitty,
-            "result": _result, "advance": _advance, "declare": _declare, "undeclared": _undeclared, "hand": _hand}
+            "result": _result, "advance": _advance, "declare": _declare, "undeclared": _undeclared, "hand": _hand,
+            "penalty": _penalty}
 
 
 def judge(op: str, ruleset: str, inp: dict) -> tuple[dict, tuple[str, ...]]:

@@ -5,9 +5,14 @@ Equivalence is never assumed silently. An alternative is equivalent when
 * a declared reason holds (:data:`DECLARED`: a setting about triples in a
   two-deck ruleset, a table nothing reads in this ruleset, a cap that already
   binds, ...) — tests prove these by enumeration where that is feasible; or
-* for a follow ladder, enumerating every holding of an abstract suit shows
-  that the two ladders require the same rung of every holding
-  (:func:`ladder_equivalent`).
+* for a follow ladder no seeded search tells apart, enumerating every
+  holding of an abstract suit (one run of positions where tractors go, and
+  isolated cards) shows that the two ladders require the same rung of every
+  holding (:func:`ladder_equivalent`). The abstract suit is smaller than a
+  real one (a real suit can hold two tractors apart), so the enumeration is
+  asked only after the search: the search is the evidence that counts, and a
+  test searches again, harder, every alternative the enumeration calls
+  equivalent.
 """
 from __future__ import annotations
 
@@ -91,6 +96,22 @@ DECLARED: list[tuple[Callable, str]] = [
 ]
 
 
+def _ends_a_hand(r: Rules) -> bool:
+    from reference_impl.penalties import RECORDS
+    return any((r.checked.values.get(s) or {}).get("ends_hand") for s in RECORDS.values())
+
+
+DECLARED += [
+    (lambda a, r: a.feature in ("penalty.revoke", "penalty.wrong_count", "penalty.played_count", "penalty.signals")
+     and "points_per_card" in a.description and r[a.feature]["ends_hand"] and r["penalty.several"] == "first_decides",
+     "the fault ends the hand, and a hand-ending fault voids every point of the hand, its own included"),
+    (lambda a, r: a.feature == "penalty.several" and not _ends_a_hand(r),
+     "no fault of this ruleset ends the hand, and the two ways differ only when one does"),
+    (lambda a, r: a.feature == "penalty.wrong_kitty_cap" and r["penalty.wrong_kitty"] != "attackers_take_stage_by_points",
+     "the wrong-kitty consequence does not count levels by points, so its cap is never read"),
+]
+
+
 def equivalence_reason(alt, original: Rules) -> str | None:
     """The declared reason ``alt`` cannot be told from ``original``, or None."""
     for test, reason in DECLARED:
@@ -104,36 +125,44 @@ def equivalence_reason(alt, original: Rules) -> str | None:
 
 # --------------------------------------------------------------------------- follow ladders
 
-def abstract_holdings(lead_cards: int, run_length: int, decks: int):
-    """Every holding of an abstract suit with more cards than the lead, up to three more.
+EXTRA_CARDS = 4   # holdings of the enumeration have up to this many cards more than the lead
 
-    The suit has a run of ``run_length`` adjacent positions (where tractors
-    go) and as many isolated positions as the holding needs (one card each at
-    most ``decks`` copies). Isolated positions are interchangeable, so their
-    counts are enumerated as multisets. Holdings with as many cards as the
-    lead or fewer are left out: the follower plays them all and no ladder is
-    read. Yields ``(runs, counts)`` as :func:`tractor_dsl.patterns.can_form` reads them.
+
+def abstract_holdings(lead_cards: int, longest: int, decks: int):
+    """Every holding of an abstract suit with more cards than the lead, up to :data:`EXTRA_CARDS` more.
+
+    The suit has one run of ``2 * longest + 1`` positions (room for two
+    tractors of the longest length apart, or one longer) where each position
+    holds no card, a pair or a triple (a lone card in a run is a single like
+    any other), and as many isolated cards as the holding needs, each of 1 to
+    ``decks`` copies; isolated cards are interchangeable, so their counts are
+    enumerated as multisets. Holdings with as many cards as the lead or fewer
+    are left out: the follower plays them all and no ladder is read. Yields
+    ``(runs, counts)`` as :func:`tractor_dsl.patterns.can_form` reads them.
     """
     from itertools import combinations_with_replacement, product
-    for run in product(range(decks + 1), repeat=run_length):
+    length = 2 * longest + 1
+    values = [0] + [v for v in (2, 3) if v <= decks]
+    top = lead_cards + EXTRA_CARDS
+    for run in product(values, repeat=length):
         in_run = sum(run)
-        if in_run > lead_cards + 3:
+        if in_run > top:
             continue
-        for k in range(0, lead_cards + 4):
+        for k in range(0, top - in_run + 1):
             for isolated in combinations_with_replacement(range(1, decks + 1), k):
                 total = in_run + sum(isolated)
-                if lead_cards < total <= lead_cards + 3:
+                if lead_cards < total <= top:
                     counts = {i: c for i, c in enumerate(run) if c}
-                    counts.update({run_length + i: c for i, c in enumerate(isolated)})
-                    runs = [[[i] for i in range(run_length)]] + [[[run_length + i]] for i in range(k)]
+                    counts.update({length + i: c for i, c in enumerate(isolated)})
+                    runs = [[[i] for i in range(length)]] + [[[length + i]] for i in range(k)]
                     yield runs, counts
 
 
 @lru_cache(maxsize=64)
-def _suppliable(rungs: tuple, lead_cards: int, run_length: int, decks: int, protect_triples: bool) -> tuple:
+def _suppliable(rungs: tuple, lead_cards: int, longest: int, decks: int, protect_triples: bool) -> tuple:
     """For every abstract holding, the set (a bitmask) of ``rungs`` it can supply."""
     out = []
-    for runs, counts in abstract_holdings(lead_cards, run_length, decks):
+    for runs, counts in abstract_holdings(lead_cards, longest, decks):
         if protect_triples:
             counts = {k: (1 if n == 3 else n) for k, n in counts.items()}
         mask = 0
@@ -151,7 +180,7 @@ def ladder_equivalent(original, mutated, unit, decks: int = 3, protect_triples: 
     a = [index[tuple(sorted(e))] for e in original]
     b = [index[tuple(sorted(e))] for e in mutated]
     longest = max([u[1] for r in rungs for u in r] + [1])
-    table = _suppliable(rungs, unit[0] * unit[1], max(2, longest + 1), decks, protect_triples)
+    table = _suppliable(rungs, unit[0] * unit[1], longest, decks, protect_triples)
     for mask in table:
         first_a = next((r for r in a if mask >> r & 1), None)
         first_b = next((r for r in b if mask >> r & 1), None)
@@ -162,7 +191,7 @@ def ladder_equivalent(original, mutated, unit, decks: int = 3, protect_triples: 
 
 LADDER_REASON = ("no holding of the suit makes the changed rungs decide differently: wherever one of them is "
                  "the first the follower can supply, the other ladder asks for the same rung (every holding "
-                 "of up to three cards more than the lead enumerated)")
+                 f"of up to {EXTRA_CARDS} cards more than the lead enumerated, after a search found none)")
 
 
 def proven_ladder_equivalent(alt, original: Rules) -> str | None:

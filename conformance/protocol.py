@@ -25,7 +25,8 @@ SCHEMA_DIR = Path(__file__).parent / "schemas"
 SCHEMA_BASE = "https://tractor-rulebook.invalid/protocol/1/"
 
 # Operations, in the order the docs and reports list them.
-OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand")
+OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
+              "penalty")
 CONTROL = ("handshake", "shutdown")
 
 # The fields of each result that decide pass or fail; anything else an engine
@@ -41,6 +42,7 @@ COMPARED = {
     "declare": ("legal", "reason", "trump", "declarer", "banker"),
     "undeclared": ("redeal", "trump", "banker_side", "level"),
     "hand": ("attackers_points", "next_banker", "levels"),
+    "penalty": ("points", "ends_hand", "consequence", "next_banker", "levels"),
 }
 
 _CARD = re.compile(r"^((10|[2-9JQKA])[SHDC]|J[+-])$")
@@ -50,7 +52,11 @@ REASON_CODES = ("ok", "wrong_card_count", "cards_not_held", "must_follow_suit", 
                 "must_play_triple", "must_play_pair", "mixed_suits", "throw_not_allowed", "throw_beaten",
                 "empty_play")
 DECLARE_REASON_CODES = ("ok", "kitty_taken", "missing_first_hand_card", "wrong_count", "mixed_cards", "not_level_card",
-                        "jokers_not_allowed", "no_reinforce", "self_overcall", "jokers_only", "too_weak")
+                        "jokers_not_allowed", "no_reinforce", "self_overcall", "jokers_only", "too_weak",
+                        "partner_barred")
+CONSEQUENCES = ("none", "attackers_take_stage", "attackers_take_stage_by_points", "stage_change_plus_one",
+                "banker_up_one", "opponents_up_two", "count_as_threshold", "count_below_threshold",
+                "hand_void_rebid", "banker_keeps", "opponents_up_one", "forfeit_game")
 
 
 class ProtocolError(ValueError):
@@ -242,6 +248,16 @@ def _check_result(op: str, r: dict) -> str | None:
             return "attackers_points: must be an integer"
         if r.get("next_banker") not in ("banker", "attackers"):
             return "next_banker: must be banker or attackers"
+        return None if _is_int(r.get("levels")) and r["levels"] >= 0 else "levels: must be a non-negative integer"
+    if op == "penalty":
+        if not _is_int(r.get("points")):
+            return "points: must be an integer"
+        if type(r.get("ends_hand")) is not bool:
+            return "ends_hand: must be a boolean"
+        if r.get("consequence") not in CONSEQUENCES:
+            return "consequence: must be a consequence code"
+        if "next_banker" not in r or r["next_banker"] not in ("banker", "attackers", None):
+            return "next_banker: must be banker, attackers or null"
         return None if _is_int(r.get("levels")) and r["levels"] >= 0 else "levels: must be a non-negative integer"
     if op == "handshake":
         if not (_is_int(r.get("protocol")) and r["protocol"] >= 1):

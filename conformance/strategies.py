@@ -32,10 +32,11 @@ from .positions import HypothesisDraw, build, draw_scenario, scenarios
 
 __all__ = ["OPERATIONS", "POSITIVE", "cases", "classify_inputs", "lead_inputs", "follow_inputs", "winner_inputs",
            "kitty_inputs", "result_inputs", "advance_inputs", "declare_inputs", "undeclared_inputs", "hand_inputs",
-           "inputs", "clause_coverage", "executable_clauses"]
+           "penalty_inputs", "inputs", "clause_coverage", "executable_clauses"]
 
 #: The operations these strategies generate.
-OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand")
+OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
+              "penalty")
 
 
 def _rules(ruleset) -> Rules:
@@ -131,6 +132,11 @@ def hand_inputs(ruleset) -> SearchStrategy[dict]:
     return inputs(ruleset, "hand")
 
 
+def penalty_inputs(ruleset) -> SearchStrategy[dict]:
+    """Inputs of ``penalty``: one to three faults of one hand and the attackers' points."""
+    return inputs(ruleset, "penalty")
+
+
 def cases(ruleset, ops: Sequence[str] | None = None) -> SearchStrategy[dict]:
     """Cases ``{"op": op, "input": {...}}`` for ``ruleset``, ``input`` as the op's request schema requires.
 
@@ -171,6 +177,7 @@ POSITIVE = {
     "declare": "the last declaration is legal",
     "undeclared": "a kitty card names trump (no redeal)",
     "hand": "the banker side keeps the bank",
+    "penalty": "a fault decides the hand's result (consequence other than none)",
 }
 
 
@@ -187,14 +194,16 @@ def _positive(op: str, inp: dict, result: dict) -> bool:
         return result["next_banker"] == "banker"
     if op == "advance":
         return bool(result["won"])
+    if op == "penalty":
+        return result["consequence"] != "none"
     return not result["redeal"]
 
 
 # Settings no protocol operation judges: conduct and the match, tournament,
-# deal and bank, penalties other than a failed throw's, and settings read by
-# no operation (the equipment sizes only bound valid inputs; score.threshold
-# restates the bands; kitty.exchange shapes a whole hand, not a judgment).
-_NOT_JUDGED = ("match.", "tournament.", "deal.", "bank.", "penalty.", "equipment.players", "equipment.decks",
+# deal and bank, and settings read by no operation (the equipment sizes only
+# bound valid inputs; score.threshold restates the bands; kitty.exchange
+# shapes a whole hand, not a judgment).
+_NOT_JUDGED = ("match.", "tournament.", "deal.", "bank.", "equipment.players", "equipment.decks",
                "equipment.hand_size", "equipment.kitty_size", "score.threshold", "kitty.exchange")
 
 

@@ -4,10 +4,12 @@ A play of one effective suit is a single, a pair, a triple, a tractor (two or
 more adjacent pairs or triples, per the ruleset), or otherwise a throw made
 of several components.
 
-How a throw is split into components (the sources never say; it matters for
+How a throw is split into components (``throw.split``; it matters for
 following and for ruffs): repeatedly take the component with the most cards;
 on equal cards the one of triples before the one of pairs, then the higher.
 So 777888 99 splits into the tractor 777888 and the pair 99, not 778899 + 7 + 8.
+Under ``triples_first`` a tractor of pairs may not take two cards of a
+triple, so 88999 is a pair and a triple (003:7.3 "2拖3"), not 8899 + 9.
 """
 from __future__ import annotations
 
@@ -163,8 +165,10 @@ def decompose(ctx: Context, counts: Counter | dict, suit: int) -> list[Component
 
 def best_component(ctx: Context, counts: dict, suit: int) -> Component:
     best: tuple | None = None
+    keep_triples = ctx.rules["throw.split"] == "triples_first"
     for size in tractor_sizes(ctx):
-        for cards in tractor_candidates(ctx, counts, suit, size):
+        pool = {c: n for c, n in counts.items() if n < 3} if keep_triples and size == 2 else counts
+        for cards in tractor_candidates(ctx, pool, suit, size):
             cand = ((size * len(cards)), size, component_key(ctx, cards), cards, size)
             if best is None or cand[:3] > best[:3]:
                 best = cand

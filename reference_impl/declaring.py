@@ -38,7 +38,10 @@ given and declarations change only trump.
 
 Each refused declaration costs ``declare.wrong_points`` (003:6.3); the points
 are reported in ``extra["penalty_points"]`` and scored by
-:func:`penalties.judge_fault` with ``fault = "wrong_declaration"``.
+:func:`penalties.judge_fault` with ``fault = "wrong_declaration"``. Under
+``declare.wrong_bars_partner`` a wrong declaration also bars the offender's
+partner from declaring the suit it showed (003:6.3 "他的同伴不能亮这门花色"):
+the earlier wrong declarations of the hand are given as ``wrong``.
 """
 from __future__ import annotations
 
@@ -62,6 +65,7 @@ REASONS = {
     "self_overcall": "the declarer may not overcall his own declaration (declare.self_overcall false)",
     "jokers_only": "the declaration has been overcalled: only jokers may overcall now",
     "too_weak": "the declaration does not beat the standing one (declare.overcall_by)",
+    "partner_barred": "the declarer's partner declared this suit wrongly (declare.wrong_bars_partner)",
 }
 
 _JOKER_RANK = {SMALL_JOKER: 1, BIG_JOKER: 2}
@@ -119,16 +123,25 @@ def _strength_beats(rules: Rules, new: tuple[int, int], old: tuple[int, int]) ->
 
 
 def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, Iterable[int]]],
-                       first_hand: bool, kitty_taken: bool = False, banker: int | None = None) -> Judgment:
+                       first_hand: bool, kitty_taken: bool = False, banker: int | None = None,
+                       wrong: Sequence[tuple[int, Iterable[int]]] = ()) -> Judgment:
     """Judge the declarations in order; the value is the resulting :class:`DeclarationState`.
 
     ``kitty_taken`` says the kitty was taken up before the last declaration.
     ``banker`` is the banker's seat in a later hand (ignored in the first hand).
+    ``wrong`` lists the wrong declarations made in the hand before the last
+    declaration of ``sequence`` (seat, cards shown), already refused and
+    fined; the bar they may put on a partner applies to that last declaration.
     The first refused declaration stops the judgment; ``extra["index"]`` is
     its position in ``sequence``.
     """
     trace = Trace()
     trace.add(rules.clause("declare.overcall_by"))
+    barred: set[tuple[int, int]] = set()  # (seat, suit) a partner's wrong declaration closed
+    if wrong:
+        trace.add(rules.clause("declare.wrong_bars_partner"))
+        if rules["declare.wrong_bars_partner"]:
+            barred = {((seat + 2) % 4, suit_of(c)) for seat, cards in wrong for c in cards if not is_joker(c)}
     moves = rules["declare.first_hand_banker"] == "last_declarer"
     if moves != (rules["declare.overcall_moves_bank"] == "first_hand"):
         raise ValueError(f"{rules.name}: declare.first_hand_banker = {rules['declare.first_hand_banker']} "
@@ -174,6 +187,8 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
                 return refuse(i, "wrong_count", "a joker declares only as a pair")
         elif rank_of(c) != level:
             return refuse(i, "not_level_card", f"{text(c)} is not a level card at level {level}")
+        elif i == len(sequence) - 1 and (seat, suit_of(c)) in barred:
+            return refuse(i, "partner_barred", f"seat {seat}'s partner declared {text(c)[-1]} wrongly")
         if n > rules.decks:
             return refuse(i, "wrong_count", f"{n} copies of {text(c)} with {rules.decks} decks")
 

@@ -93,10 +93,11 @@ class HandError(RuntimeError):
 def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dict[int, list[int]], list[int]]:
     pack = full_pack(rules.decks)
     rng.shuffle(pack)
-    hands: dict[int, list[int]] = {s: [] for s in range(4)}
+    players = rules["equipment.players"]  # four: the schema allows no other number
+    hands: dict[int, list[int]] = {s: [] for s in range(players)}
     drawn = len(pack) - rules.kitty_size
     for i in range(drawn):
-        hands[(first_drawer + i) % 4].append(pack[i])
+        hands[(first_drawer + i) % players].append(pack[i])
     return hands, pack[drawn:]
 
 
@@ -162,9 +163,10 @@ def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, s
     first_hand = banker is None
     trace: list[str] = []
     redeals = 0
+    forced_level: str | None = None  # the level a smothered banker's redeal is played at (001:6)
     while True:
         drawer = first_drawer if banker is None else banker
-        level = levels[team_of(banker)] if banker is not None else levels[0]
+        level = forced_level or (levels[team_of(banker)] if banker is not None else levels[0])
         hands, kitty = deal_cards(rules, rng, drawer)
         deal = {s: list(h) for s, h in hands.items()}
         sequence, state = declare_phase(rules, level, hands, drawer, first_hand, banker, rng, trace)
@@ -183,11 +185,13 @@ def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, s
         redeals += 1
         if outcome.banker_side == "attackers" and banker is not None:
             banker = (banker + 1) % 4
+        if outcome.level_of is not None:  # smothered: the judgment names the level of the redeal
+            forced_level = outcome.level
         if redeals > 50:
             raise HandError("fifty redeals in a row")
     if hand_banker is None:
         hand_banker = drawer
-    level = levels[team_of(hand_banker)]
+    level = forced_level or levels[team_of(hand_banker)]
     ctx = context(rules, level, trump)
     record = HandRecord(rules.name, number, level, hand_banker, trump, deal, list(kitty), sequence, [],
                         redeals=redeals)

@@ -26,12 +26,14 @@ class HandResult:
     ``next_banker`` is ``"banker"`` when the banker side keeps the stage and
     ``"attackers"`` when the attackers take it; ``levels`` are gained by that
     side. ``rebid`` marks a void hand after which both sides bid for the bank
-    afresh (``next_banker`` is then None).
+    afresh, and ``forfeit`` names the side whose team loses the game by a
+    penalty (``next_banker`` is then None).
     """
 
     next_banker: str | None
     levels: int
     rebid: bool = False
+    forfeit: str | None = None
 
 
 def band_for(rules: Rules, attackers_points: int):

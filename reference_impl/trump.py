@@ -2,8 +2,9 @@
 
 Everything here is computed from the ruleset's settings (``trump.order``,
 ``trump.fixed_ranks``, ``tractor.adjacency``, ``tractor.bridge_level``,
-``tractor.junctions``, ``tractor.ace_two``) and the hand's level and trump
-suit, once per context, into tables indexed by card (0–53).
+``tractor.junctions``, ``tractor.ace_two``, ``tractor.no_trump_junction``)
+and the hand's level and trump suit, once per context, into tables indexed by
+card (0–53).
 """
 from __future__ import annotations
 
@@ -54,8 +55,11 @@ class Context:
 
     def adjacency_clauses(self) -> tuple[str, ...]:
         r = self.rules
-        return tuple(dict.fromkeys((r.clause("tractor.adjacency"), r.clause("tractor.bridge_level"),
-                                    r.clause("tractor.junctions"), r.clause("tractor.ace_two"))))
+        ids = [r.clause("tractor.adjacency"), r.clause("tractor.bridge_level"), r.clause("tractor.junctions"),
+               r.clause("tractor.ace_two")]
+        if self.trump is None:
+            ids.append(r.clause("tractor.no_trump_junction"))
+        return tuple(dict.fromkeys(ids))
 
 
 def context(rules: Rules, level: str, trump: int | str | None) -> Context:
@@ -130,6 +134,10 @@ def _context(rules: Rules, level: str, trump: int | None) -> Context:
 
     runs: list[list[list[list[int]]]] = [[] for _ in range(5)]
     junctions = {frozenset(j) for j in rules["tractor.junctions"]}
+    # no trump suit: the level cards sit directly below the small joker, and chain with it if the rules say so
+    no_trump_link = trump is None and rules["tractor.no_trump_junction"]
+    if no_trump_link:
+        junctions.add(frozenset(("small_joker", "off_level")))
     if rules["tractor.adjacency"] == "trump_order":
         for s in range(4):
             runs[s] = _split(side_positions[s], lambda a, b: ranks_chain(a[0] % 13, b[0] % 13))
@@ -153,8 +161,12 @@ def _context(rules: Rules, level: str, trump: int | None) -> Context:
         for s, positions in sorted(by_suit.items()):
             positions.sort(key=lambda p: -(p[0] % 13))
             runs[TRUMP].extend(_split(positions, lambda a, b: ranks_chain(a[0] % 13, b[0] % 13)))
-        if frozenset(("big_joker", "small_joker")) in junctions:
-            runs[TRUMP].append([[BIG_JOKER], [SMALL_JOKER]])
+        jokers = [[BIG_JOKER], [SMALL_JOKER]] if frozenset(("big_joker", "small_joker")) in junctions \
+            else [[SMALL_JOKER]]
+        if no_trump_link:
+            jokers.append([card(level, s) for s in SUIT_LETTERS])
+        if len(jokers) > 1:
+            runs[TRUMP].append(jokers)
     wrap: frozenset = frozenset()
     if rules["tractor.ace_two"] != "none" and "2" in fixed and trump is not None and level != "A":
         ace, two = trump * 13 + 12, trump * 13 + 0

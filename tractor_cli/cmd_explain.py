@@ -97,19 +97,21 @@ def _judge(args, rules, ctx):
     if q == "follow":
         from reference_impl.following import judge_follow
         lead, hand, play = _cards(args.lead, "--lead"), _cards(args.hand, "--hand"), _cards(args.play, "--play")
-        check_copies(hand, decks, "the hand")
+        check_copies(lead + hand, decks, "the lead and the hand")
         return judge_follow(ctx, lead, hand, play), f"may {_show(play)} follow {_show(lead)} from {_show(hand)}?"
     if q == "winner":
         from reference_impl.trick import judge_trick
         if not args.plays:
             raise CardError("winner needs --plays with four plays, the leader's first")
         plays = [parse_cards(p) for p in args.plays]
+        check_copies([c for p in plays for c in p], decks, "the four plays")
         j = judge_trick(ctx, plays)
         j.detail = f"play {j.value} ({_show(plays[j.value])}) wins; {j.extra['points']} points in the trick"
         return j, "who wins " + " | ".join(_show(p) for p in plays) + "?"
     if q == "kitty":
         from reference_impl.kitty import judge_kitty
         play, kitty = _cards(args.play, "--play"), _cards(args.kitty, "--kitty")
+        check_copies(play + kitty, decks, "the winning play and the kitty")
         return judge_kitty(ctx, play, args.side, kitty), f"{args.side} win the last trick with {_show(play)}; kitty {_show(kitty)}"
     if q == "result":
         from reference_impl.scoring import judge_result

@@ -16,6 +16,9 @@ def add_arguments(p):
     p.add_argument("--max-hands", type=int, default=300, help="stop a game after this many hands")
     p.add_argument("--json", action="store_true", help="print JSON lines, one game per line")
     p.add_argument("--brief", action="store_true", help="one line per hand, no tricks")
+    p.add_argument("--minutes", type=int, nargs="?", const=-1, default=None, metavar="M",
+                   help="play under a time limit on a simulated clock: M minutes, or the ruleset's match.minutes "
+                        "when M is left out (the match.* settings decide what happens at time)")
 
 
 def _cards(cards) -> str:
@@ -26,9 +29,18 @@ def run(args) -> int:
     from reference_impl.game import play_game
     from reference_impl.rules import rules_for
     rules = rules_for(args.ruleset)
+    minutes = args.minutes
+    if minutes == -1:
+        minutes = rules["match.minutes"]
+        if minutes is None:
+            print(f"tractor play: {rules.name} sets no time limit (match.minutes); give --minutes M", file=sys.stderr)
+            return 2
+    if minutes is not None and minutes < 1:
+        print("tractor play: --minutes must be at least 1", file=sys.stderr)
+        return 2
     for g in range(args.games):
         seed = args.seed + g
-        game = play_game(rules, seed, args.max_hands)
+        game = play_game(rules, seed, args.max_hands, minutes)
         if args.json:
             print(json.dumps(game.to_json(), ensure_ascii=False))
             continue
@@ -51,6 +63,12 @@ def run(args) -> int:
                   f"{hand.next_banker_side} +{hand.levels_gained}")
         final = game.levels[-1]
         outcome = f"team {game.winner} wins" if game.winner is not None else "no winner within the hand limit"
+        if game.ended_by == "time":
+            outcome += (f" at time ({game.minutes} minutes, {game.clock:.0f} played"
+                        + (f"; hand {game.abandoned} abandoned" if game.abandoned else "")
+                        + f"; decided by {', '.join(dict.fromkeys(game.clauses))})")
+        elif game.minutes is not None:
+            outcome += f" by passing the end level after {game.clock:.0f} of {game.minutes} minutes"
         print(f"== {outcome}; final levels team0 {final[0]} / team1 {final[1]} ==")
         sys.stdout.flush()
     return 0

@@ -3,9 +3,13 @@
 It collects every problem rather than stopping at the first, and sorts them by
 position. Codes: E0xx syntax, E1xx clauses, E2xx settings, E3xx follow ladders,
 E4xx score tables, E5xx rulesets and extends, E6xx coverage; W for warnings.
+Prose without its Chinese text is an error in the bundled library (``spec/``,
+E109 for a clause's ``zh``, E119 for every other text) and a warning (W119)
+in any other file: a house-rule file need not be bilingual.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -19,6 +23,7 @@ from .schema import BAND_SIDES, LEAD_UNITS, PARAMS, PARAMS_BY_NAME, STATUSES
 from .types import TypeProblem
 
 CARDS_PER_DECK = 54
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # a Chinese character
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,16 @@ class Library:
 
 def default_spec_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "spec"
+
+
+def in_library(file: str) -> bool:
+    """Whether ``file`` is a rule file of the bundled library (under ``spec/``); ``<...>`` names no file."""
+    if file.startswith("<"):
+        return False
+    try:
+        return Path(file).resolve().is_relative_to(default_spec_dir())
+    except (OSError, ValueError):
+        return False
 
 
 def spec_files(paths: Iterable[str | Path] | None = None) -> list[Path]:
@@ -163,6 +178,7 @@ class _Checker:
             for ov in rs.overrides:
                 if ov.replacement is not None:
                     self.check_clause(ov.replacement, rs)
+            self.check_chinese(rs)
         order = self.extends_order()
         for name in order:
             resolved = self.resolve(self.lib.parsed[name])
@@ -182,8 +198,6 @@ class _Checker:
             self.error("E103", f"clause '{clause.id}' cites no source clause", clause.span)
         if not clause.says:
             self.error("E104", f"clause '{clause.id}' has no English statement ('says')", clause.span)
-        if not clause.zh:
-            self.error("E109", f"clause '{clause.id}' has no Chinese statement ('zh')", clause.span)
         seen_cites = set()
         # the span of each cite in order (a cite given twice has two spans; item_span finds the first)
         cite_spans = [span for name, span in clause.item_spans if name.startswith("cite:")]
@@ -225,6 +239,41 @@ class _Checker:
                        + did_you_mean(clause.choice, names), clause.item_span("choose"))
         for rule in clause.rules + tuple(x for r in clause.readings for x in r.rules):
             self.check_rule(rule)
+
+    def check_chinese(self, rs: m.Ruleset) -> None:
+        """Every text a reader sees has its Chinese text: an error in the bundled library, a warning elsewhere."""
+        bundled = in_library(rs.file)
+
+        def need(english: str | None, chinese: str | None, what: str, span: m.Span, code: str = "E119") -> None:
+            if english is None:
+                return
+            if chinese is None or not chinese.strip():
+                problem = f"{what} has no Chinese text"
+            elif not _HAN.search(chinese):
+                problem = f"the Chinese text of {what} holds no Chinese character"
+            elif any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in chinese):
+                problem = f"the Chinese text of {what} holds a control character"
+            else:
+                return
+            if bundled:
+                self.error(code, problem + " (every text of the bundled rulebooks is bilingual)", span)
+            else:
+                self.warn("W119", problem, span)
+
+        need(rs.title, rs.title_zh, f"the title of ruleset '{rs.name}'", rs.title_span)
+        clauses = list(rs.clauses) + [ov.replacement for ov in rs.overrides if ov.replacement is not None]
+        for c in clauses:
+            if c.says:
+                need(c.says, c.zh, f"clause '{c.id}' ('zh')", c.item_span("zh") if c.zh else c.span, "E109")
+            need(c.reason, c.reason_zh, f"the reason of clause '{c.id}'", c.item_span("reason"))
+            for i, (alt, alt_zh) in enumerate(zip(c.alternatives, c.alternatives_zh)):
+                need(alt, alt_zh, f"alternative {i + 1} of clause '{c.id}'", c.item_span(f"alternative:{i}"))
+            for r in c.readings:
+                need(r.description, r.description_zh, f"the description of reading '{r.name}' of clause '{c.id}'",
+                     r.span)
+                need(r.says, r.zh, f"the statement ('says') of reading '{r.name}' of clause '{c.id}'", r.span)
+        for ov in rs.overrides:
+            need(ov.because, ov.because_zh, f"the reason ('because') of the override of '{ov.clause_id}'", ov.span)
 
     def check_rule(self, rule: m.Rule) -> None:
         if isinstance(rule, m.Setting):

@@ -1,4 +1,4 @@
-"""The clause inventory of the source documents: ids, kinds and summaries.
+"""The clause inventory of the source documents: ids, kinds and summaries in English and Chinese.
 
 Ids such as ``001:9d`` name clauses of a source document; ids such as
 ``001:g3`` name the gaps and contradictions the inventory lists for it, each
@@ -16,7 +16,7 @@ class Entry:
     id: str
     kind: str
     summary: str
-    zh: str | None = None     # the summary in Chinese (the optional fourth column)
+    zh: str = ""
 
     @property
     def document(self) -> str:
@@ -34,8 +34,8 @@ def entries() -> tuple[Entry, ...]:
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
-        cid, kind, summary, *zh = line.split("\t", 3)
-        out.append(Entry(cid, kind, summary, (zh[0].strip() or None) if zh else None))
+        cid, kind, summary, zh = line.split("\t", 3)
+        out.append(Entry(cid, kind, summary, zh))
     return tuple(out)
 
 

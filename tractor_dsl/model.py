@@ -219,3 +219,4 @@ class Ruleset:
     span: Span = _span()
     extends_span: Span = _span()
     title_zh: str | None = None
+    title_span: Span = _span()

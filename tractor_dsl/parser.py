@@ -222,6 +222,7 @@ class _Build(Transformer):
                         cites.append(cite)
                         spans.append((f"cite:{cite}", cite_span))
                 elif tag == "alternative":
+                    spans.append((f"alternative:{len(alternatives)}", item_span))
                     alternatives.append(value[0])
                     alternatives_zh.append(value[1])
                 elif tag in header:
@@ -270,7 +271,7 @@ class _Build(Transformer):
     def ruleset(self, children):
         name, *items = children
         fields: dict[str, object] = {}
-        extends_span = m.NOWHERE
+        extends_span = title_span = m.NOWHERE
         clauses, overrides = [], []
         for item in items:
             if isinstance(item, m.Clause):
@@ -285,11 +286,13 @@ class _Build(Transformer):
                 fields[tag] = value
                 if tag == "extends":
                     extends_span = span
+                elif tag == "title":
+                    title_span = span
         title, title_zh = fields.get("title") or (None, None)
         return m.Ruleset(
             name=str(name), extends=fields.get("extends"), title=title, title_zh=title_zh,
             document=fields.get("document"), clauses=tuple(clauses), overrides=tuple(overrides),
-            file=self.file, span=self._span(name), extends_span=extends_span)
+            file=self.file, span=self._span(name), extends_span=extends_span, title_span=title_span)
 
     def start(self, children):
         return children[0]

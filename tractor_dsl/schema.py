@@ -17,10 +17,18 @@ from .types import (TIERS, BoolType, CardType, EnumType, FormulaType, IntType, L
 
 @dataclass(frozen=True)
 class Param:
+    """A setting: its name, type and meaning.
+
+    ``informative`` marks a setting no judgment of the interpreter reads: it
+    records what the source says (a tournament's format, its standings) for
+    the reader and the docs, and no position can depend on it.
+    """
+
     name: str
     type: ValueType
     doc: str
     required: bool = True
+    informative: bool = False
 
 
 _tier = EnumType(*TIERS)
@@ -34,6 +42,9 @@ _consequence = EnumType(
     "count_as_threshold",     # attackers' points count as at least the stage threshold; at or above it, one more level
     "count_below_threshold",  # attackers' points count as below the threshold; below it, one level less
     "hand_void_rebid",        # the hand is void; both sides bid for the bank at their own levels
+    "banker_keeps",           # the banker side keeps the bank, no level (the attackers' points do not count)
+    "opponents_up_one",       # the offender's opponents rise one level and hold the bank next
+    "forfeit_game",           # the offender's team loses the game
 )
 _multiplier_table = RecordType(
     {"single": FormulaType(), "pair": FormulaType(), "triple": FormulaType(),
@@ -44,7 +55,14 @@ _fault = RecordType({
     "ends_hand": BoolType(),
     "banker_side": _consequence,
     "attackers": _consequence,
-})
+    # found only later, when the fault can no longer be undone (absent: as when found at once)
+    "late_banker_side": _consequence,
+    "late_attackers": _consequence,
+    # players of both sides at fault at once (absent: the ruleset names no such case)
+    "both_sides": _consequence,
+}, optional=("late_banker_side", "late_attackers", "both_sides"))
+_by_side = RecordType({"banker_side": _consequence, "attackers": _consequence})
+_lateness_step = RecordType({"over": IntType(0, 1000), "points": IntType(0, 1000), "consequence": _consequence})
 
 PARAMS: tuple[Param, ...] = (
     # --- equipment ---
@@ -75,6 +93,9 @@ PARAMS: tuple[Param, ...] = (
           "Pairs of trump tiers whose boundary cards chain (e.g. [small_joker, trump_level])."),
     Param("tractor.ace_two", EnumType("none", "lowest", "by_top_card"),
           "Whether the trump-suit A and 2 chain (AA22) when 2s are fixed trump, and how such a tractor ranks."),
+    Param("tractor.no_trump_junction", BoolType(),
+          "In a no-trump hand, whether the level cards (all four suits, directly below the small joker) chain "
+          "with the small joker: a small-joker pair and a pair (or triple) of level cards."),
     # --- comparison ---
     Param("compare.element_over_length", BoolType(),
           "Different shapes of equal size: a tractor of triples beats a tractor of pairs (999888 > AAKKQQ)."),
@@ -89,15 +110,25 @@ PARAMS: tuple[Param, ...] = (
           "Which cards the failed-throw penalty counts."),
     Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component"),
           "What the thrower must play instead after a failed throw."),
-    Param("throw.split", EnumType("largest_first"),
-          "How a throw is split into components: repeatedly the component with the most cards, triples before "
-          "pairs on a tie, then the higher."),
+    Param("throw.split", EnumType("triples_first", "largest_first"),
+          "How a throw is split into components: 'largest_first' - repeatedly the component with the most cards, "
+          "triples before pairs on a tie, then the higher (88999 is a tractor of pairs and a single); "
+          "'triples_first' - the same, but a triple is never broken to make a tractor of pairs (88999 is a pair "
+          "and a triple)."),
     Param("throw.judged_against", EnumType("all_others", "opponents"),
           "Whose hands can block a throw: the other three players, or only the two opponents."),
+    Param("throw.late", _by_side,
+          "A failed throw found only after the next trick (concealed by the thrower's partner): the consequence "
+          "for the thrower's side, besides the points. Not set: a failed throw found late is priced as one "
+          "found at once.", required=False),
     # --- following ---
     Param("follow.suit", BoolType(), "Followers must play the led suit while they hold it."),
     Param("follow.unlisted", EnumType("component_ladders", "counts"),
-          "The obligation for a lead with no follow ladder of its own (throws, shapes not listed)."),
+          "The obligation for a lead with no follow ladder of its own (throws, shapes not listed): "
+          "'component_ladders' - each component of the lead is followed by its own ladder, and a tractor's "
+          "derived ladder asks for the whole tractor, then for the longest shorter tractors held (a tractor and "
+          "pairs before pairs alone), then pairs and triples, then singles; 'counts' - only as many triples "
+          "and pairs as can be played, in any arrangement."),
     Param("follow.break_triple_for_pair", BoolType(), "Whether a follower must break a triple to follow a pair."),
     Param("follow.ladders", RecordType({}), "Follow ladders by lead shape (from 'follow' statements).", required=False),
     # --- trick ---
@@ -143,16 +174,30 @@ PARAMS: tuple[Param, ...] = (
     Param("declare.closes", EnumType("kitty_taken", "first_card_played"),
           "When declaring and overcalling end: when the banker takes up the kitty, or when the first card is played."),
     Param("declare.wrong_points", IntType(0, 100), "Points lost for a wrong declaration."),
+    Param("declare.wrong_bars_partner", BoolType(),
+          "Whether a wrong declaration bars the offender's partner from declaring the suit it showed."),
     # --- penalties ---
     Param("penalty.points_to", EnumType("attackers_score"),
           "How penalty points are scored: an attacker's penalty is deducted from the attackers' points, "
           "a banker-side penalty is added to them."),
     Param("penalty.revoke", _fault, "Revoke (藏牌): not following when able."),
-    Param("penalty.wrong_count", _fault, "A player's card count is wrong (劳改, 多牌少牌)."),
+    Param("penalty.wrong_count", _fault, "A player holds too many or too few cards (劳改, 手中多牌少牌)."),
+    Param("penalty.played_count", _fault, "A player plays too many or too few cards to a trick (出多牌、出少牌)."),
     Param("penalty.wrong_kitty", _consequence, "The banker buried the wrong number of cards."),
     Param("penalty.wrong_kitty_cap", OptionalType(IntType(1, 20)),
           "Most levels the attackers gain when they take the stage by points for a wrong kitty; none for no cap."),
     Param("penalty.exposed_card_points", IntType(0, 100), "Points per exposed card (罚张)."),
+    Param("penalty.looking_back_points", IntType(0, 100),
+          "Points each time a player touches cards others have played, or asks his partner what he played.",
+          required=False),
+    Param("penalty.signals", _fault, "Talking about the cards or signalling to one's partner.", required=False),
+    Param("penalty.lateness", ListType(_lateness_step, min_items=1),
+          "Lateness at the start of a game: each step applies to a team more than 'over' minutes late (the "
+          "last step it passes): points in the first hand and a consequence.", required=False),
+    Param("penalty.several", EnumType("first_decides", "penalties_stand"),
+          "Several faults in one hand: their points add up and the first fault with a consequence decides the "
+          "hand; a fault that ends the hand voids its points - 'first_decides': penalty points included; "
+          "'penalties_stand': trick points only, the penalty points already incurred stand."),
     # --- the bank ---
     Param("bank.succession", EnumType("rotate", "same_player"),
           "Which player holds the bank next: 'rotate' - the banker's partner when the banker side keeps it, the "
@@ -161,21 +206,28 @@ PARAMS: tuple[Param, ...] = (
     Param("bank.first_hand_undeclared", EnumType("first_drawer"),
           "Who is banker in a first hand that nobody declares and that is not redealt."),
     # --- deal ---
-    Param("deal.direction", EnumType("counter_clockwise", "clockwise"), "Order in which players draw."),
-    Param("deal.first_drawer", EnumType("banker", "cut_count", "next_banker"), "Who draws first."),
+    Param("deal.direction", EnumType("counter_clockwise", "clockwise"),
+          "The way round the table players draw and play. The interpreter numbers seats in playing order, so "
+          "the direction changes no judgment.", informative=True),
+    Param("deal.first_drawer", EnumType("banker", "cut_count", "next_banker"),
+          "Who draws first: the banker, the player a turned card's rank counts to, or the next banker. The "
+          "interpreter numbers seats from the first hand's first drawer (seat 0), and in later hands the banker "
+          "of the hand draws first under every value, so it changes no judgment.", informative=True),
     # --- match and tournament ---
     Param("match.minutes", OptionalType(IntType(1, 1000)), "Length of a game (局) in minutes."),
     Param("match.no_new_deal_minutes", IntType(0, 60), "No new hand is dealt in the last so many minutes."),
     Param("match.at_time", EnumType("finish_hand_in_play", "finish_after_first_card"),
-          "What happens to the hand in progress when time runs out."),
+          "What happens to the hand in progress when time runs out: 'finish_hand_in_play' - a hand whose deal "
+          "is complete is played out, one still being dealt is abandoned; 'finish_after_first_card' - only a "
+          "hand whose first card has been played is played out."),
     Param("match.timeout_winner", EnumType("higher_level"), "Who wins when time runs out."),
     Param("match.tie", EnumType("banker_after_last_hand", "banker_of_last_hand"), "Who wins on equal levels."),
-    Param("tournament.format", EnumType("knockout", "round_robin"), "How pairings are made."),
+    Param("tournament.format", EnumType("knockout", "round_robin"), "How pairings are made.", informative=True),
     Param("tournament.match_points", RecordType({"win": IntType(0, 10), "loss": IntType(0, 10)}),
-          "Points for a match won or lost.", required=False),
+          "Points for a match won or lost.", required=False, informative=True),
     Param("tournament.team_points", ListType(IntType(0, 100)), "Points for big-team places 1st, 2nd, ...",
-          required=False),
-    Param("tournament.tie_break", TextType(), "How equal standings are broken.", required=False),
+          required=False, informative=True),
+    Param("tournament.tie_break", TextType(), "How equal standings are broken.", required=False, informative=True),
 )
 
 PARAMS_BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}

@@ -2,7 +2,7 @@
 
 A *position* is the input of one protocol operation (``classify``, ``lead``,
 ``follow``, ``winner``, ``kitty``, ``result``, ``advance``, ``declare``,
-``undeclared``, ``hand``), exactly as ``conformance/schemas/<op>.request.json``
+``undeclared``, ``hand``, ``penalty``), exactly as ``conformance/schemas/<op>.request.json``
 describes it. Builders make positions of a :class:`Scenario` — what kind of
 position, aimed at which decision of the ruleset — drawing every choice
 through a :class:`Draw`:
@@ -25,6 +25,7 @@ from .declaring import build_declare, build_undeclared, declare_scenarios, undec
 from .draw import Draw, HypothesisDraw, RandomDraw, Rejected
 from .follow import build as build_follow, scenarios as follow_scenarios
 from .hands import build_hand, hand_scenarios
+from .penalty import build_penalty, penalty_scenarios
 from .scenario import Scenario
 from .shapes import build_classify, build_lead, classify_scenarios, lead_scenarios
 from .table import advance_scenarios, build_advance, build_result, result_scenarios
@@ -36,13 +37,13 @@ __all__ = ["Draw", "RandomDraw", "HypothesisDraw", "Rejected", "Scenario", "OPER
 BUILDERS: dict[str, Callable] = {
     "classify": build_classify, "lead": build_lead, "follow": build_follow, "winner": build_winner,
     "kitty": build_kitty, "result": build_result, "advance": build_advance, "declare": build_declare,
-    "undeclared": build_undeclared, "hand": build_hand,
+    "undeclared": build_undeclared, "hand": build_hand, "penalty": build_penalty,
 }
 _SCENARIOS: dict[str, Callable] = {
     "classify": classify_scenarios, "lead": lead_scenarios, "follow": follow_scenarios,
     "winner": winner_scenarios, "kitty": kitty_scenarios, "result": result_scenarios,
     "advance": advance_scenarios, "declare": declare_scenarios, "undeclared": undeclared_scenarios,
-    "hand": hand_scenarios,
+    "hand": hand_scenarios, "penalty": penalty_scenarios,
 }
 OPERATIONS = tuple(BUILDERS)
 # Positions from dealt hands, the complement of the aimed scenarios (kind "dealt").

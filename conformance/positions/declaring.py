@@ -37,8 +37,11 @@ ANY_MOVE = ("declare", "overcall", "reinforce", "joker", "equal", "self_other")
 
 
 def declare_scenarios(rules) -> tuple[Scenario, ...]:
-    return tuple(Scenario("declare", "moves", (prefix, last, first)) for prefix, last in PLANS
-                 for first in (True, False))
+    moves = tuple(Scenario("declare", "moves", (prefix, last, first)) for prefix, last in PLANS
+                  for first in (True, False))
+    after_wrong = tuple(Scenario("declare", "after_wrong", (who, first)) for who in ("partner", "other")
+                        for first in (True, False))
+    return moves + after_wrong
 
 
 def undeclared_scenarios(rules) -> tuple[Scenario, ...]:
@@ -105,6 +108,8 @@ def _holds(holdings: list[Counter], seat: int, cards: list[int], reinforcing: bo
 
 def build_declare(d: Draw, rules, sc: Scenario) -> dict:
     from reference_impl.declaring import judge_declarations
+    if sc.kind == "after_wrong":
+        return _after_wrong(d, rules, *sc.args)
     prefix, last, first_hand = sc.args
     level = d.pick(levels(rules))
     banker = None if first_hand else d.int(0, 3)
@@ -139,6 +144,24 @@ def build_declare(d: Draw, rules, sc: Scenario) -> dict:
     if d.chance(1, 4):
         inp["kitty_taken"] = True
     return inp
+
+
+def _after_wrong(d: Draw, rules, who: str, first_hand: bool) -> dict:
+    """A wrong declaration (a card that is not the level) earlier in the hand, then a declaration of the
+    same suit by the offender's partner (barred where ``declare.wrong_bars_partner``) or by another player."""
+    level = d.pick(levels(rules))
+    seat = d.int(0, 3)
+    suit = d.pick(SUIT_LETTERS)
+    wrong = [card(d.pick([r for r in RANKS if r != level and r not in rules["trump.fixed_ranks"]]), suit)]
+    declarer = (seat + 2) % 4 if who == "partner" else (seat + d.pick((1, 3))) % 4
+    cards = [card(level, suit)] * d.int(1, rules.decks)
+    if first_hand and rules["declare.first_hand_card"] is not None:
+        token = card(*rules["declare.first_hand_card"])
+        if token not in cards:
+            cards.append(token)
+    return {"level": level, "first_hand": first_hand, "banker": None if first_hand else d.int(0, 3),
+            "declarations": [{"seat": declarer, "cards": fmt(cards)}],
+            "wrong": [{"seat": seat, "cards": fmt(wrong)}]}
 
 
 def build_undeclared(d: Draw, rules, sc: Scenario) -> dict:

@@ -5,9 +5,9 @@ Scenarios (:class:`~conformance.positions.scenario.Scenario` ``args``):
 * ``("rung", unit, k, mode)`` — a lead of ``unit`` and a holding whose first
   suppliable rung of the lead's follow ladder is ``k`` (the ruleset's own
   ladder, or the one ``follow.unlisted`` derives). ``mode``: ``meet`` plays
-  what rung k requires (legal); ``later`` plays the next rung the holding can
-  also supply, not rung k (illegal — legal where the ladder is read without
-  rung k); ``miss`` swaps one card; ``off_suit`` plays a card of another
+  what rung k requires (legal); ``later`` plays a later rung the holding can
+  also supply (the next one first), not rung k (illegal — legal where the
+  ladder puts that rung before rung k, or drops rung k); ``miss`` swaps one card; ``off_suit`` plays a card of another
   suit; ``random`` plays random cards of the suit; ``wrong`` has a wrong
   count or a card not held;
 * ``("rungs", unit, i, j)`` — a holding that can supply rungs ``i`` and
@@ -165,11 +165,11 @@ def build(d: Draw, rules, sc: Scenario) -> dict:
     if mode == "rungs":
         play = fill(d, v, holding, rungs[sc.args[2]], n, avoid=rungs[sc.args[1]])
         d.require(play is not None)
-    elif mode == "later" and kind == "rung":  # the next rung the holding can supply, not this one
+    elif mode == "later" and kind == "rung":  # a later rung the holding can supply (the next first), not this one
         k = sc.args[1]
         later = [e for e in rungs[k + 1:] if can_form(list(e), v.runs, dict(holding))]
         d.require(later)
-        play = fill(d, v, holding, later[0], n, avoid=rungs[k])
+        play = fill(d, v, holding, d.pick(later), n, avoid=rungs[k])
     elif mode == "random":
         play = singles(d, holding, n)
     elif mode == "wrong":

@@ -2,11 +2,11 @@
 
 A :class:`Question` is an operation and its input: one of the protocol's
 operations (``classify``, ``lead``, ``follow``, ``winner``, ``kitty``,
-``result``, ``advance``, ``declare``, ``undeclared``, ``hand``) with exactly
+``result``, ``advance``, ``declare``, ``undeclared``, ``hand``, ``penalty``) with exactly
 the input a request carries — or one of the few questions only the rulebook
 asks (:data:`DOC_OPS`: how cards rank, how many points cards hold, how the
 pack is dealt, what a setting is, who banks next, who wins at time, where a
-game starts, what a fault costs). :func:`ask` answers it under a ruleset: the
+game starts). :func:`ask` answers it under a ruleset: the
 result, the deciding clauses, and whether two answers are the same
 (:attr:`Outcome.answer`, the compared fields of the protocol).
 """
@@ -206,23 +206,9 @@ def _first_hand(rules: Rules, inp: dict):
     return {"start": g.levels[0][0], "level": level}, (rules.clause("level.start"),)
 
 
-def _fault(rules: Rules, inp: dict):
-    from reference_impl import penalties
-    j = penalties.judge_fault(rules, inp["fault"], inp["side"], inp.get("cards", 0))
-    f = j.value
-    clauses = list(j.clauses)
-    out: dict[str, Any] = {"points": f.points_delta, "ends_hand": f.ends_hand, "consequence": f.consequence}
-    if f.consequence != "none":
-        r = penalties.apply_consequence(rules, f.consequence, inp["side"],
-                                        inp.get("attackers_points", 0) + f.points_delta, j.extra.get("setting"))
-        out["result"] = {"next_banker": r.value.next_banker, "levels": r.value.levels, "rebid": r.value.rebid}
-        clauses += [c for c in r.clauses if c not in clauses]
-    return out, tuple(clauses)
-
-
 DOC_OPS: dict[str, Callable[[Rules, dict], tuple[dict, tuple]]] = {
     "order": _order, "points": _points, "deal": _deal, "value": _value, "next_banker": _next_banker,
-    "timeout": _timeout, "first_hand": _first_hand, "fault": _fault,
+    "timeout": _timeout, "first_hand": _first_hand,
 }
 
 

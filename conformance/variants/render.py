@@ -40,9 +40,16 @@ DECLARE_REASONS_ZH = {
 }
 FAULT_EN = {"failed_throw": "a failed throw", "revoke": "a revoke (藏牌)", "wrong_count": "a wrong card count (劳改)",
             "wrong_kitty": "a wrong kitty (埋底张数不对)", "exposed_card": "an exposed card (罚张)",
-            "wrong_declaration": "a wrong declaration"}
+            "wrong_declaration": "a wrong declaration", "played_count": "a play of too many or too few cards",
+            "looking_back": "a look at played cards", "signals": "a signal to a partner", "lateness": "lateness"}
 FAULT_ZH = {"failed_throw": "甩牌失败", "revoke": "藏牌", "wrong_count": "劳改（牌数不对）", "wrong_kitty": "埋底张数不对",
-            "exposed_card": "罚张", "wrong_declaration": "亮错牌"}
+            "exposed_card": "罚张", "wrong_declaration": "亮错牌", "played_count": "出多牌或出少牌",
+            "looking_back": "查阅已出的牌", "signals": "示意对家", "lateness": "迟到"}
+OFFENDER_EN = {"banker": "the banker side", "attackers": "the attackers", "both": "both sides"}
+OFFENDER_ZH = {"banker": "守庄方", "attackers": "攻庄方", "both": "双方"}
+CONSEQUENCE_EN = {"none": "", "hand_void_rebid": "the hand is void and both sides bid for the bank",
+                  "forfeit_game": "the game is forfeited"}
+CONSEQUENCE_ZH = {"none": "", "hand_void_rebid": "该盘作废，双方抢庄", "forfeit_game": "判该局弃权"}
 
 
 def _z(lang: str) -> bool:
@@ -216,6 +223,10 @@ def _game_question(op: str, inp: dict, lang: str) -> list[tuple[str, str]]:
             out += _cards(d["cards"], lang)
         if inp.get("kitty_taken"):
             out.append(("text", "（此时底牌已拿起）" if zh else " (the kitty has been taken by then)"))
+        for w in inp.get("wrong") or []:
+            out.append(("text", f"（此前{w['seat']}号位亮错 " if zh else f" (earlier, seat {w['seat']} wrongly showed "))
+            out += _cards(w["cards"], lang)
+            out.append(("text", "）" if zh else ")"))
         out.append(("text", "。结果？" if zh else ". What stands?"))
         return out
     if op == "undeclared":
@@ -243,15 +254,29 @@ def _game_question(op: str, inp: dict, lang: str) -> list[tuple[str, str]]:
         seed = inp.get("seed", 0)
         return [("text", f"一局开始（随机种子{seed}）：第一盘打几？" if zh else
                  f"a game begins (deal seed {seed}): at which level is the first hand played?")]
-    if op == "fault":
-        n, side, fault = inp.get("cards", 0), inp["side"], inp["fault"]
-        p = inp.get("attackers_points", 0)
+    if op == "penalty":
+        p = inp["attackers_points"]
+        faults = [_fault_text(f, lang) for f in inp["faults"]]
         if zh:
-            return [("text", f"{SIDE_ZH[side]}{FAULT_ZH.get(fault, fault)}（{n}张），攻庄方已得{p}分：如何处理？")]
-        verb = "commits" if side == "banker" else "commit"
-        return [("text", f"{SIDE_EN[side]} {verb} {FAULT_EN.get(fault, fault)} ({n} card{'s' if n != 1 else ''}) "
-                         f"when the attackers hold {p} points: what follows?")]
+            return [("text", "本盘：" + "；".join(faults) + f"；攻庄方得{p}分：如何处理？")]
+        return [("text", "in one hand, " + "; then ".join(faults) + f"; the attackers hold {p} points: what follows?")]
     return [("text", op)]
+
+
+def _fault_text(f: dict, lang: str) -> str:
+    kind, who, n = f["fault"], f["offender"], f.get("count", 0)
+    late = f.get("found") == "late"
+    if _z(lang):
+        count = f"{f.get('minutes', 0)}分钟" if kind == "lateness" else f"{n}张" if kind not in (
+            "wrong_declaration", "looking_back", "signals") else f"{n}次"
+        return f"{OFFENDER_ZH[who]}{FAULT_ZH.get(kind, kind)}（{count}）" + ("，过后才发现" if late else "")
+    if kind == "lateness":
+        count = f"{f.get('minutes', 0)} minutes"
+    elif kind in ("wrong_declaration", "looking_back", "signals"):
+        count = f"{n} time{'s' if n != 1 else ''}"
+    else:
+        count = f"{n} card{'s' if n != 1 else ''}"
+    return f"{OFFENDER_EN[who]}: {FAULT_EN.get(kind, kind)} ({count})" + (", found only later" if late else "")
 
 
 def question_text(q: Question, lang: str = "en") -> str:
@@ -387,13 +412,15 @@ def _game_answer(o: Outcome, lang: str) -> list[tuple[str, str]]:
     if op == "first_hand":
         return [("text", f"双方都从{r['start']}打起；第一盘打{r['level']}" if zh else
                  f"both teams start at {r['start']}; the first hand is played at level {r['level']}")]
-    if op == "fault":
+    if op == "penalty":
         t = f"攻庄方得分{r['points']:+d}" if zh else f"the attackers' points {r['points']:+d}"
         if r["ends_hand"]:
             t += "，该盘即结束" if zh else ", and the hand ends at once"
-        out = [("text", t)]
-        if "result" in r:
-            out.append(("text", "；然后：" if zh else "; then "))
-            out += result_parts(r["result"], lang)
+        out = [("text", t), ("text", "；然后：" if zh else "; then ")]
+        special = (CONSEQUENCE_ZH if zh else CONSEQUENCE_EN).get(r["consequence"])
+        if r.get("next_banker") is None or special:
+            out.append(("text", special or r["consequence"]))
+        else:
+            out += result_parts(r, lang)
         return out
     return [("text", o.answer)]

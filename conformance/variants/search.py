@@ -107,16 +107,26 @@ CURATED: dict[str, list[Question]] = {
                     ("5", True, ("0: 5H", "1: 5S 5S", "2: J- J-")), ("5", True, ("0: 5H", "1: 5S 5S", "2: 5C 5C 5C")),
                     ("5", True, ("0: 5H", "0: 5H")), ("5", True, ("0: 5H", "0: 5S 5S")), ("5", True, ("0: 5H", "1: 5S")),
                     ("5", True, ("0: 6H",)), ("5", False, ("1: 5H", "2: 5S 5S")), ("5", False, ("1: 5H", "3: J+ J+")),
-                    ("5", False, ("1: 5H", "2: 5S")))],
+                    ("5", False, ("1: 5H", "2: 5S")))] + [
+        Q("declare", level="5", first_hand=False, banker=0, declarations=[{"seat": s, "cards": _c(cs)}],
+          wrong=[{"seat": w, "cards": _c(wc)}]) for s, cs, w, wc in ((3, "5S", 1, "6S"), (2, "5S", 1, "6S"))],
     "undeclared": [Q("undeclared", level=lv, attackers_level=ol, kitty=_c(k), first_hand=fh) for lv, ol, k, fh in (
         ("9", "6", "J- 7H 9S 3C 4D KC", False), ("9", "6", "J- 7H 9S 3C 4D KC", True),
         ("9", "6", "7H 9S J- 3C 4D KC", False), ("9", "6", "7H 9S J- 3C 4D KC", True),
         ("9", "6", "J- J+ J- J+ J- J+", False))],
-    "fault": [Q("fault", fault=f, side=sd, cards=n, attackers_points=p) for f, sd, n, p in (
-        ("revoke", "attackers", 2, 100), ("revoke", "banker", 2, 100), ("wrong_count", "banker", 1, 100),
-        ("wrong_count", "attackers", 1, 100), ("wrong_count", "banker", 1, 150), ("wrong_kitty", "banker", 0, 150),
-        ("wrong_kitty", "banker", 0, 100), ("exposed_card", "attackers", 1, 100),
-        ("wrong_declaration", "attackers", 1, 100), ("failed_throw", "attackers", 3, 100))],
+    "penalty": [Q("penalty", faults=[{"fault": f, "offender": sd, "count": n, "found": found,
+                                      **({"minutes": n} if f == "lateness" else {})}], attackers_points=p)
+                for f, sd, n, found, p in (
+        ("revoke", "attackers", 2, "at_once", 100), ("revoke", "banker", 2, "at_once", 100),
+        ("wrong_count", "banker", 1, "at_once", 100), ("wrong_count", "attackers", 1, "at_once", 100),
+        ("wrong_count", "banker", 1, "at_once", 150), ("wrong_count", "both", 1, "at_once", 100),
+        ("played_count", "attackers", 1, "at_once", 100), ("wrong_kitty", "banker", 0, "at_once", 150),
+        ("wrong_kitty", "banker", 0, "at_once", 100), ("exposed_card", "attackers", 1, "at_once", 100),
+        ("wrong_declaration", "attackers", 1, "at_once", 100), ("failed_throw", "attackers", 3, "at_once", 100),
+        ("looking_back", "attackers", 1, "at_once", 100), ("signals", "banker", 1, "at_once", 100),
+        ("lateness", "attackers", 7, "at_once", 100), ("lateness", "attackers", 12, "at_once", 100),
+        ("revoke", "banker", 2, "late", 100), ("revoke", "attackers", 2, "late", 100),
+        ("failed_throw", "banker", 2, "late", 150))],
     "next_banker": [Q("next_banker", side="banker"), Q("next_banker", side="attackers")],
     "first_hand": [Q("first_hand", seed=1)],
     "timeout": [Q("timeout", levels=[a, b], banker_team=t) for a, b, t in (("9", "9", 1), ("9", "7", 1), ("J", "J", 0))],
@@ -164,7 +174,9 @@ def families(key: str) -> list[str]:
     if key in ("score.bands", "score.cap"):
         return ["result"]
     if key == "score.threshold":
-        return ["fault", "result"]
+        return ["penalty", "result"]
+    if key == "throw.late":
+        return ["penalty"]
     if key in ("level.ranks", "level.end", "level.must_play"):
         return ["advance"]
     if key == "level.start":
@@ -172,13 +184,13 @@ def families(key: str) -> list[str]:
     if key in _UNDECLARED_KEYS:
         return ["undeclared"]
     if key == "declare.wrong_points":
-        return ["declare", "fault"]
+        return ["declare", "penalty"]
     if key.startswith("declare."):
         return ["declare"]
     if key == "bank.succession":
         return ["next_banker"]
     if key.startswith("penalty."):
-        return ["fault"]
+        return ["penalty"]
     if key in ("match.timeout_winner", "match.tie"):
         return ["timeout"]
     return []

@@ -19,16 +19,16 @@ const LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"
 const MUST_PLAY = process.env.TOY_ENGINE_BUG ? [] : ["A"]; // 必打: a climb stops here
 const END = "A";        // passing A wins the game
 const THRESHOLD = 120;  // 上台: the attackers take the bank
-const CAP = 3;          // no side gains more than three levels in one hand
+const BOTTOM = 4;       // the lowest band (25 points or fewer) gives the banker side +4
 
 function result(input) {
-  // r003 score table: 30-point steps either side of 120, capped at three levels.
+  // r003 score table: 30-point steps either side of 120, no cap (the lowest band, 25 or fewer, +4).
   const points = input.attackers_points;
   if (!Number.isInteger(points)) throw new Error("attackers_points: expected an integer");
   if (points < THRESHOLD) {
-    return { next_banker: "banker", levels: Math.min(CAP, Math.floor((THRESHOLD - 1 - points) / 30) + 1) };
+    return { next_banker: "banker", levels: Math.min(BOTTOM, Math.floor((THRESHOLD - 1 - points) / 30) + 1) };
   }
-  return { next_banker: "attackers", levels: Math.min(CAP, Math.floor((points - THRESHOLD) / 30)) };
+  return { next_banker: "attackers", levels: Math.floor((points - THRESHOLD) / 30) };
 }
 
 function advance(input) {

@@ -24,18 +24,18 @@ LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 MUST_PLAY = {"A"}          # 必打: a climb stops here; passing it needs a gain as banker
 END = "A"                  # passing A wins the game
 THRESHOLD = 125 if os.environ.get("TOY_ENGINE_BUG") else 120   # 上台: attackers take the bank
-CAP = 3                    # no side gains more than three levels in one hand
+BOTTOM = 4                 # the lowest band (25 points or fewer) gives the banker side +4
 
 
 def result(inp):
-    """r003 score table: 30-point steps either side of 120, capped at three levels."""
+    """r003 score table: 30-point steps either side of 120, no cap (the lowest band, 25 or fewer, +4)."""
     points = inp["attackers_points"]
     if type(points) is not int:
         raise ValueError("attackers_points: expected an integer")
     if points < THRESHOLD:                       # the banker side keeps the bank
-        levels = min(CAP, (THRESHOLD - 1 - points) // 30 + 1)
+        levels = min(BOTTOM, (THRESHOLD - 1 - points) // 30 + 1)
         return {"next_banker": "banker", "levels": levels}
-    levels = min(CAP, (points - THRESHOLD) // 30)   # 120..145: +0, 150..175: +1, ...
+    levels = (points - THRESHOLD) // 30          # 120..145: +0, 150..175: +1, ...
     return {"next_banker": "attackers", "levels": levels}
 
 

@@ -13,8 +13,8 @@ from tractor_cli.main import main
 
 BASES = ("r000", "r001", "r003")
 PAIRS = list(combinations(BASES, 2))
-DERIVED = [("r000", "r000_no_bridge"), ("r001", "r001_aa22_top"), ("r001", "r001_completed"),
-           ("r001", "r001_powers")]
+DERIVED = [("r000", "r000_no_bridge"), ("r001", "r001_aa22_top"), ("r001", "r001_literal"),
+           ("r001", "r001_powers"), ("r003", "r003_capped")]
 
 
 @pytest.mark.parametrize("a,b", PAIRS + DERIVED)
@@ -102,7 +102,7 @@ def test_tractor_diff_options(capsys):
     out = _diff_output(capsys, "r001", "r003", "--topic", "kitty", "--json")
     data = json.loads(out)
     assert data["differences"] and {d["topic"] for d in data["differences"]} == {"kitty"}
-    out = _diff_output(capsys, "r001", "r001_completed", "--zh")
+    out = _diff_output(capsys, "r001", "r001_literal", "--zh")
     assert "跟牌" in out and "不合规" in out
 
 
@@ -149,3 +149,20 @@ def test_examples_decide_by_the_clause():
             for ex in examples_for_clause(name, clause.id):
                 assert clause.id in ex.outcome.clauses
                 assert ask(rules_for(name), ex.position).answer == ex.outcome.answer
+
+
+@pytest.mark.parametrize("base, derived, key, answers", [
+    # 001:g3 — the completed 9b asks for a pair + two singles where the printed list allows four singles
+    ("r001", "r001_literal", "follow tractor(pair, 2)", ("not legal", "legal")),
+    # 003:g1 — the uncapped table continues below 30 points (banker +4); the capped one stops at +3
+    ("r003", "r003_capped", "score.bands", ("rises 4 levels", "rises 3 levels")),
+])
+def test_tractor_diff_shows_each_new_derived_ruleset_against_its_parent(capsys, base, derived, key, answers):
+    out = _diff_output(capsys, base, derived)
+    assert out.startswith(f"{base}: ") and f"\n{derived}: " in out
+    rest = out.split(f"\n{key}\n", 1)[1].splitlines()
+    lines = rest[:next((i for i, line in enumerate(rest) if not line.startswith(" ")), len(rest))]
+    block = "\n".join(lines)
+    shown = [line for line in lines if line.startswith(f"    {base} ") or line.startswith(f"    {derived} ")]
+    assert len(shown) == 2 and answers[0] in shown[0] and answers[1] in shown[1], block
+    assert "this difference alone accounts for the different answers" in block

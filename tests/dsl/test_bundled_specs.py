@@ -53,3 +53,38 @@ def test_the_vendored_inventory_matches_the_shared_one():
             ids.add(cid)
     vendored = {e.id for e in inventory.entries() if not e.is_gap}
     assert vendored == ids
+
+
+def test_every_inventory_summary_has_its_chinese_text():
+    han = re.compile(r"[\u4e00-\u9fff]")
+    for e in inventory.entries():
+        assert han.search(e.zh), f"{e.id} has no Chinese summary"
+
+
+def test_the_inventory_file_keeps_its_columns():
+    header = [line for line in (Path(inventory.__file__).resolve().parents[1] / "spec" / "inventory.tsv")
+              .read_text(encoding="utf-8").splitlines() if line.startswith("# id")]
+    assert header == ["# id\tkind\tsummary\tzh"]
+
+
+@pytest.mark.parametrize("ruleset, clause", [
+    ("r001", "level.progression"),   # 'no level must be played' is not in 001:4
+    ("r001", "match.timeout"),       # 庄者: the banker of which moment
+    ("r001", "tractor.compare"),     # 最大一张牌点数: by the card order
+    ("r000", "declare.overcall"),    # the strength of joker pairs against level pairs
+    ("r000", "match.timeout"),       # the hand in progress at time
+    ("r003", "declare.jokers"),      # jokers never declare: 003:6 says only 亮主牌不用带王
+])
+def test_clauses_that_add_to_their_source_are_interpreted(library, ruleset, clause):
+    c = library.rulesets[ruleset].clause(clause)
+    assert c.status == "interpreted" and c.reason and c.reason_zh
+
+
+def test_every_text_of_the_library_is_bilingual(library):
+    for rs in library.parsed.values():
+        assert rs.title_zh, rs.name
+        for c in rs.clauses:
+            assert c.zh and (c.reason is None or c.reason_zh), (rs.name, c.id)
+            assert all(c.alternatives_zh), (rs.name, c.id)
+            assert all(r.description_zh for r in c.readings), (rs.name, c.id)
+        assert all(ov.because_zh for ov in rs.overrides), rs.name

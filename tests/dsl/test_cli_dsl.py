@@ -170,7 +170,7 @@ def test_show_prints_clause_ids_and_statuses(private_spec, capsys):
     assert "tournament.format  [stated]  (003:1)" in out
     assert "[interpreted]" in out
     assert "conduct.discipline  [conduct: not machine-checkable]" in out
-    assert "* reading thirty_capped" in out
+    assert "* reading thirty_open" in out   # 003:4 no cap stated (003:g1)
 
 
 def test_show_unknown_ruleset_suggests_without_traceback(private_spec, capsys):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from .dsl_support import FILE, check, clause, locate, minimal, problems, settings
+from tractor_dsl.checker import default_spec_dir
 from tractor_dsl.diagnostics import Diagnostic, SpecError
 from tractor_dsl.model import Span
 from tractor_dsl.parser import parse
@@ -76,8 +77,10 @@ def _cases() -> dict[str, Case]:
     add("E103 no cites", "E103", t, "clause 'c' cites no source clause", at(t, "clause c", offset=7))
     t = minimal('  clause c {\n    cites 003:2\n    status stated\n    zh "中"\n  }\n')
     add("E104 no says", "E104", t, "clause 'c' has no English statement ('says')", at(t, "clause c", offset=7))
-    t = minimal('  clause c {\n    cites 003:2\n    status stated\n    says "S"\n  }\n')
-    add("E109 no zh", "E109", t, "clause 'c' has no Chinese statement ('zh')", at(t, "clause c", offset=7))
+    # prose without Chinese is an error only in the bundled library (spec/); E119 cases are below
+    t = minimal('  clause c {\n    cites 003:2\n    status stated\n    says "S"\n  }\n', name="rlib")
+    add("E109 no zh in the library", "E109", base, "clause 'c' ('zh') has no Chinese text", at(t, "clause c", offset=7),
+        file=LIBRARY_FILE, extra={LIBRARY_FILE: t})
     t = minimal(clause("c", "", cites="003:2, 003:3.1, 003:2"))
     add("E105 cited twice", "E105", t, "'003:2' is cited twice in clause 'c'", at(t, "003:2", 1))
     t = minimal(clause("c", "status conduct"))
@@ -256,6 +259,74 @@ def _cases() -> dict[str, Case]:
     t = minimal(head='title "T"\n  document "004"')
     add("E510 unknown document", "E510", t, "unknown document '004'; did you mean '003'?", at(t, "rmin"))
     return cases
+
+
+LIBRARY_FILE = str(default_spec_dir() / "t_library.tractor")   # never written: a name inside spec/
+
+
+def _untranslated_cases() -> dict[str, tuple[str, str, tuple[int, int]]]:
+    """Each kind of prose without its Chinese text: (text, message, where)."""
+    out = {}
+    t = minimal(head='title "Minimal"\n  document "003"', name="rlib")
+    out["title"] = (t, "the title of ruleset 'rlib' has no Chinese text", at(t, '"Minimal"'))
+    t = minimal(interpreted("c", 'reason "why"\nalternative "other" "另一种"'), name="rlib")
+    out["reason"] = (t, "the reason of clause 'c' has no Chinese text", at(t, '"why"'))
+    t = minimal(interpreted("c", 'reason "why" "因为"\nalternative "one" "一"\nalternative "two"'), name="rlib")
+    out["alternative"] = (t, "alternative 2 of clause 'c' has no Chinese text", at(t, '"two"'))
+    t = minimal(interpreted("c", 'reason "why" "因为"\nreading a "A" "甲" {}\nreading b "B" {}\nchoose a'), name="rlib")
+    out["reading"] = (t, "the description of reading 'b' of clause 'c' has no Chinese text", at(t, "reading b", offset=8))
+    t = minimal(interpreted("c", 'reason "why" "因为"\nreading a "A" "甲" {\nsays "x"\n}\nreading b "B" "乙" {}\n'
+                                 'choose a'), name="rlib")
+    out["reading says"] = (t, "the statement ('says') of reading 'a' of clause 'c' has no Chinese text",
+                           at(t, "reading a", offset=8))
+    t = minimal(interpreted("c", 'reason "why" "because"\nalternative "other" "另一种"'), name="rlib")
+    out["not Chinese"] = (t, "the Chinese text of the reason of clause 'c' holds no Chinese character", at(t, '"why"'))
+    t = minimal(interpreted("c", 'reason "why" "因为\x00"\nalternative "other" "另一种"'), name="rlib")
+    out["control character"] = (t, "the Chinese text of the reason of clause 'c' holds a control character",
+                                at(t, '"why"'))
+    return out
+
+
+UNTRANSLATED = _untranslated_cases()
+
+
+@pytest.mark.parametrize("kind", list(UNTRANSLATED))
+def test_prose_without_chinese_is_an_error_in_the_library(kind):
+    text, message, where = UNTRANSLATED[kind]
+    lib = check(minimal(), {LIBRARY_FILE: text})
+    found = [d for d in lib.diagnostics if d.code not in ("E601", "E602") and d.span.file == LIBRARY_FILE]
+    assert [(d.code, d.severity) for d in found] == [("E119", "error")], [d.headline() for d in found]
+    assert message in found[0].message and "bilingual" in found[0].message
+    assert (found[0].span.line, found[0].span.column) == where
+
+
+@pytest.mark.parametrize("kind", list(UNTRANSLATED))
+def test_prose_without_chinese_is_a_warning_in_a_users_file(kind):
+    text, message, where = UNTRANSLATED[kind]
+    lib = check(text)
+    found = [d for d in lib.diagnostics if d.code not in ("E601", "E602")]
+    assert [(d.code, d.severity) for d in found] == [("W119", "warning")], [d.headline() for d in found]
+    assert message in found[0].message
+    assert (found[0].span.file, found[0].span.line, found[0].span.column) == (FILE, *where)
+    assert not [e for e in lib.errors if e.code not in ("E601", "E602")]
+
+
+def test_a_clause_without_zh_is_only_a_warning_in_a_users_file():
+    t = minimal('  clause c {\n    cites 003:2\n    status stated\n    says "S"\n  }\n')
+    found = [d for d in check(t).diagnostics if d.code not in ("E601", "E602")]
+    assert [(d.code, d.message) for d in found] == [("W119", "clause 'c' ('zh') has no Chinese text")]
+
+
+def test_an_override_without_chinese_because():
+    base = minimal(interpreted("c", 'reason "r" "理由"\nreading alpha "A" "甲" {}\nreading beta "B" "乙" {}\n'
+                                    'choose alpha'))
+    over = 'ruleset rd extends rmin {\n  title "D" "丁"\n  override c choose beta because "x"\n}\n'
+    user = [d for d in check(base, {"d.tractor": over}).diagnostics if d.span.file == "d.tractor"]
+    assert [(d.code, d.span.line, d.span.column) for d in user] == [("W119", 3, 12)]
+    lib = check(base, {LIBRARY_FILE: over})
+    found = [d for d in lib.diagnostics if d.span.file == LIBRARY_FILE]
+    assert [(d.code, d.span.line, d.span.column) for d in found] == [("E119", 3, 12)]
+    assert "the reason ('because') of the override of 'c' has no Chinese text" in found[0].message
 
 
 CASES = _cases()

@@ -31,8 +31,8 @@ def test_3355_at_level_4(ruleset, expected):
 def test_88999_is_not_a_tractor_in_003():  # 003:7.3 "如“88999”不是拖拉机"
     combo = classify(ctx("r003", "2", "S"), cards("8H 8H 9H 9H 9H"))
     assert combo.kind == "throw"
-    # split by lead.throw_split (most cards first): the pair tractor 8899 and the single 9
-    assert [c.describe() for c in combo.components] == ["tractor(pair, 2)", "single"]
+    # 003:7.3 calls it 2拖3: a triple and a pair (lead.throw_split keeps the triple whole)
+    assert [c.describe() for c in combo.components] == ["triple", "pair"]
 
 
 def test_222333_is_a_tractor_of_triples_in_003():  # 003:7.3 "222333"

@@ -208,9 +208,9 @@ def test_001_6_first_hand_redeal():
 
 
 @pytest.mark.parametrize("rules,banker_side", [
-    (rules_for("r001"), "banker"),                                     # 001:g9 reading same_banker
-    (variant("r001", "declare.none", "attackers"), "attackers"),
-], ids=["same_banker", "attackers"])
+    (rules_for("r001"), "attackers"),   # 001:6 重起局按原攻庄方所打到的点数开打: the former attackers bank (001:g9)
+    (variant("r001", "declare.none", "same_banker"), "banker"),
+], ids=["attackers", "same_banker"])
 def test_001_6_smothered_banker_redeals_at_the_attackers_level(rules, banker_side):
     # 001:6 庄家打9，攻庄方打6，当庄家被憋死后，重新起牌打6
     j = judge_undeclared(rules, cards("3H 4H 5S 6D 7C 8C"), False, "9", "6")

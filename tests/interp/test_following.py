@@ -69,8 +69,8 @@ def test_a_triple_must_be_broken_to_follow_a_pair(ruleset):
 
 
 @pytest.mark.parametrize("ruleset, legal", [
-    ("r001", True),             # 001:9b literal: 拖拉机/二对/三条+一张/四张散牌 — one pair may be withheld
-    ("r001_completed", False),  # 001:g3 completed: 一对+两张散牌 comes before four singles
+    ("r001_literal", True),   # 001:9b literal: 拖拉机/二对/三条+一张/四张散牌 — one pair may be withheld
+    ("r001", False),          # 001:12.1 有对不出对 is a revoke: 一对+两张散牌 comes before four singles (001:g3)
 ])
 def test_001_9b_literal_and_completed(ruleset, legal):
     j = follow(ruleset, "8H 8H 9H 9H", "3H 3H 5H 7H 10H 2D", "3H 5H 7H 10H")
@@ -87,8 +87,8 @@ def test_001_9b_triple_and_single_before_singles():
 
 
 @pytest.mark.parametrize("ruleset, reason", [
-    ("r001", "must_play_triple"),       # 001:9c literal: 两个三条 before 二对+二张散牌
-    ("r001_completed", "must_play_triple"),
+    ("r001_literal", "must_play_triple"),       # 001:9c literal: 两个三条 before 二对+二张散牌
+    ("r001", "must_play_triple"),
 ])
 def test_001_9c_three_pair_tractor(ruleset, reason):
     hand = "3H 3H 3H 5H 5H 5H 10H 2D"
@@ -102,8 +102,9 @@ def test_001_9c_completed_adds_triple_pair_single():
     hand = "3H 3H 3H 5H 5H 7H 10H 2D"
     play = "3H 3H 5H 5H 7H 10H"  # two pairs and two singles: withholds the triple
     # literal 9c: 三对 / 两个三条 / 二对+二张散牌 — two pairs and two singles is the first entry held
-    assert follow("r001", "7H 7H 8H 8H 9H 9H", hand, play).value
-    assert follow("r001_completed", "7H 7H 8H 8H 9H 9H", hand, play).reason == "must_play_triple"
+    assert follow("r001_literal", "7H 7H 8H 8H 9H 9H", hand, play).value
+    # completed (001:g3, as 9d): 三条+一对+一张 comes before 二对+二张散牌
+    assert follow("r001", "7H 7H 8H 8H 9H 9H", hand, play).reason == "must_play_triple"
 
 
 @pytest.mark.parametrize("ruleset", ["r000", "r001", "r003"])

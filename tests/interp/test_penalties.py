@@ -74,7 +74,7 @@ def test_banker_side_revoke_of_two_cards_across_rulesets(name, delta, ends, cons
     (115, HandResult(ATT, 0)),
     (120, HandResult(ATT, 1)),    # at 120: one more level than +0
     (150, HandResult(ATT, 2)),    # 150 is +1 (30 a level), one more
-    (210, HandResult(ATT, 3)),    # +3 already: the cap of 3 holds (score.cap)
+    (210, HandResult(ATT, 4)),    # 210 is +3 (003:4 no cap), one more
 ], ids=lambda v: str(v))
 def test_003_8_2_banker_side_wrong_count(points, result):
     outcome, j = result_after("r003", "wrong_count", BNK, points)
@@ -89,7 +89,7 @@ def test_003_8_2_banker_side_wrong_count(points, result):
     (115, HandResult(BNK, 2)),    # below 120: one level less for the attackers = banker +1 more
     (90, HandResult(BNK, 2)),
     (60, HandResult(BNK, 3)),
-    (30, HandResult(BNK, 3)),     # +3 already: capped
+    (30, HandResult(BNK, 4)),     # 30 is banker +3 (003:4 no cap), one more
 ], ids=lambda v: str(v))
 def test_003_8_2_attackers_wrong_count(points, result):
     outcome, j = result_after("r003", "wrong_count", ATT, points)
@@ -105,9 +105,21 @@ def test_001_14_1_wrong_count_opponents_up_two(offender, result):
 
 @pytest.mark.parametrize("offender,result", [(BNK, HandResult(ATT, 0)), (ATT, HandResult(BNK, 1))])
 def test_000_2_16f_wrong_count(offender, result):
-    # 000:2.16f 庄家方下台，抓分方上台 / 庄家方自动升一级; 2.17d 10 points per card
+    # 000:2.16f 手中多牌、少牌: 庄家方下台，抓分方上台 / 庄家方自动升一级 — and no points
     outcome, j = result_after("r000", "wrong_count", offender, 100, cards=1)
-    assert outcome.points_delta == (10 if offender == BNK else -10)
+    assert outcome.points_delta == 0
+    assert j.value == result
+    assert j.clauses[0] == "penalty.wrong_count"
+
+
+@pytest.mark.parametrize("offender,delta,result", [
+    (BNK, 20, HandResult(ATT, 0)),   # 90 + 20 = 110: 000:2.15 80–115, the attackers take the stage
+    (ATT, -20, HandResult(BNK, 1)),  # 90 − 20 = 70: 000:2.15 40–75, banker +1
+])
+def test_000_2_17d_played_count(offender, delta, result):
+    # 000:2.17d 出多牌、出少牌者，每张都扣10分 — and no change of stage of its own
+    outcome, j = result_after("r000", "played_count", offender, 90, cards=2)
+    assert outcome == FaultOutcome(delta, False, "none")
     assert j.value == result
 
 
@@ -128,11 +140,18 @@ def test_000_by_points_step_is_the_tables():
     assert by_points_step(rules_for("r000")) == 40   # 000:2.15 120 − 80
 
 
-@pytest.mark.parametrize("name,points", [("r003", 0), ("r003", 200), ("r001", 50)])
+@pytest.mark.parametrize("name,points", [("r003", 0), ("r003", 200)])
 def test_003_9_2_wrong_kitty_changes_the_bank_plus_one(name, points):
-    # 003:9.2 留错底牌判"转庄"，再加一级 (001 takes the same rule, spec penalty.wrong_kitty like_003)
+    # 003:9.2 留错底牌判"转庄"，再加一级
     _, j = result_after(name, "wrong_kitty", BNK, points)
     assert j.value == HandResult(ATT, 1)
+
+
+@pytest.mark.parametrize("points", [0, 50, 200])
+def test_001_wrong_kitty_is_a_wrong_card_count(points):
+    # 001 has no wrong-kitty rule: the banker then holds the wrong number of cards, 14.1 单方劳改: 对家升二级
+    _, j = result_after("r001", "wrong_kitty", BNK, points)
+    assert j.value == HandResult(ATT, 2)
 
 
 def test_only_the_banker_buries():
@@ -156,3 +175,5 @@ def test_unknown_names_are_refused():
         judge_fault(rules_for("r001"), "cheating", ATT)
     with pytest.raises(ValueError):
         apply_consequence(rules_for("r001"), "forfeit", ATT, 0)
+    with pytest.raises(ValueError):   # 000 names no consequence for both sides' wrong counts
+        judge_fault(rules_for("r000"), "wrong_count", "both")

@@ -22,12 +22,19 @@ R001 = [
     (300, A, 3), (360, A, 3), (480, A, 3),
 ]
 
-# 003:4 — 120 takes the stage, 30 points a level; the table itself is missing (003:g1), the bands
-# below are the spec's reading thirty_capped (interpretation), the 120 / +30 steps are stated.
+# 003:4 — 120 takes the stage, 30 points a level, "其他依此类推" and no cap stated; the table itself is
+# missing (003:g1): the bands are the spec's reading thirty_open (interpretation), the 120 / +30 steps stated.
 R003 = [
-    (120, A, 0), (145, A, 0), (150, A, 1), (180, A, 2), (210, A, 3), (300, A, 3),  # stated pattern, cap
-    (115, B, 1), (90, B, 1), (85, B, 2), (60, B, 2), (55, B, 3), (0, B, 3),       # interpreted bands
+    (120, A, 0), (145, A, 0), (150, A, 1), (180, A, 2), (210, A, 3), (240, A, 4), (300, A, 6),  # stated pattern
+    (115, B, 1), (90, B, 1), (85, B, 2), (60, B, 2), (55, B, 3), (30, B, 3), (25, B, 4), (0, B, 4),
 ]
+# The derived ruleset r003_capped: at most 3 levels, as document 001 caps (001:8a 攻守双方最多升三级).
+R003_CAPPED = [(210, A, 3), (240, A, 3), (300, A, 3), (55, B, 3), (25, B, 3), (0, B, 3), (60, B, 2), (150, A, 1)]
+
+
+@pytest.mark.parametrize("points,side,levels", R003_CAPPED, ids=[f"r003_capped@{p}" for p, _, _ in R003_CAPPED])
+def test_003_capped_bands(points, side, levels):
+    assert judge_result(rules_for("r003_capped"), points).value == HandResult(side, levels)
 
 
 @pytest.mark.parametrize("points,side,levels", R000, ids=[f"000:2.15@{p}" for p, _, _ in R000])
@@ -50,14 +57,14 @@ def test_003_bands(points, side, levels):
 
 
 # The same score judged by each ruleset: 100 points take the stage only in 000 (80 threshold);
-# 240 points are +4 in 000 (open steps of 40), +2 in 001 (steps of 60), +3 in 003 (steps of 30, cap 3).
+# 240 points are +4 in 000 (open steps of 40), +2 in 001 (steps of 60), +4 in 003 (steps of 30, no cap).
 @pytest.mark.parametrize("name,points,expected", [
     ("r000", 100, HandResult(A, 0)),   # 000:2.15 80–115
     ("r001", 100, HandResult(B, 1)),   # 001:8a 60–115
     ("r003", 100, HandResult(B, 1)),   # 003:4 below 120
     ("r000", 240, HandResult(A, 4)),   # 000:2.15 every further 40
     ("r001", 240, HandResult(A, 2)),   # 001:8a 240 +2
-    ("r003", 240, HandResult(A, 3)),   # 003:4 30 a level, capped
+    ("r003", 240, HandResult(A, 4)),   # 003:4 30 a level, 其他依此类推 (no cap stated)
 ])
 def test_same_points_across_rulesets(name, points, expected):
     assert judge_result(rules_for(name), points).value == expected

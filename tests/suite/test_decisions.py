@@ -83,7 +83,7 @@ def _can_be_first(rules, unit, rungs, k) -> bool:
     """Whether some holding supplies rung k and no earlier rung (else no position can have rung k decide)."""
     from tractor_dsl.patterns import can_form
     protect = unit[0] == 2 and not rules["follow.break_triple_for_pair"]
-    for runs, counts in abstract_holdings(unit[0] * unit[1], 4, rules.decks):
+    for runs, counts in abstract_holdings(unit[0] * unit[1], max(u[1] for r in rungs for u in r), rules.decks):
         if protect:
             counts = {key: (1 if n == 3 else n) for key, n in counts.items()}
         if can_form(list(rungs[k]), runs, counts) and not any(can_form(list(r), runs, counts) for r in rungs[:k]):
@@ -158,6 +158,9 @@ def test_equivalent_alternatives_are_equivalent(ruleset):
     for alt in alternatives(rules):
         reason = equivalence_reason(alt, rules)
         if reason is None:
+            if alt.feature.startswith("follow ") and proven_ladder_equivalent(alt, rules):
+                search = distinguish(rules, alt, seed=7, budget=400, check_equivalence=False)
+                assert search.found is None, (alt.description, "proved equivalent", search.found)
             continue
         if alt.feature == "score.bands" or alt.feature.startswith("score."):
             for points in range(-300, 1001, 5):

@@ -18,7 +18,7 @@ def test_the_reference_follows_its_own_readings(ruleset):
 
 
 @pytest.mark.parametrize("variant, clause, reading", [
-    ("r001_completed", "follow.pair_tractors", "completed"),   # 001:g3
+    ("r001_literal", "follow.pair_tractors", "literal"),       # 001:g3
     ("r001_powers", "kitty.capture", "powers"),                # 001:g2
     ("r001_aa22_top", "tractor.ace_two", "by_top_card"),       # 001:g7
     ("r000_no_bridge", "tractor.bridge", "no_bridge"),         # 000:g3
