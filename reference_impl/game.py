@@ -35,7 +35,10 @@ def next_banker(rules: Rules, banker: int, side: str) -> int:
     return banker
 
 
-def play_game(rules: Rules, seed: int, max_hands: int = 300) -> GameRecord:
+def play_game(rules: Rules, seed: int, max_hands: int = 300, players=None) -> GameRecord:
+    """Play a game from ``seed``. With ``players`` (four, by seat) they make every choice and each hand
+    is dealt from its own generator seeded by ``seed`` and the hand's number, so two rulesets played
+    with the same seed deal the same cards to the same hand numbers."""
     from .levels import advance
     rng = random.Random(seed)
     start = rules["level.start"]
@@ -44,7 +47,8 @@ def play_game(rules: Rules, seed: int, max_hands: int = 300) -> GameRecord:
     banker: int | None = None
     for number in range(1, max_hands + 1):
         record.levels.append(dict(levels))
-        hand = play_hand(rules, rng, number, levels, banker)
+        deal_rng = rng if players is None else random.Random(f"{seed}:{number}")
+        hand = play_hand(rules, deal_rng, number, levels, banker, players=players)
         record.hands.append(hand)
         banker_team = team_of(hand.banker)
         gaining = banker_team if hand.next_banker_side == "banker" else 1 - banker_team
