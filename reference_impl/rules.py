@@ -56,9 +56,58 @@ class Rules:
 
 @lru_cache(maxsize=None)
 def _library():
-    lib = load()
+    lib = _cached_load()
     if lib.errors:
         raise SpecError(lib.errors)
+    return lib
+
+
+def _cached_load():
+    """The checked bundled spec, kept between processes in a cache keyed by its sources.
+
+    Parsing and checking every rule file takes about 0.1 s, most of the
+    start-up of a short-lived process such as ``tractor engine``. The cache
+    key is a digest of every file under ``spec/``, the rule language's own
+    sources and the Python version, so any change to either is read afresh.
+    The cache lives in ``$TRACTOR_CACHE_DIR`` (default
+    ``~/.cache/tractor-rulebook``); ``TRACTOR_CACHE_DIR=off`` turns it off,
+    and a cache that cannot be read or written is ignored.
+    """
+    import hashlib
+    import os
+    import pickle
+    import sys
+    from pathlib import Path
+
+    import tractor_dsl
+    from tractor_dsl.checker import default_spec_dir
+
+    where = os.environ.get("TRACTOR_CACHE_DIR", str(Path.home() / ".cache" / "tractor-rulebook"))
+    if where == "off":
+        return load()
+    digest = hashlib.sha256(sys.version.encode())
+    for root in (default_spec_dir(), Path(tractor_dsl.__file__).parent):
+        for f in sorted(root.rglob("*")):
+            if f.is_file() and f.suffix != ".pyc":
+                digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+    path = Path(where) / f"library-{digest.hexdigest()[:24]}.pickle"
+    try:
+        with open(path, "rb") as fh:
+            return pickle.load(fh)
+    except Exception:  # no cache yet, or one from another version: load afresh
+        pass
+    lib = load()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            pickle.dump(lib, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+        for old in path.parent.glob("library-*.pickle"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except Exception:  # a read-only home, a full disk: run without the cache
+        pass
     return lib
 
 
