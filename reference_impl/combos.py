@@ -73,22 +73,11 @@ class Combo:
 
 def unit_sizes(ctx: Context) -> tuple[int, ...]:
     """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks."""
-    rules = ctx.rules
-    try:
-        return rules._unit_sizes
-    except AttributeError:
-        rules._unit_sizes = tuple(s for s in (3, 2) if s <= rules.decks)
-        return rules._unit_sizes
+    return ctx.rules.unit_sizes
 
 
 def tractor_sizes(ctx: Context) -> tuple[int, ...]:
-    rules = ctx.rules
-    try:
-        return rules._tractor_sizes
-    except AttributeError:
-        rules._tractor_sizes = tuple(sorted((SIZE_OF_ELEMENT[e] for e in rules["tractor.elements"]
-                                             if SIZE_OF_ELEMENT[e] <= rules.decks), reverse=True))
-        return rules._tractor_sizes
+    return ctx.rules.tractor_sizes
 
 
 def component_key(ctx: Context, cards: Iterable[int]) -> int:
@@ -98,7 +87,22 @@ def component_key(ctx: Context, cards: Iterable[int]) -> int:
     return max(ctx.key[c] for c in cards)
 
 
+MEMO_LIMIT = 256  # combinations remembered per trump context: a trick asks about its few plays many times
+
+
 def classify(ctx: Context, cards: Iterable[int]) -> Combo:
+    """What ``cards`` are in ``ctx`` (remembered per context: a trick asks about the same plays often)."""
+    cards = tuple(cards)
+    memo = ctx.memo
+    hit = memo.get(cards)
+    if hit is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        hit = memo[cards] = _classify(ctx, cards)
+    return hit
+
+
+def _classify(ctx: Context, cards: tuple[int, ...]) -> Combo:
     key = ctx.key
     cards = tuple(sorted(cards, key=lambda c: -key[c]))
     if not cards:

@@ -7,7 +7,7 @@ answer can always show which rules decided it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from tractor_dsl.checker import CheckedRuleset, load
@@ -34,6 +34,23 @@ class Rules:
 
     def __getitem__(self, name: str) -> Any:
         return self.checked.values[name]
+
+    @cached_property
+    def card_points(self) -> tuple[int, ...]:
+        """The points of each card 0–53 (``equipment.points``)."""
+        from .cards import rank_of
+        return tuple(self.points.get(rank_of(c), 0) if c < 52 else 0 for c in range(54))
+
+    @cached_property
+    def unit_sizes(self) -> tuple[int, ...]:
+        """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks."""
+        return tuple(s for s in (3, 2) if s <= self.decks)
+
+    @cached_property
+    def tractor_sizes(self) -> tuple[int, ...]:
+        """The sizes of a tractor's elements (``tractor.elements``) the pack allows, largest first."""
+        sizes = {"pair": 2, "triple": 3}
+        return tuple(sorted((sizes[e] for e in self["tractor.elements"] if sizes[e] <= self.decks), reverse=True))
 
     def clause(self, name: str) -> str:
         """The id of the clause that sets ``name``."""
