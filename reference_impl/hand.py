@@ -299,7 +299,7 @@ def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str], journal: li
     k = judge_kitty(ctx, winning_play, side, record.buried)
     trace.extend(k.clauses)
     if journal is not None:
-        journal.append(("kitty", (ctx.level, ctx.trump, tuple(winning_play), side, tuple(record.buried)), k.value))
+        journal.append(("kitty", (ctx.level, ctx.trump, tuple(winning_play), side, tuple(record.buried)), k))
     record.kitty_points = k.value
     record.attackers_points = record.trick_points + record.kitty_points + record.penalty_points
     result = judge_result(rules, record.attackers_points)
