@@ -32,7 +32,6 @@ KIND_NAMES = {
     "declare_options": "which declarations are allowed",
     "declare": "a declaration's effect",
     "undeclared": "a hand nobody declares",
-    "context": "card order and tractors",
     "exchange": "the kitty exchange",
     "leads": "which leads are allowed",
     "lead": "a lead or throw",
@@ -40,7 +39,7 @@ KIND_NAMES = {
     "trick": "who wins a trick",
     "kitty": "the kitty's value",
     "result": "the hand's result",
-    "choice": "a player's choice (no judgment differs)",
+    "choice": "a player's choice on a different card order",
 }
 
 
@@ -119,15 +118,27 @@ class Divergence:
 
 
 def first_divergence(journal_a: list, journal_b: list) -> Divergence | None:
-    """The first judgment two journals of the same deal answer differently (None if they never do)."""
+    """The first judgment two journals of the same deal answer differently (None if they never do).
+
+    The hand's card order (``context``) is not itself counted as a judgment:
+    it differs whenever the rules of order or adjacency differ, whether or
+    not any play is affected. It matters when the players, who rank their
+    cards by it, choose differently although every judgment so far agreed:
+    that divergence is a ``choice``, attributed to the features that change
+    the card order.
+    """
+    context = None
     for i, (ea, eb) in enumerate(zip(journal_a, journal_b)):
         (ka, qa, aa), (kb, qb, ab) = ea, eb
         if ka != kb or qa != qb:
-            return Divergence(i, "choice", None, aa, ab)
+            return Divergence(i, "choice", *(context or (None, None, None)))
+        if ka == "context":
+            context = None if same(ka, aa, ab) else (qa, aa, ab)
+            continue
         if not same(ka, aa, ab):
             return Divergence(i, ka, qa, aa, ab)
     if len(journal_a) != len(journal_b):
-        return Divergence(min(len(journal_a), len(journal_b)), "choice", None, None, None)
+        return Divergence(min(len(journal_a), len(journal_b)), "choice", *(context or (None, None, None)))
     return None
 
 
@@ -160,13 +171,14 @@ class Attributor:
 
     def attribute(self, d: Divergence) -> list[str]:
         """The features each of which alone turns one ruleset's answer into the other's."""
-        if d.kind == "choice" or d.question is None:
+        if d.question is None:
             return []
+        kind = "context" if d.kind == "choice" else d.kind   # a choice is attributed through the card order
         out = []
         for key in self.keys:
             a_with_b, b_with_a = self._rules(key)
-            if a_with_b is not None and same(d.kind, ask(a_with_b, d.kind, d.question), d.answer_b):
+            if a_with_b is not None and same(kind, ask(a_with_b, kind, d.question), d.answer_b):
                 out.append(key)
-            elif b_with_a is not None and same(d.kind, ask(b_with_a, d.kind, d.question), d.answer_a):
+            elif b_with_a is not None and same(kind, ask(b_with_a, kind, d.question), d.answer_a):
                 out.append(key)
         return out

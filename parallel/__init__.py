@@ -66,15 +66,16 @@ class _Inline(Executor):
 
 
 @contextmanager
-def executor(jobs: int | None = None, scheduler: str | None = None) -> Iterator[Executor]:
-    """The executor for ``jobs`` local processes (default: every core) or a Dask ``scheduler`` address."""
+def executor(jobs: int | None = None, scheduler: str | None = None, connect_timeout: float = 20) -> Iterator[Executor]:
+    """The executor for ``jobs`` local processes (default: every core) or a Dask ``scheduler`` address
+    (given up after ``connect_timeout`` seconds)."""
     if scheduler:
         try:
             from dask.distributed import Client
         except ImportError as e:  # pragma: no cover - dask is a dependency
             raise RuntimeError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from e
         try:
-            client = Client(scheduler, timeout="20s")
+            client = Client(scheduler, timeout=f"{connect_timeout}s")
         except OSError as e:
             raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
         try:
