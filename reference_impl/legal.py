@@ -289,40 +289,77 @@ class Leads:
 def lead_units(ctx: Context, hand: Counter) -> list[Play]:
     """Every single, pair, triple and tractor ``hand`` holds, each once, as sorted tuples."""
     out: list[Play] = []
-    sizes = unit_sizes(ctx)
+    sizes = sorted(unit_sizes(ctx))
     for c in sorted(hand):
+        n = hand[c]
         out.append((c,))
-        out.extend((c,) * s for s in sorted(sizes) if hand[c] >= s)
+        for s in sizes:
+            if n >= s:
+                out.append((c,) * s)
     t_sizes = tractor_sizes(ctx)
-    if not t_sizes:
-        return out
+    if ctx.rules["tractor.mixed"] and len(t_sizes) > 1:
+        return out + _mixed_tractors(ctx, hand, t_sizes)
     min_len = ctx.rules["tractor.min_length"]
-    mixed = ctx.rules["tractor.mixed"] and len(t_sizes) > 1
     seen: set = set()
+    for size in t_sizes:
+        # the positions, run by run, where the hand holds a card ``size`` times: tractors lie within them
+        marked: dict[tuple[int, int], set[int]] = {}
+        for c, n in hand.items():
+            if n >= size:
+                for r, p in ctx.where[c]:
+                    marked.setdefault((ctx.suit[c], r), set()).add(p)
+        for (suit, r), ps in sorted(marked.items()):
+            if len(ps) < min_len:
+                continue
+            run = ctx.runs[suit][r]
+            for stretch in _stretches(sorted(ps)):
+                choices = [[c for c in run[q] if hand.get(c, 0) >= size] for q in stretch]
+                for i in range(len(stretch)):
+                    for j in range(i + min_len, len(stretch) + 1):
+                        for pick in product(*choices[i:j]):
+                            cards = tuple(sorted(c for c in pick for _ in range(size)))
+                            if cards not in seen:
+                                seen.add(cards)
+                                out.append(cards)
+    return out
+
+
+def _stretches(positions: list[int]) -> Iterator[list[int]]:
+    """Consecutive runs of positions: [1, 2, 3, 7, 8] -> [1, 2, 3], [7, 8]."""
+    stretch: list[int] = []
+    for p in positions:
+        if stretch and p != stretch[-1] + 1:
+            yield stretch
+            stretch = []
+        stretch.append(p)
+    if stretch:
+        yield stretch
+
+
+def _mixed_tractors(ctx: Context, hand: Counter, t_sizes: tuple[int, ...]) -> list[Play]:
+    """Tractors where ``tractor.mixed`` lets pairs and triples chain (88999): every window, every mix."""
+    out: list[Play] = []
+    seen: set = set()
+    min_len = ctx.rules["tractor.min_length"]
     for suit in range(5):
         for run in ctx.runs[suit]:
             for start in range(len(run)):
                 for end in range(start + min_len, len(run) + 1):
-                    window = run[start:end]
                     options = []
-                    for pos in window:
-                        opts = [(c, s) for c in pos for s in t_sizes if hand.get(c, 0) >= s]
+                    for pos in run[start:end]:
+                        opts = [(c, sz) for c in pos for sz in t_sizes if hand.get(c, 0) >= sz]
                         if not opts:
                             break
                         options.append(opts)
                     else:
                         for pick in product(*options):
-                            if len({s for _, s in pick}) > 1:
-                                if not mixed:
-                                    continue
-                                cards = tuple(sorted(c for c, s in pick for _ in range(s)))
-                                if classify(ctx, cards).kind != "tractor":
-                                    continue
-                            else:
-                                cards = tuple(sorted(c for c, s in pick for _ in range(s)))
-                            if cards not in seen:
-                                seen.add(cards)
-                                out.append(cards)
+                            cards = tuple(sorted(c for c, sz in pick for _ in range(sz)))
+                            if cards in seen:
+                                continue
+                            if len({sz for _, sz in pick}) > 1 and classify(ctx, cards).kind != "tractor":
+                                continue
+                            seen.add(cards)
+                            out.append(cards)
                         continue
                     break  # a position with no unit ends every longer window from ``start``
     return out
