@@ -122,7 +122,7 @@ class ImpactDirective(SphinxDirective):
         lines = ["Impact in play", "-" * 14, "",
                  f"How often the differences above change real hands and games: {data['hands']} hands and "
                  f"{data['games']} whole games, dealt the same under every ruleset and played by the same "
-                 f"{data['players']} players (:mod:`players`), every judgment the interpreter's. "
+                 f"{data['players']} players (package ``players``), every judgment the interpreter's. "
                  f"Shares carry the {data['intervals']['proportion']}, means the {data['intervals']['mean']}. "
                  "One hand in ten is a game's first hand; the others start from a banker seat and levels drawn "
                  "for the hand. These figures come from a checked-in run; this command reproduces them "

@@ -67,3 +67,15 @@ def test_an_unreachable_scheduler_is_a_clear_error():
     with pytest.raises(RuntimeError, match="cannot reach the Dask scheduler"):
         with executor(scheduler="tcp://127.0.0.1:9", connect_timeout=1):
             pass
+
+
+def test_play_games_print_the_same_on_any_number_of_workers(capsys):
+    from tractor_cli.main import main
+    outputs = []
+    for jobs in ("1", "2"):
+        assert main(["play", "r000", "--seed", "4", "--games", "3", "--max-hands", "3", "--brief",
+                     "--players", "heuristic", "--jobs", jobs]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert [line for line in outputs[0].splitlines() if line.startswith("== r000")] == \
+        [f"== r000: game with seed {s} ==" for s in (4, 5, 6)]
