@@ -87,7 +87,7 @@ def component_key(ctx: Context, cards: Iterable[int]) -> int:
     return max(ctx.key[c] for c in cards)
 
 
-MEMO_LIMIT = 256  # combinations remembered per trump context: a trick asks about its few plays many times
+MEMO_LIMIT = 32  # combinations remembered per trump context: a trick asks about its few plays many times
 
 
 def classify(ctx: Context, cards: Iterable[int]) -> Combo:
