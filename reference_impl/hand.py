@@ -104,6 +104,11 @@ def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dic
     return hands, pack[drawn:]
 
 
+def _declaration_options(rules: Rules, level: str, hand: list[int]) -> list[list[int]]:
+    """What a hand could show to declare, joker pairs as pairs (the form :mod:`conformance.stateful` uses)."""
+    return [list(o) for o in declaration_candidates(rules, level, tuple(hand)) if not (o[0] >= 52 and len(o) > 2)]
+
+
 def declare_phase(rules: Rules, level: str, hands, first_drawer: int, first_hand: bool, banker: int | None,
                   players, trace: list[str], levels=None, journal: list | None = None):
     """Players declare, overcall and reinforce in turn until a full round passes with nothing new."""

@@ -85,7 +85,8 @@ def shown_pairs(data: dict) -> list[dict]:
 
 def pair_lines(p: dict) -> list[str]:
     a, b = p["a"], p["b"]
-    lines = [f"{a} and {b}", "~" * (len(a) + len(b) + 5), ""]
+    title = f"{a} and {b} in play"
+    lines = [title, "~" * len(title), ""]
     if not p["comparable"]:
         return lines + [f"Not compared hand by hand: {p['reason']}. Their figures stand side by side in the "
                         "table per ruleset below.", ""]
