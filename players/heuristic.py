@@ -16,6 +16,8 @@
 
 Card order, suits and what wins come from the trick's context and from
 :func:`reference_impl.trick.judge_trick`; the player never sees another hand.
+Ties are broken by the cards themselves, so its choices do not depend on the
+order in which the interpreter lists the options.
 """
 from __future__ import annotations
 
@@ -144,7 +146,7 @@ class HeuristicPlayer:
         side = [u for u in units if ctx.suit[u[0]] != TRUMP and ctx.suit[u[0]] not in ruffable]
         tractors = [u for u in units if len(set(u)) > 1]
         if tractors:
-            return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]])))
+            return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]], u)))
         if options.throws_allowed:
             by_suit: dict[int, list[tuple]] = {}
             for u in side:
@@ -157,20 +159,20 @@ class HeuristicPlayer:
                 if len(safe_units) >= 2:
                     throws = list(options.throws(min(4, len(safe_units)), within=cards.elements()))
                     if throws:
-                        return list(max(throws, key=len))
+                        return list(max(throws, key=lambda t: (len(t), t)))
         safe_side = [u for u in side if safe(u)]
         if safe_side:
-            return list(max(safe_side, key=lambda u: (len(u), key[u[0]])))
+            return list(max(safe_side, key=lambda u: (len(u), key[u[0]], u)))
         trumps = sum(m for c, m in hand.items() if ctx.suit[c] == TRUMP)
         if view.is_banker_side and trumps * 5 >= 2 * len(view.hand):
             trump_units = [u for u in units if ctx.suit[u[0]] == TRUMP]
-            return list(min(trump_units, key=lambda u: (-len(u), key[u[0]])))
+            return list(min(trump_units, key=lambda u: (-len(u), key[u[0]], u)))
         length = Counter(ctx.suit[c] for c in view.hand)
         singles = [u for u in units if len(u) == 1]
 
         def dull(u: tuple) -> tuple:
             c = u[0]
-            return (ctx.suit[c] == TRUMP, self._points(ctx.rules, c) > 0, length[ctx.suit[c]], key[c])
+            return (ctx.suit[c] == TRUMP, self._points(ctx.rules, c) > 0, length[ctx.suit[c]], key[c], c)
         return list(min(singles, key=dull))
 
     # ------------------------------------------------------------------ following
@@ -186,12 +188,12 @@ class HeuristicPlayer:
         partner_winning = view.current[winner][0] == view.partner
         candidates = self._candidates(ctx, options)
         if partner_winning and (last or winner == 0 and len(plays) == 2):
-            return list(max(candidates, key=lambda p: (points_of(ctx.rules, p) - self._spend(ctx, p) / 50)))
+            return list(max(candidates, key=lambda p: (points_of(ctx.rules, p) - self._spend(ctx, p) / 50, p)))
         if not partner_winning:
             winners = [p for p in candidates if judge_trick(ctx, plays + [list(p)]).value == len(plays)]
             if winners and (trick_points > 0 or last or not self._is_ruff(ctx, options, winners[0])):
-                return list(min(winners, key=lambda p: self._spend(ctx, p)))
-        return list(min(candidates, key=lambda p: (points_of(ctx.rules, p), self._spend(ctx, p))))
+                return list(min(winners, key=lambda p: (self._spend(ctx, p), p)))
+        return list(min(candidates, key=lambda p: (points_of(ctx.rules, p), self._spend(ctx, p), p)))
 
     def _spend(self, ctx, play) -> int:
         return sum(self._cost(ctx, c) for c in play)
@@ -209,10 +211,10 @@ class HeuristicPlayer:
             rest = Counter(options.pool)
             rest.subtract(placed)
             rest.update(options.extra)
-            pool = sorted(rest.elements(), key=lambda c: self._cost(ctx, c))
+            pool = sorted(rest.elements(), key=lambda c: (self._cost(ctx, c), c))
             base = options.forced + placed
             out.add(tuple(sorted(base + tuple(pool[:options.free]))))
-            rich = sorted(pool, key=lambda c: (-self._points(ctx.rules, c), self._cost(ctx, c)))
+            rich = sorted(pool, key=lambda c: (-self._points(ctx.rules, c), self._cost(ctx, c), c))
             out.add(tuple(sorted(base + tuple(rich[:options.free]))))
         lead = options.lead
         if not options.pool and not options.forced and lead.suit != TRUMP:
@@ -224,7 +226,7 @@ class HeuristicPlayer:
                 if len(ruffs) >= 12:
                     break
             if ruffs:
-                out.add(tuple(sorted(min(ruffs, key=lambda p: self._spend(ctx, p)))))
+                out.add(tuple(sorted(min(ruffs, key=lambda p: (self._spend(ctx, p), sorted(p))))))
         return sorted(out)
 
     def _follow_single(self, view: SeatView, options: Follows, plays, last: bool, trick_points: int) -> list[int]:
@@ -246,8 +248,8 @@ class HeuristicPlayer:
             unseen = self._unseen(view)
             top = best_ruff or not any(m > 0 and suit[d] == led and key[d] > best_rank for d, m in enumerate(unseen))
             if last or top:
-                return [max(mine, key=lambda c: (self._points(rules, c), -self._cost(ctx, c)))]
-            return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c)))]
+                return [max(mine, key=lambda c: (self._points(rules, c), -self._cost(ctx, c), c))]
+            return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c), c))]
 
         def beats(c: int) -> bool:
             ruff = suit[c] == TRUMP and led != TRUMP
@@ -256,8 +258,8 @@ class HeuristicPlayer:
             return (ruff, key[c]) > (best_ruff, best_rank)
         winners = [c for c in mine if beats(c)]
         if winners:
-            cheapest = min(winners, key=lambda c: self._cost(ctx, c))
+            cheapest = min(winners, key=lambda c: (self._cost(ctx, c), c))
             ruff = suit[cheapest] == TRUMP and led != TRUMP
             if trick_points > 0 or last or not ruff:
                 return [cheapest]
-        return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c)))]
+        return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c), c))]
