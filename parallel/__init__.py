@@ -30,9 +30,11 @@ seed alone. This package imports nothing from the project.
 from __future__ import annotations
 
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+
+if TYPE_CHECKING:  # concurrent.futures is imported when a job runs, not when a command line is parsed
+    from concurrent.futures import Executor
 
 __all__ = ["cut", "executor", "map_chunks", "add_arguments", "default_jobs", "describe"]
 
@@ -52,17 +54,19 @@ def cut(items: Sequence | range, size: int) -> list:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-class _Inline(Executor):
-    """The chunks run here, one after another: ``jobs=1``, and the reference for every other executor."""
+def _inline() -> "Executor":
+    """An executor that runs each chunk here, at once: ``jobs=1``, and the reference for every other one."""
+    from concurrent.futures import Executor, Future
 
-    def submit(self, fn, /, *args, **kwargs):
-        from concurrent.futures import Future
-        f: Future = Future()
-        try:
-            f.set_result(fn(*args, **kwargs))
-        except BaseException as e:  # noqa: BLE001 - handed to the caller through the future
-            f.set_exception(e)
-        return f
+    class Inline(Executor):
+        def submit(self, fn, /, *args, **kwargs):
+            f: Future = Future()
+            try:
+                f.set_result(fn(*args, **kwargs))
+            except BaseException as e:  # noqa: BLE001 - handed to the caller through the future
+                f.set_exception(e)
+            return f
+    return Inline()
 
 
 @contextmanager
@@ -85,8 +89,9 @@ def executor(jobs: int | None = None, scheduler: str | None = None, connect_time
         return
     jobs = default_jobs() if jobs is None or jobs <= 0 else jobs
     if jobs == 1:
-        yield _Inline()
+        yield _inline()
         return
+    from concurrent.futures import ProcessPoolExecutor
     pool = ProcessPoolExecutor(max_workers=jobs)
     try:
         yield pool
