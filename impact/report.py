@@ -151,11 +151,22 @@ def write_plots(data: dict, directory: str | Path, formats: tuple[str, ...] = ("
 
     pairs = [p for p in data["pairs"] if p["comparable"]]
     if pairs:
-        fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(pairs) + 3), 4))
-        labels = [f"{p['a']}\nvs {p['b']}" for p in pairs]
-        _bars(ax, labels, {label: [p[k] for p in pairs] for k, label in PAIR_ROWS})
-        ax.set_ylabel("share (%), 95 % Wilson interval")
-        ax.set_title("How often the rulesets' difference shows")
+        import numpy as np
+        fig, ax = plt.subplots(figsize=(8, 1.1 + 0.75 * len(pairs)))
+        y = np.arange(len(pairs))[::-1]
+        height = 0.8 / len(PAIR_ROWS)
+        for i, (key, label) in enumerate(PAIR_ROWS):
+            ests = [p[key] for p in pairs]
+            vals = [100 * (e["value"] or 0) for e in ests]
+            err = [[100 * max(0.0, (e["value"] or 0) - (e["low"] or 0)) for e in ests],
+                   [100 * max(0.0, (e["high"] or 0) - (e["value"] or 0)) for e in ests]]
+            ax.barh(y + (len(PAIR_ROWS) / 2 - i - 0.5) * height, vals, height, xerr=err, capsize=2, label=label)
+        ax.set_yticks(y)
+        ax.set_yticklabels([f"{p['a']} vs {p['b']}" for p in pairs], fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("share (%), 95 % Wilson interval")
+        ax.set_title("How often the rulesets' difference shows", pad=40)
+        ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
         written += _save(fig, directory, "pairs", formats)
         plt.close(fig)
     return written
