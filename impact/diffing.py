@@ -1,8 +1,11 @@
 """The diff machinery impact reuses: the features of a ruleset and a ruleset with some of them changed.
 
-One import, so that moving :mod:`reference_impl.variants` to another layer is
-a one-line change here.
+The one place impact imports it from, so that its move out of the
+interpreter (to ``conformance.features``) touches nothing else.
 """
-from reference_impl.variants import changed, feature_order, feature_value, features  # noqa: F401
+try:
+    from conformance.features import changed, feature_order, feature_value, features  # noqa: F401
+except ImportError:  # before the move: still in the interpreter
+    from reference_impl.variants import changed, feature_order, feature_value, features  # noqa: F401
 
 __all__ = ["changed", "feature_order", "feature_value", "features"]
