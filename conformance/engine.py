@@ -112,7 +112,14 @@ def _rules(name):
     return rules_for(name)
 
 
+_CONTEXTS: dict = {}  # (rules object, level, trump) -> trump context, for inputs already read once
+
+
 def _ctx(rules, inp: dict):
+    try:
+        return _CONTEXTS[(rules, inp["level"], inp["trump"])]
+    except (KeyError, TypeError):  # not seen yet, missing or unreadable: checked below
+        pass
     from reference_impl.cards import CardError
     from reference_impl.trump import context
     if "level" not in inp or "trump" not in inp:
@@ -121,9 +128,12 @@ def _ctx(rules, inp: dict):
     if trump is not None and trump not in protocol.SUITS:
         raise InputError(f"trump: {trump!r} is not S, H, D, C or null")
     try:
-        return context(rules, inp["level"], trump)
+        ctx = context(rules, inp["level"], trump)
     except CardError as e:
         raise InputError(str(e)) from None
+    if len(_CONTEXTS) < 4096:
+        _CONTEXTS[(rules, inp["level"], trump)] = ctx
+    return ctx
 
 
 def _check_copies(rules, cards: list[int], what: str) -> None:

@@ -23,7 +23,7 @@ release = version = "0.1.0"
 language = "en"
 smartquotes = False  # show the spec's text exactly as written
 
-extensions = ["sphinx.ext.autodoc", "myst_parser", "tractor_docs"]
+extensions = ["sphinx.ext.autodoc", "myst_parser", "tractor_docs", "tractor_impact"]
 
 root_doc = "index"
 exclude_patterns = ["_build", "zh", "Thumbs.db", ".DS_Store", "**/.gitignore"]  # zh/: its own build

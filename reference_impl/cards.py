@@ -109,6 +109,8 @@ def format_cards(cards: Iterable[int]) -> str:
 def check_copies(cards: Iterable[int], decks: int, what: str = "these cards") -> None:
     """Reject a set holding more copies of a card than there are decks."""
     counts = Counter(cards)
+    if not counts or max(counts.values()) <= decks:
+        return
     over = sorted(c for c, n in counts.items() if n > decks)
     if over:
         detail = ", ".join(f"{counts[c]} × {text(c)}" for c in over)

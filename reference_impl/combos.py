@@ -75,13 +75,11 @@ class Combo:
 
 def unit_sizes(ctx: Context) -> tuple[int, ...]:
     """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks."""
-    decks = ctx.rules.decks
-    return tuple(s for s in (3, 2) if s <= decks)
+    return ctx.rules.unit_sizes
 
 
 def tractor_sizes(ctx: Context) -> tuple[int, ...]:
-    return tuple(sorted((SIZE_OF_ELEMENT[e] for e in ctx.rules["tractor.elements"]
-                         if SIZE_OF_ELEMENT[e] <= ctx.rules.decks), reverse=True))
+    return ctx.rules.tractor_sizes
 
 
 def component_key(ctx: Context, cards: Iterable[int]) -> int:
@@ -91,22 +89,41 @@ def component_key(ctx: Context, cards: Iterable[int]) -> int:
     return max(ctx.key[c] for c in cards)
 
 
+MEMO_LIMIT = 32  # combinations remembered per trump context: a trick asks about its few plays many times
+
+
 def classify(ctx: Context, cards: Iterable[int]) -> Combo:
-    cards = tuple(sorted(cards, key=lambda c: -ctx.key[c]))
+    """What ``cards`` are in ``ctx`` (remembered per context: a trick asks about the same plays often)."""
+    cards = tuple(cards)
+    memo = ctx.memo
+    hit = memo.get(cards)
+    if hit is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        hit = memo[cards] = _classify(ctx, cards)
+    return hit
+
+
+def _classify(ctx: Context, cards: tuple[int, ...]) -> Combo:
+    key = ctx.key
+    cards = tuple(sorted(cards, key=lambda c: -key[c]))
     if not cards:
         return Combo(None, "empty", (), ())
-    suits = {ctx.suit[c] for c in cards}
-    if len(suits) > 1:
-        return Combo(None, "mixed", (), cards)
-    suit = suits.pop()
-    counts = Counter(cards)
+    suit_of = ctx.suit
+    suit = suit_of[cards[0]]
+    for c in cards:
+        if suit_of[c] != suit:
+            return Combo(None, "mixed", (), cards)
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
     exact = _exact_unit(ctx, counts, suit)
     if exact is not None:
         return Combo(suit, exact.kind, (exact,), cards)
     return Combo(suit, "throw", tuple(decompose(ctx, counts, suit)), cards)
 
 
-def _exact_unit(ctx: Context, counts: Counter, suit: int) -> Component | None:
+def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
     """The cards as one unit (single, pair, triple or tractor), or None."""
     sizes = set(counts.values())
     if len(counts) == 1:
@@ -172,42 +189,57 @@ def best_component(ctx: Context, counts: dict, suit: int) -> Component:
             cand = ((size * len(cards)), size, component_key(ctx, cards), cards, size)
             if best is None or cand[:3] > best[:3]:
                 best = cand
+    sizes = unit_sizes(ctx)
+    key = ctx.key
     for c, n in counts.items():
-        size = max([s for s in unit_sizes(ctx) if s <= n] + [1])
-        cand = (size, size, ctx.key[c], (c,), size)
+        size = next((s for s in sizes if s <= n), 1)  # sizes run from the largest down
+        cand = (size, size, key[c], (c,), size)
         if best is None or cand[:3] > best[:3]:
             best = cand
-    n_cards, size, key, ids, _ = best
+    n_cards, size, key_, ids, _ = best
     length = len(ids)
-    return Component(size, length, tuple(c for c in ids for _ in range(size)), key)
+    return Component(size, length, tuple(c for c in ids for _ in range(size)), key_)
 
 
 def tractor_candidates(ctx: Context, counts: dict, suit: int, size: int, length: int | None = None):
     """Tractors of ``size`` available in ``counts``: each as the tuple of its distinct cards.
 
     With ``length`` None, the longest in each stretch of a run; else every
-    tractor of exactly that length.
+    tractor of exactly that length. At a position where several equal cards
+    sit (the off-suit level cards), the one held in most copies is taken, the
+    first in the position's order on a tie. Only the positions of the cards
+    held are visited.
     """
     min_len = ctx.rules["tractor.min_length"] if length is None else length
-    for run in ctx.runs[suit]:
-        picks = []
-        for pos in run:
-            pick = max((c for c in pos if counts.get(c, 0) >= size), key=lambda c: counts[c], default=None)
-            picks.append(pick)
-        if length is None:
-            start = 0
-            while start < len(picks):
-                if picks[start] is None:
-                    start += 1
-                    continue
-                end = start
-                while end < len(picks) and picks[end] is not None:
-                    end += 1
-                if end - start >= min_len:
-                    yield tuple(picks[start:end])
-                start = end
-        else:
-            for start in range(len(picks) - length + 1):
-                window = picks[start:start + length]
-                if all(p is not None for p in window):
-                    yield tuple(window)
+    runs = ctx.runs[suit]
+    where = ctx.where
+    suit_of = ctx.suit
+    marked: dict[int, set[int]] = {}
+    for c, n in counts.items():
+        if n >= size and suit_of[c] == suit:
+            for r, p in where[c]:
+                marked.setdefault(r, set()).add(p)
+    for r in sorted(marked):
+        positions = sorted(marked[r])
+        if len(positions) < min_len:
+            continue
+        run = runs[r]
+        stretch: list[int] = []
+        for i, p in enumerate(positions):
+            stretch.append(p)
+            if i + 1 < len(positions) and positions[i + 1] == p + 1:
+                continue
+            if len(stretch) >= min_len:
+                picks = [_pick(run[q], counts, size) for q in stretch]
+                if length is None:
+                    yield tuple(picks)
+                else:
+                    for start in range(len(picks) - length + 1):
+                        yield tuple(picks[start:start + length])
+            stretch = []
+
+
+def _pick(pos: tuple[int, ...], counts: dict, size: int) -> int:
+    if len(pos) == 1:
+        return pos[0]
+    return max((c for c in pos if counts.get(c, 0) >= size), key=lambda c: counts[c])

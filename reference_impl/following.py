@@ -18,6 +18,7 @@ depends on the distinct cards of one suit.
 from __future__ import annotations
 
 from collections import Counter
+from collections import _count_elements  # noqa: PLC2701 - Counter's own counting loop, in C
 from functools import lru_cache
 from typing import Iterable
 
@@ -90,14 +91,14 @@ def ladder_for(ctx: Context, unit: Unit, trace: Trace) -> list:
     return list(derived_ladder(unit, rules["follow.unlisted"] == "component_ladders"))
 
 
-def _holding_counts(counts: Counter, lead_size: int, protect_triples: bool) -> dict:
+def _holding_counts(counts: Counter | dict, lead_size: int, protect_triples: bool) -> dict:
     if protect_triples and lead_size == 2:
         # a triple need not be broken to follow a pair: it cannot supply one
         return {c: (1 if n == 3 else n) for c, n in counts.items()}
     return dict(counts)
 
 
-def obligation(ctx: Context, lead: Combo, suit_holding: Counter, trace: Trace) -> tuple[list[Unit], list[str]]:
+def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: Trace) -> tuple[list[Unit], list[str]]:
     """The units the follower must play, and the ladder entries that required them."""
     runs = ctx.runs[lead.suit]
     protect = not ctx.rules["follow.break_triple_for_pair"]
@@ -116,6 +117,11 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter, trace: Trace) -
 
 
 def describe_units(units: Iterable[Unit]) -> str:
+    return _describe(tuple(units))
+
+
+@lru_cache(maxsize=4096)
+def _describe(units: tuple[Unit, ...]) -> str:
     names = {1: "single", 2: "pair", 3: "triple"}
     counted = Counter(units)
     parts = []
@@ -128,23 +134,30 @@ def describe_units(units: Iterable[Unit]) -> str:
 def judge_follow(ctx: Context, lead_cards: Iterable[int], hand: Iterable[int], play: Iterable[int]) -> Judgment:
     """Whether ``play`` from ``hand`` legally follows ``lead_cards``."""
     lead = classify(ctx, lead_cards)
-    return judge_follow_combo(ctx, lead, Counter(hand), list(play))
+    return judge_follow_combo(ctx, lead, _count(hand), list(play))
 
 
-def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter, play: list[int]) -> Judgment:
+def _count(cards: Iterable[int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    _count_elements(counts, cards)  # the C helper behind Counter, into a plain dict
+    return counts
+
+
+def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: list[int]) -> Judgment:
     rules = ctx.rules
-    trace = Trace()
     n = lead.n
     if len(play) != n:
         return Judgment(False, (), "wrong_card_count", f"the lead has {n} cards, the play {len(play)}")
-    played = Counter(play)
+    played = _count(play)
     if any(hand.get(c, 0) < k for c, k in played.items()):
         return Judgment(False, (), "cards_not_held", "the play uses cards the hand does not hold")
     suit = lead.suit
+    trace = Trace()
     trace.add(rules.clause("follow.suit"))
-    in_suit = Counter({c: k for c, k in hand.items() if ctx.suit[c] == suit})
+    suit_of = ctx.suit
+    in_suit = {c: k for c, k in hand.items() if suit_of[c] == suit}
     held = sum(in_suit.values())
-    play_in_suit = Counter({c: k for c, k in played.items() if ctx.suit[c] == suit})
+    play_in_suit = {c: k for c, k in played.items() if suit_of[c] == suit}
     followed = sum(play_in_suit.values())
     if rules["follow.suit"]:
         if held >= n and followed < n:
@@ -157,13 +170,13 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter, play: list[int]
         return Judgment(True, trace.tuple(), "ok", "all cards of the led suit are played")
     required, chosen = obligation(ctx, lead, in_suit, trace)
     runs = ctx.runs[suit]
-    if can_form(required, runs, dict(play_in_suit)):
+    if can_form(required, runs, play_in_suit):
         return Judgment(True, trace.tuple(), "ok", "; ".join(chosen), {"required": chosen})
     reason = "must_play_pair"
     tractors = [u for u in required if u[1] > 1]
     triples = [u for u in required if u == (3, 1)]
-    if tractors and not can_form(tractors, runs, dict(play_in_suit)):
+    if tractors and not can_form(tractors, runs, play_in_suit):
         reason = "must_play_tractor"
-    elif triples and not can_form(tractors + triples, runs, dict(play_in_suit)):
+    elif triples and not can_form(tractors + triples, runs, play_in_suit):
         reason = "must_play_triple"
     return Judgment(False, trace.tuple(), reason, "required: " + "; ".join(chosen), {"required": chosen})

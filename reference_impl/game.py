@@ -80,8 +80,13 @@ def _time_stops(rules: Rules, limit: float, start: float) -> str | None:
     return "abandoned" if limit < point else None
 
 
-def play_game(rules: Rules, seed: int, max_hands: int = 300, minutes: int | None = None) -> GameRecord:
-    """Play a game; with ``minutes`` (a time limit), on the simulated clock described above."""
+def play_game(rules: Rules, seed: int, max_hands: int = 300, minutes: int | None = None,
+              players=None) -> GameRecord:
+    """Play a game from ``seed``; with ``minutes`` (a time limit), on the simulated clock described above.
+
+    With ``players`` (four, by seat) they make every choice and each hand is dealt from its own generator
+    seeded by ``seed`` and the hand's number, so two rulesets played with the same seed deal the same
+    cards to the same hand numbers."""
     from .levels import advance, timeout_winner
     rng = random.Random(seed)
     start = rules["level.start"]
@@ -96,7 +101,8 @@ def play_game(rules: Rules, seed: int, max_hands: int = 300, minutes: int | None
             record.ended_by = "time"
             break
         record.levels.append(dict(levels))
-        hand = play_hand(rules, rng, number, levels, banker)
+        deal_rng = rng if players is None else random.Random(f"{seed}:{number}")
+        hand = play_hand(rules, deal_rng, number, levels, banker, players=players)
         record.hands.append(hand)
         record.clock += DRAW_MINUTES + KITTY_MINUTES + len(hand.tricks) * TRICK_SECONDS / 60
         banker_team = team_of(hand.banker)

@@ -1,8 +1,11 @@
 """A whole hand (一盘): deal, declarations, kitty exchange, tricks, kitty capture, result.
 
 Players are seats 0–3 in playing order; partners sit opposite (0 and 2 are one
-team, 1 and 3 the other). Choices a player makes (what to declare, bury, lead,
-follow) are random but always legal; every judgment is the interpreter's.
+team, 1 and 3 the other). Choices (what to declare, bury, lead, follow) are
+made by *players* (:mod:`seats`), each seeing only its own seat's view and
+choosing among plays the interpreter generates; by default random legal
+ones. Every judgment is the interpreter's. A ``journal`` list, when given,
+receives every judgment as ``(kind, question, answer)`` in the order asked.
 """
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ from .combos import classify
 from .following import judge_follow_combo
 from .leading import judge_lead
 from .rules import Rules
-from .sampling import random_follow, random_lead
+from .legal import follow_options, lead_options
+from .seats import SamplingPlayer, SeatView, declaration_candidates
 from .trick import judge_trick, points_of
 from .trump import TRUMP, context
 
@@ -102,27 +106,12 @@ def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dic
 
 
 def _declaration_options(rules: Rules, level: str, hand: list[int]) -> list[list[int]]:
-    from .cards import BIG_JOKER, SMALL_JOKER, card
-    counts = Counter(hand)
-    options = []
-    required = rules["declare.first_hand_card"]
-    for s in "SHDC":
-        c = card(level, s)
-        for n in range(1, counts.get(c, 0) + 1):
-            shown = [c] * n
-            options.append(shown)
-            if required is not None:
-                extra = card(required[0], {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}[required[1]])
-                if counts.get(extra, 0) > (n if extra == c else 0):
-                    options.append(shown + [extra])
-    for j in (SMALL_JOKER, BIG_JOKER):
-        if counts.get(j, 0) >= 2:
-            options.append([j, j])
-    return options
+    """What a hand could show to declare, joker pairs as pairs (the form :mod:`conformance.stateful` uses)."""
+    return [list(o) for o in declaration_candidates(rules, level, tuple(hand)) if not (o[0] >= 52 and len(o) > 2)]
 
 
 def declare_phase(rules: Rules, level: str, hands, first_drawer: int, first_hand: bool, banker: int | None,
-                  rng: random.Random, trace: list[str]):
+                  players, trace: list[str], levels=None, journal: list | None = None):
     """Players declare, overcall and reinforce in turn until a full round passes with nothing new."""
     from .declaring import judge_declarations
     sequence: list[tuple[int, list[int]]] = []
@@ -130,36 +119,52 @@ def declare_phase(rules: Rules, level: str, hands, first_drawer: int, first_hand
     quiet = 0
     seat = first_drawer
     rounds = 0
+    team_levels = (levels[0], levels[1]) if levels else (level, level)
     while quiet < 4 and rounds < 40:
         rounds += 1
         made = False
-        if rng.random() < 0.7:
-            options = _declaration_options(rules, level, hands[seat])
-            rng.shuffle(options)
-            for option in options:
-                j = judge_declarations(rules, level, sequence + [(seat, option)], first_hand, banker=banker)
-                if j.value.legal:
-                    sequence.append((seat, option))
-                    state = j.value
-                    trace.extend(j.clauses)
-                    made = True
-                    break
+        hand = tuple(sorted(hands[seat]))
+        options, judged = [], {}
+        for option in declaration_candidates(rules, level, hand):
+            j = judge_declarations(rules, level, sequence + [(seat, list(option))], first_hand, banker=banker)
+            if j.value.legal:
+                options.append(option)
+                judged[option] = j
+        if journal is not None:
+            journal.append(("declare_options", (seat, level, hand, _frozen(sequence), first_hand, banker),
+                            tuple(options)))
+        if options:
+            view = SeatView(seat, rules, level, hand, first_hand, banker, team_levels, _frozen(sequence))
+            choice = players[seat].declare(view, list(options))
+            if choice is not None:
+                choice = tuple(choice)
+                if choice not in judged:
+                    raise HandError(f"seat {seat} declared {format_cards(choice)}, which is not among its options")
+                sequence.append((seat, list(choice)))
+                state = judged[choice].value
+                trace.extend(judged[choice].clauses)
+                if journal is not None:
+                    journal.append(("declare", (level, _frozen(sequence), first_hand, banker), state))
+                made = True
         quiet = 0 if made else quiet + 1
         seat = (seat + 1) % 4
     return sequence, state
 
 
-def _bury(ctx, hand: list[int], n: int, rng: random.Random) -> list[int]:
-    """The banker buries n cards, preferring low side cards without points."""
-    ranked = sorted(hand, key=lambda c: (ctx.suit[c] == TRUMP, points_of(ctx.rules, [c]) > 0, ctx.key[c],
-                                         rng.random()))
-    return ranked[:n]
+def _frozen(sequence) -> tuple:
+    return tuple((s, tuple(c)) for s, c in sequence)
 
 
 def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, str],
-              banker: int | None, first_drawer: int = 0) -> HandRecord:
-    """Play one hand. ``levels`` maps team (0 or 1) to its level; ``banker`` is None in the first hand."""
+              banker: int | None, first_drawer: int = 0, players=None, journal: list | None = None) -> HandRecord:
+    """Play one hand. ``levels`` maps team (0 or 1) to its level; ``banker`` is None in the first hand.
+
+    ``rng`` deals the cards; ``players`` (four, by seat) make the choices,
+    by default :class:`seats.SamplingPlayer` drawing from ``rng`` too.
+    """
     from .declaring import judge_undeclared
+    if players is None:
+        players = [SamplingPlayer(rng)] * 4
     first_hand = banker is None
     trace: list[str] = []
     redeals = 0
@@ -169,7 +174,8 @@ def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, s
         level = forced_level or (levels[team_of(banker)] if banker is not None else levels[0])
         hands, kitty = deal_cards(rules, rng, drawer)
         deal = {s: list(h) for s, h in hands.items()}
-        sequence, state = declare_phase(rules, level, hands, drawer, first_hand, banker, rng, trace)
+        sequence, state = declare_phase(rules, level, hands, drawer, first_hand, banker, players, trace, levels,
+                                        journal)
         if state is not None:
             trump = state.trump if state.trump != "no_trump" else None
             hand_banker = state.banker if first_hand else banker
@@ -177,6 +183,8 @@ def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, s
         attackers_level = levels[1 - team_of(banker)] if banker is not None else level
         j = judge_undeclared(rules, kitty, first_hand, level, attackers_level)
         trace.extend(j.clauses)
+        if journal is not None:
+            journal.append(("undeclared", (tuple(kitty), first_hand, level, attackers_level), j.value))
         outcome = j.value
         if not outcome.redeal:
             trump = outcome.trump
@@ -193,36 +201,75 @@ def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, s
         hand_banker = drawer
     level = forced_level or levels[team_of(hand_banker)]
     ctx = context(rules, level, trump)
+    if journal is not None:
+        journal.append(("context", (level, trump), ctx))
     record = HandRecord(rules.name, number, level, hand_banker, trump, deal, list(kitty), sequence, [],
                         redeals=redeals)
+    table = _Table(rules, ctx, level, hand_banker, first_hand, (levels[0], levels[1]), _frozen(sequence),
+                   players, journal)
     # kitty exchange
     hands[hand_banker].extend(kitty)
-    buried = _bury(ctx, hands[hand_banker], rules.kitty_size, rng) if rules["kitty.exchange"] else list(kitty)
+    if journal is not None:
+        journal.append(("exchange", (), (rules["kitty.exchange"], rules.kitty_size)))
+    if rules["kitty.exchange"]:
+        view = table.view(hand_banker, hands, kitty=tuple(kitty))
+        buried = list(players[hand_banker].bury(view, rules.kitty_size))
+        if len(buried) != rules.kitty_size or Counter(buried) - Counter(hands[hand_banker]):
+            raise HandError(f"seat {hand_banker} buried {format_cards(buried)}: not {rules.kitty_size} of its cards")
+    else:
+        buried = list(kitty)
     for c in buried:
         hands[hand_banker].remove(c)
     record.buried = buried
+    table.kitty, table.buried = tuple(kitty), tuple(buried)
     banker_team = team_of(hand_banker)
     leader = hand_banker
     while hands[leader]:
-        trick = _play_trick(ctx, hands, leader, banker_team, rng, trace)
+        trick = _play_trick(ctx, hands, leader, banker_team, table, trace)
+        table.tricks += (trick,)
         record.tricks.append(trick)
         if team_of(trick.winner) != banker_team:
             record.trick_points += trick.points
         record.penalty_points += trick.penalty
         leader = trick.winner
-    _finish(rules, ctx, record, trace)
+    _finish(rules, ctx, record, trace, journal)
     return record
 
 
-def _play_trick(ctx, hands, leader: int, banker_team: int, rng, trace: list[str]) -> Trick:
-    rules = ctx.rules
-    lead = random_lead(ctx, hands[leader], rng, throw_chance=0.15)
+class _Table:
+    """The public state of a hand under way, from which each seat's view is drawn."""
+
+    def __init__(self, rules, ctx, level, banker, first_hand, levels, declarations, players, journal):
+        self.rules, self.ctx, self.level, self.banker, self.first_hand = rules, ctx, level, banker, first_hand
+        self.levels, self.declarations, self.players, self.journal = levels, declarations, players, journal
+        self.tricks: tuple = ()
+        self.kitty = self.buried = None
+
+    def view(self, seat: int, hands, current: tuple = (), kitty=None) -> SeatView:
+        mine = seat == self.banker
+        return SeatView(seat, self.rules, self.level, tuple(hands[seat]), self.first_hand, self.banker, self.levels,
+                        self.declarations, self.ctx, self.tricks, current,
+                        kitty if kitty is not None else (self.kitty if mine else None),
+                        self.buried if mine else None)
+
+
+def _play_trick(ctx, hands, leader: int, banker_team: int, table: _Table, trace: list[str]) -> Trick:
+    journal = table.journal
+    options = lead_options(ctx, hands[leader])
+    if journal is not None:
+        journal.append(("leads", (ctx.level, ctx.trump, tuple(sorted(hands[leader]))), options))
+    lead = list(table.players[leader].lead(table.view(leader, hands), options))
+    if lead not in options:
+        raise HandError(f"seat {leader} led {format_cards(lead)}, which is not among its options")
     others = [hands[(leader + k) % 4] for k in (1, 2, 3)]
     verdict = judge_lead(ctx, lead, others)
+    if journal is not None:
+        journal.append(("lead", (ctx.level, ctx.trump, tuple(sorted(lead)), tuple(tuple(sorted(h)) for h in others)),
+                        verdict))
     attempted, penalty = None, 0
     if not verdict.value:
         if verdict.reason != "throw_beaten":
-            raise HandError(f"random lead judged illegal: {verdict.reason}")
+            raise HandError(f"a lead from the options judged illegal: {verdict.reason}")
         failure = verdict.extra["failure"]
         attempted = lead
         sign = -1 if team_of(leader) != banker_team else 1
@@ -233,20 +280,26 @@ def _play_trick(ctx, hands, leader: int, banker_team: int, rng, trace: list[str]
     plays = [(leader, lead)]
     for k in (1, 2, 3):
         seat = (leader + k) % 4
-        play = random_follow(ctx, combo, hands[seat], rng)
-        if not judge_follow_combo(ctx, combo, Counter(hands[seat]), play).value:
-            raise HandError("the sampler produced an illegal follow")
+        options = follow_options(ctx, combo, hands[seat])
+        if journal is not None:
+            journal.append(("follows", (ctx.level, ctx.trump, tuple(lead), tuple(sorted(hands[seat]))), options))
+        current = tuple((s, tuple(p)) for s, p in plays)
+        play = list(table.players[seat].follow(table.view(seat, hands, current), options))
+        if not judge_follow_combo(ctx, combo, options.hand, play).value:
+            raise HandError(f"seat {seat} followed with {format_cards(play)}, which is not a legal follow")
         plays.append((seat, play))
     for seat, play in plays:
         for c in play:
             hands[seat].remove(c)
     judged = judge_trick(ctx, [p for _, p in plays])
     trace.extend(judged.clauses)
+    if journal is not None:
+        journal.append(("trick", (ctx.level, ctx.trump, tuple(tuple(p) for _, p in plays)), judged))
     winner = plays[judged.value][0]
     return Trick(leader, plays, winner, judged.extra["points"], penalty, attempted)
 
 
-def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str]) -> None:
+def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str], journal: list | None = None) -> None:
     from .kitty import judge_kitty
     from .scoring import judge_result
     last = record.tricks[-1]
@@ -254,10 +307,14 @@ def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str]) -> None:
     side = "banker" if team_of(last.winner) == record.banker_team else "attackers"
     k = judge_kitty(ctx, winning_play, side, record.buried)
     trace.extend(k.clauses)
+    if journal is not None:
+        journal.append(("kitty", (ctx.level, ctx.trump, tuple(winning_play), side, tuple(record.buried)), k))
     record.kitty_points = k.value
     record.attackers_points = record.trick_points + record.kitty_points + record.penalty_points
     result = judge_result(rules, record.attackers_points)
     trace.extend(result.clauses)
+    if journal is not None:
+        journal.append(("result", (record.attackers_points,), result.value))
     record.next_banker_side = result.value.next_banker
     record.levels_gained = result.value.levels
     record.clauses = list(dict.fromkeys(trace))

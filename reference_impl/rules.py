@@ -7,7 +7,7 @@ answer can always show which rules decided it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from tractor_dsl.checker import CheckedRuleset, load
@@ -35,6 +35,23 @@ class Rules:
     def __getitem__(self, name: str) -> Any:
         return self.checked.values[name]
 
+    @cached_property
+    def card_points(self) -> tuple[int, ...]:
+        """The points of each card 0–53 (``equipment.points``)."""
+        from .cards import rank_of
+        return tuple(self.points.get(rank_of(c), 0) if c < 52 else 0 for c in range(54))
+
+    @cached_property
+    def unit_sizes(self) -> tuple[int, ...]:
+        """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks."""
+        return tuple(s for s in (3, 2) if s <= self.decks)
+
+    @cached_property
+    def tractor_sizes(self) -> tuple[int, ...]:
+        """The sizes of a tractor's elements (``tractor.elements``) the pack allows, largest first."""
+        sizes = {"pair": 2, "triple": 3}
+        return tuple(sorted((sizes[e] for e in self["tractor.elements"] if sizes[e] <= self.decks), reverse=True))
+
     def clause(self, name: str) -> str:
         """The id of the clause that sets ``name``."""
         return self.checked.origins[name].clause.id
@@ -56,9 +73,58 @@ class Rules:
 
 @lru_cache(maxsize=None)
 def _library():
-    lib = load()
+    lib = _cached_load()
     if lib.errors:
         raise SpecError(lib.errors)
+    return lib
+
+
+def _cached_load():
+    """The checked bundled spec, kept between processes in a cache keyed by its sources.
+
+    Parsing and checking every rule file takes about 0.1 s, most of the
+    start-up of a short-lived process such as ``tractor engine``. The cache
+    key is a digest of every file under ``spec/``, the rule language's own
+    sources and the Python version, so any change to either is read afresh.
+    The cache lives in ``$TRACTOR_CACHE_DIR`` (default
+    ``~/.cache/tractor-rulebook``); ``TRACTOR_CACHE_DIR=off`` turns it off,
+    and a cache that cannot be read or written is ignored.
+    """
+    import hashlib
+    import os
+    import pickle
+    import sys
+    from pathlib import Path
+
+    import tractor_dsl
+    from tractor_dsl.checker import default_spec_dir
+
+    where = os.environ.get("TRACTOR_CACHE_DIR", str(Path.home() / ".cache" / "tractor-rulebook"))
+    if where == "off":
+        return load()
+    digest = hashlib.sha256(sys.version.encode())
+    for root in (default_spec_dir(), Path(tractor_dsl.__file__).parent):
+        for f in sorted(root.rglob("*")):
+            if f.is_file() and f.suffix != ".pyc":
+                digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
+    path = Path(where) / f"library-{digest.hexdigest()[:24]}.pickle"
+    try:
+        with open(path, "rb") as fh:
+            return pickle.load(fh)
+    except Exception:  # no cache yet, or one from another version: load afresh
+        pass
+    lib = load()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            pickle.dump(lib, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+        for old in path.parent.glob("library-*.pickle"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except Exception:  # a read-only home, a full disk: run without the cache
+        pass
     return lib
 
 

@@ -16,15 +16,14 @@ from typing import Iterable, Sequence
 
 from tractor_dsl.patterns import can_form
 
-from .cards import rank_of
 from .combos import Combo, classify, component_key, tractor_candidates
 from .rules import Judgment, Trace
 from .trump import TRUMP, Context
 
 
 def points_of(rules, cards: Iterable[int]) -> int:
-    table = rules.points
-    return sum(table.get(rank_of(c), 0) for c in cards if c < 52)
+    table = rules.card_points
+    return sum(table[c] for c in cards)
 
 
 def best_unit_key(ctx: Context, unit: tuple[int, int], counts: dict, suit: int) -> int | None:

@@ -8,7 +8,7 @@ card (0–53).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUIT_LETTERS, SUIT_NAMES, CardError, card
@@ -42,6 +42,7 @@ class Context:
     runs: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]  # per effective suit: runs of positions of cards
     wrap_cards: frozenset = frozenset()  # cards of the AA22 run
     where: tuple = ()  # per card: ((run index, position index), ...) in its effective suit's runs
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # classify's answers, by cards
 
     def is_trump(self, c: int) -> bool:
         return self.suit[c] == TRUMP

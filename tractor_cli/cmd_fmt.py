@@ -13,7 +13,6 @@ from pathlib import Path
 
 from tractor_dsl.checker import spec_files
 from tractor_dsl.diagnostics import Diagnostic, SpecError
-from tractor_dsl.formatter import format_text
 from tractor_dsl.model import Span
 
 HELP = "rewrite rule files (default: spec/) in the canonical layout; --check only reports"
@@ -36,6 +35,7 @@ def _read(path: Path) -> str:
 
 
 def run(args) -> int:
+    from tractor_dsl.formatter import format_text  # imports the parser: only when formatting
     files = spec_files(args.paths or None)
     broken = changed = 0
     for path in files:

@@ -1,4 +1,9 @@
-"""``tractor play RULESET --seed S``: random legal games, as a readable transcript or JSON."""
+"""``tractor play RULESET --seed S``: whole games, as a readable transcript or JSON.
+
+Game ``g`` is played from seed ``S + g``; with ``--games N`` the games run in
+deterministic chunks on every core (``--jobs``) or a Dask cluster
+(``--scheduler``) and are printed in order, the same whatever runs them.
+"""
 from __future__ import annotations
 
 import json
@@ -6,10 +11,11 @@ import sys
 
 from reference_impl.cards import glyph
 
-HELP = "play random legal games under a ruleset and print the transcript"
+HELP = "play whole games under a ruleset (random legal or heuristic players) and print the transcript"
 
 
 def add_arguments(p):
+    from parallel import add_arguments as add_parallel
     p.add_argument("ruleset", help="ruleset name, e.g. r003")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
@@ -19,14 +25,33 @@ def add_arguments(p):
     p.add_argument("--minutes", type=int, nargs="?", const=-1, default=None, metavar="M",
                    help="play under a time limit on a simulated clock: M minutes, or the ruleset's match.minutes "
                         "when M is left out (the match.* settings decide what happens at time)")
+    p.add_argument("--players", choices=("sampling", "random", "heuristic"), default="sampling",
+                   help="sampling: random legal choices drawn with the deal (default); random: the random legal "
+                        "player; heuristic: the baseline heuristic player")
+    add_parallel(p)
 
 
 def _cards(cards) -> str:
     return " ".join(glyph(c) for c in cards)
 
 
-def run(args) -> int:
+def play_games(indices, ruleset: str, seed: int, max_hands: int, players: str, minutes: int | None = None) -> list:
+    """Games ``seed + g`` for ``g`` in ``indices`` (a chunk: run by any worker, with the same result)."""
     from reference_impl.game import play_game
+    from reference_impl.rules import rules_for
+    rules = rules_for(ruleset)
+    out = []
+    for g in indices:
+        chosen = None
+        if players != "sampling":
+            from players import make_players
+            chosen = make_players(players, seed + g)
+        out.append(play_game(rules, seed + g, max_hands, minutes, players=chosen))
+    return out
+
+
+def run(args) -> int:
+    from parallel import cut, map_chunks
     from reference_impl.rules import rules_for
     rules = rules_for(args.ruleset)
     minutes = args.minutes
@@ -38,9 +63,18 @@ def run(args) -> int:
     if minutes is not None and minutes < 1:
         print("tractor play: --minutes must be at least 1", file=sys.stderr)
         return 2
-    for g in range(args.games):
-        seed = args.seed + g
-        game = play_game(rules, seed, args.max_hands, minutes)
+    if args.games < 1:
+        print("tractor play: --games must be at least 1", file=sys.stderr)
+        return 2
+    jobs = 1 if args.games == 1 and not args.scheduler else args.jobs
+    try:
+        chunks = map_chunks(play_games, cut(range(args.games), 1), jobs=jobs, scheduler=args.scheduler,
+                            extra=(args.ruleset, args.seed, args.max_hands, args.players, minutes))
+    except RuntimeError as e:
+        print(f"tractor play: {e}", file=sys.stderr)
+        return 2
+    for game in (g for chunk in chunks for g in chunk):
+        seed = game.seed
         if args.json:
             print(json.dumps(game.to_json(), ensure_ascii=False))
             continue

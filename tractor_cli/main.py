@@ -23,6 +23,7 @@ COMMANDS = {
     "mutate": "cmd_mutate",
     "fingerprint": "cmd_fingerprint",
     "diff": "cmd_diff",
+    "impact": "cmd_impact",
 }
 
 

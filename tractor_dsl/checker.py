@@ -17,7 +17,6 @@ from typing import Any, Iterable
 from . import inventory
 from . import model as m
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .parser import parse_file
 from .patterns import can_form, pattern_units, shape_unit, unit_cards, units_as_holding
 from .schema import BAND_SIDES, LEAD_UNITS, PARAMS, PARAMS_BY_NAME, STATUSES
 from .types import TypeProblem
@@ -119,6 +118,7 @@ def spec_files(paths: Iterable[str | Path] | None = None) -> list[Path]:
 
 def load(paths: Iterable[str | Path] | None = None) -> Library:
     """Parse and check every rule file under ``paths`` (default: ``spec/``)."""
+    from .parser import parse_file  # here, not at the top: a process that finds the checked spec cached needs no parser
     lib = Library()
     for path in spec_files(paths):
         try:

@@ -188,7 +188,9 @@ def test_001_6_the_redeal_is_played_at_the_attackers_level(reading, banking_team
     # 001:6 庄家打9，攻庄方打6，当庄家被憋死后，重新起牌打6: whole hands play the level the judgment names
     rules = rules_for("r001") if reading == "attackers" else variant("r001", "declare.none", reading)
     seen = 0
-    for seed in (1, 13):
+    for seed in range(1, 80):
+        if seen >= 2:
+            break
         game = play_game(rules, seed)
         for hand, levels in zip(game.hands, game.levels):
             if not hand.redeals or hand.number == 1:
@@ -215,10 +217,20 @@ def test_001_6_play_hand_at_the_attackers_level_directly():
 
 
 def test_001_6_tractor_play_shows_the_redeal_level(capsys):
-    assert main(["play", "r001", "--seed", "1", "--brief"]) == 0
-    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("hand 6:"))
-    # hand 6 of seed 1: seat 1 (team 1, at 6) is smothered; team 0, at 3, banks the redeal at its 3
-    assert "levels team0 3 / team1 6" in line and "(team 0), level 3" in line and "1 redeal(s)" in line
+    """In a game of r001, a hand redealt after a smothered banker is played by the former attackers at their
+    own level (「重起局按原攻庄方所打到的点数开打」), as the brief line shows."""
+    import re
+    for seed in range(1, 40):
+        assert main(["play", "r001", "--seed", str(seed), "--brief"]) == 0
+        lines = [x for x in capsys.readouterr().out.splitlines() if "redeal(s)" in x and x.startswith("hand ")]
+        for line in lines:
+            m = re.search(r"levels team0 (\w+) / team1 (\w+); banker seat \d \(team (\d)\), level (\w+)", line)
+            assert m, line
+            team_levels, team, level = (m.group(1), m.group(2)), int(m.group(3)), m.group(4)
+            assert level == team_levels[team], line
+        if lines:
+            return
+    pytest.fail("no redeal in 39 games of r001")
 
 
 # --- tractor explain checks card copies ------------------------------------------------------------

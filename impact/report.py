@@ -1,0 +1,172 @@
+"""An impact run as a terminal table (rich), JSON, and plots (matplotlib, Agg backend, SVG and PNG)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .questions import KIND_NAMES
+
+RULESET_ROWS = (
+    ("bank_held", "bank held (banker side keeps the bank)", "share"),
+    ("attackers_points", "attackers' points", "mean"),
+    ("kitty_captures", "kitty captured by the attackers", "share"),
+    ("kitty_value", "kitty value when captured", "mean"),
+    ("failed_throws_per_hand", "failed throws per hand", "mean"),
+    ("hands_with_failed_throw", "hands with a failed throw", "share"),
+    ("levels_per_hand", "levels gained per hand", "mean"),
+    ("game_length", "game length (hands)", "mean"),
+    ("games_finished", "games finished within the hand limit", "share"),
+)
+PAIR_ROWS = (
+    ("judgment_differs", "hands where any judgment differs"),
+    ("play_differs", "hands where the play differs"),
+    ("result_differs", "hands whose result differs"),
+    ("winner_differs", "games with a different winner"),
+)
+
+
+def fmt(e: dict, kind: str | None = None) -> str:
+    """``value [low, high]``: shares in per cent, means with one decimal."""
+    if e is None or e.get("value") is None:
+        return "—"
+    share = (kind or ("share" if e["kind"] == "proportion" else "mean")) == "share"
+    f = (lambda x: f"{100 * x:.1f}%") if share else (lambda x: f"{x:.1f}")
+    if e.get("low") is None:
+        return f(e["value"])
+    return f"{f(e['value'])} [{f(e['low'])}, {f(e['high'])}]"
+
+
+def write_json(data: dict, path: str | Path) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def print_tables(data: dict, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    console = console or Console()
+    names = data["rulesets"]
+    t = Table(title=f"Per ruleset: {data['hands']} hands, {data['games']} games, seed {data['seed']}, "
+                    f"{data['players']} players (95 % intervals)")
+    t.add_column("figure")
+    for n in names:
+        t.add_column(n, justify="right")
+    for key, label, kind in RULESET_ROWS:
+        t.add_row(label, *[fmt(data["per_ruleset"][n][key], kind) for n in names])
+    console.print(t)
+    for p in data["pairs"]:
+        title = f"{p['a']} vs {p['b']}"
+        if not p["comparable"]:
+            console.print(f"[bold]{title}[/bold]: not compared hand by hand — {p['reason']}")
+            continue
+        pt = Table(title=f"{title}: {len(p['features_differing'])} feature(s) differ")
+        pt.add_column("figure")
+        pt.add_column("share [95 % interval]", justify="right")
+        for key, label in PAIR_ROWS:
+            pt.add_row(label, fmt(p[key], "share"))
+        console.print(pt)
+        at = Table(title=f"{title}: which feature decides the first divergence (share of divergent hands)")
+        at.add_column("feature")
+        at.add_column("clauses")
+        at.add_column("decides [95 % interval]", justify="right")
+        for a in p["attribution"]:
+            clauses = " / ".join(c or "—" for c in (a["clause_a"], a["clause_b"]))
+            at.add_row(a["feature"], clauses, fmt(a["decided"], "share"))
+        at.add_row("(no single feature)", "", fmt(p["undecided"], "share"))
+        console.print(at)
+        if p["first_divergence"]:
+            kinds = ", ".join(f"{KIND_NAMES[k]} {v}" for k, v in p["first_divergence"].items())
+            console.print(f"  first divergences by judgment: {kinds}")
+    console.print(f"Reproduce: [bold]{data['command']}[/bold]")
+    timing = data.get("timing")
+    if timing:
+        console.print(f"{timing['hands_played']} hands in {timing['seconds']} s on {timing['executor']} "
+                      f"({timing['hands_per_second']} hands/s)")
+
+
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams["svg.hashsalt"] = "tractor-impact"   # the same SVG for the same figures
+    return plt
+
+
+def _save(fig, directory: Path, stem: str, formats: tuple[str, ...]) -> list[str]:
+    out = []
+    for ext in formats:
+        path = directory / f"{stem}.{ext}"
+        meta = {"Date": None} if ext == "svg" else {"Software": None}
+        fig.savefig(path, format=ext, metadata=meta, bbox_inches="tight", dpi=110)
+        out.append(str(path))
+    return out
+
+
+def _bars(ax, labels, series: dict[str, list[dict]], share: bool = True):
+    import numpy as np
+    x = np.arange(len(labels))
+    width = 0.8 / max(1, len(series))
+    for i, (name, ests) in enumerate(series.items()):
+        scale = 100 if share else 1
+        vals = [(e["value"] or 0) * scale for e in ests]
+        low = [max(0.0, ((e["value"] or 0) - (e["low"] if e["low"] is not None else e["value"] or 0)) * scale)
+               for e in ests]
+        high = [max(0.0, ((e["high"] if e["high"] is not None else e["value"] or 0) - (e["value"] or 0)) * scale)
+                for e in ests]
+        ax.bar(x + (i - (len(series) - 1) / 2) * width, vals, width, yerr=[low, high], capsize=3, label=name)
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels, fontsize=8)
+    ax.legend(fontsize=8)
+
+
+def write_plots(data: dict, directory: str | Path, formats: tuple[str, ...] = ("svg", "png")) -> list[str]:
+    """``attackers_points``, ``rulesets`` and ``pairs`` plots into ``directory``."""
+    plt = _pyplot()
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    names = data["rulesets"]
+    written = []
+    bin_w = data["design"]["point_bin"]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for n in names:
+        hist = {int(k): v for k, v in data["per_ruleset"][n]["points_histogram"].items()}
+        total = sum(hist.values()) or 1
+        xs = sorted(hist)
+        ax.step([x + bin_w / 2 for x in xs], [100 * hist[x] / total for x in xs], where="mid", label=n)
+    ax.set_xlabel(f"attackers' points (bins of {bin_w})")
+    ax.set_ylabel("share of hands (%)")
+    ax.set_title(f"Attackers' points, {data['hands']} hands per ruleset")
+    ax.legend(fontsize=8)
+    written += _save(fig, directory, "attackers_points", formats)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    keys = [("bank_held", "bank held"), ("kitty_captures", "kitty captured"),
+            ("hands_with_failed_throw", "a failed throw")]
+    _bars(ax, [label for _, label in keys], {n: [data["per_ruleset"][n][k] for k, _ in keys] for n in names})
+    ax.set_ylabel("share of hands (%), 95 % Wilson interval")
+    ax.set_title("Per ruleset")
+    written += _save(fig, directory, "rulesets", formats)
+    plt.close(fig)
+
+    pairs = [p for p in data["pairs"] if p["comparable"]]
+    if pairs:
+        import numpy as np
+        fig, ax = plt.subplots(figsize=(8, 1.1 + 0.75 * len(pairs)))
+        y = np.arange(len(pairs))[::-1]
+        height = 0.8 / len(PAIR_ROWS)
+        for i, (key, label) in enumerate(PAIR_ROWS):
+            ests = [p[key] for p in pairs]
+            vals = [100 * (e["value"] or 0) for e in ests]
+            err = [[100 * max(0.0, (e["value"] or 0) - (e["low"] or 0)) for e in ests],
+                   [100 * max(0.0, (e["high"] or 0) - (e["value"] or 0)) for e in ests]]
+            ax.barh(y + (len(PAIR_ROWS) / 2 - i - 0.5) * height, vals, height, xerr=err, capsize=2, label=label)
+        ax.set_yticks(y)
+        ax.set_yticklabels([f"{p['a']} vs {p['b']}" for p in pairs], fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("share (%), 95 % Wilson interval")
+        ax.set_title("How often the rulesets' difference shows", pad=40)
+        ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
+        written += _save(fig, directory, "pairs", formats)
+        plt.close(fig)
+    return written

@@ -1,0 +1,265 @@
+"""A baseline heuristic player: plays as a person who counts cards would, without search.
+
+* **Declaring:** declares (or overcalls, or reinforces) with the option that
+  makes the most of its cards trump, when at least a third of its hand would
+  be trump; never overcalls its partner.
+* **Burying:** buries low side cards without points, shortest suits first
+  (to void a suit and ruff it later), keeping pairs and trumps.
+* **Leading:** tractors first; then a safe throw (units no unseen card can
+  beat, in a side suit no opponent is known to be void in); then a safe unit
+  (a top pair, a top single); the banker side draws trumps with a long trump
+  holding; otherwise a low card without points from its shortest side suit.
+* **Following:** when the partner is winning safely, gives it points; when an
+  opponent is winning, wins as cheaply as it can (ruffing only for points or
+  as last player: trumps are kept for ruffing); otherwise plays its cheapest
+  cards, points last.
+
+Card order, suits and what wins come from the trick's context and from
+:func:`reference_impl.trick.judge_trick`; the player never sees another hand.
+Ties are broken by the cards themselves, so its choices do not depend on the
+order in which the interpreter lists the options.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from reference_impl.cards import RANKS, full_pack
+from reference_impl.legal import Follows, Leads, _placements
+from reference_impl.seats import SeatView
+from reference_impl.trick import judge_trick, points_of
+from reference_impl.trump import TRUMP
+
+
+
+class HeuristicPlayer:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self._seen: tuple = (None, 0, [0] * 54)   # (first trick, tricks counted, copies seen per card)
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _points(rules, c: int) -> int:
+        return rules.card_points[c]
+
+    @staticmethod
+    def _rank(ctx, c: int) -> int:
+        """How strong a card is, side cards 0–12, trumps above them all."""
+        k = ctx.key[c]
+        return 20 + (k - 100) if k >= 100 else k
+
+    def _cost(self, ctx, c: int) -> int:
+        """What playing ``c`` away gives up: its strength, and its points (which an opponent may take)."""
+        return self._rank(ctx, c) + 3 * self._points(ctx.rules, c) + (15 if ctx.suit[c] == TRUMP else 0)
+
+    def _unseen(self, view: SeatView) -> list[int]:
+        """Copies of each card (0–53) that some other hand may still hold."""
+        first = view.tricks[0] if view.tricks else None
+        cached_first, counted, seen = self._seen
+        if cached_first is not first or counted > len(view.tricks):
+            counted, seen = 0, [0] * 54
+        for t in view.tricks[counted:]:
+            for _, p in t.plays:
+                for c in p:
+                    seen[c] += 1
+        self._seen = (first, len(view.tricks), seen)
+        out = [view.rules.decks - k for k in seen]
+        for _, p in view.current:
+            for c in p:
+                out[c] -= 1
+        for c in view.hand:
+            out[c] -= 1
+        for c in view.buried or ():
+            out[c] -= 1
+        return out
+
+    @staticmethod
+    def _voids(view: SeatView) -> dict[int, set[int]]:
+        """Seats known to hold no card of a suit: they did not follow it."""
+        ctx = view.ctx
+        voids: dict[int, set[int]] = {}
+        for t in view.tricks:
+            led = ctx.suit[t.plays[0][1][0]]
+            for seat, play in t.plays[1:]:
+                if any(ctx.suit[c] != led for c in play):
+                    voids.setdefault(seat, set()).add(led)
+        return voids
+
+    # ------------------------------------------------------------------ declaring and burying
+
+    def declare(self, view: SeatView, options: list) -> tuple | None:
+        standing = view.declarations[-1][0] if view.declarations else None
+        if standing == view.partner:
+            return None
+        jokers = sum(1 for c in view.hand if c >= 52)
+        level_cards = sum(1 for c in view.hand if c < 52 and c % 13 == RANKS.index(view.level))
+        best, best_n = None, 0
+        for option in options:
+            # the trumps this declaration would make: its suit, the level cards and the jokers
+            n = jokers + level_cards
+            if option[0] < 52:
+                n += sum(1 for c in view.hand if c < 52 and c // 13 == option[0] // 13 and c % 13 != option[0] % 13)
+            if standing == view.seat:
+                n += len(option)  # reinforcing: the same trump, made safer
+            if best is None or (n, len(option)) > (best_n, len(best)):
+                best, best_n = option, n
+        if best is not None and best_n * 3 >= len(view.hand):
+            return best
+        return None
+
+    def bury(self, view: SeatView, n: int) -> list[int]:
+        ctx = view.ctx
+        hand = Counter(view.hand)
+        length = Counter(ctx.suit[c] for c in view.hand)
+
+        def cost(c: int) -> tuple:
+            return (ctx.suit[c] == TRUMP, self._points(ctx.rules, c) > 0, hand[c] >= 2,
+                    length[ctx.suit[c]], self._rank(ctx, c), self.rng.random())
+        return sorted(view.hand, key=cost)[:n]
+
+    # ------------------------------------------------------------------ leading
+
+    def lead(self, view: SeatView, options: Leads) -> list[int]:
+        ctx = view.ctx
+        hand = Counter(view.hand)
+        unseen = self._unseen(view)
+        voids = self._voids(view)
+        opponents = [(view.seat + 1) % 4, (view.seat + 3) % 4]
+        ruffable = {s for o in opponents for s in voids.get(o, ())}
+        key = ctx.key
+
+        # the highest unseen card of each suit held in at least 1, 2, 3 copies
+        tops: dict[tuple[int, int], int] = {}
+        for d, m in enumerate(unseen):
+            for size in range(1, m + 1):
+                k = (ctx.suit[d], size)
+                if tops.get(k, -1) < key[d]:
+                    tops[k] = key[d]
+
+        def safe(unit: tuple) -> bool:
+            if len(set(unit)) > 1:
+                return True  # a tractor: rarely beaten
+            return tops.get((ctx.suit[unit[0]], len(unit)), -1) <= key[unit[0]]
+
+        units = options.units
+        side = [u for u in units if ctx.suit[u[0]] != TRUMP and ctx.suit[u[0]] not in ruffable]
+        tractors = [u for u in units if len(set(u)) > 1]
+        if tractors:
+            return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]], u)))
+        if options.throws_allowed:
+            by_suit: dict[int, list[tuple]] = {}
+            for u in side:
+                if safe(u):
+                    by_suit.setdefault(ctx.suit[u[0]], []).append(u)
+            for suit, safe_units in sorted(by_suit.items(), key=lambda kv: -len(kv[1])):
+                cards = Counter()
+                for u in safe_units:
+                    cards |= Counter(u)
+                if len(safe_units) >= 2:
+                    throws = list(options.throws(min(4, len(safe_units)), within=cards.elements()))
+                    if throws:
+                        return list(max(throws, key=lambda t: (len(t), t)))
+        safe_side = [u for u in side if safe(u)]
+        if safe_side:
+            return list(max(safe_side, key=lambda u: (len(u), key[u[0]], u)))
+        trumps = sum(m for c, m in hand.items() if ctx.suit[c] == TRUMP)
+        if view.is_banker_side and trumps * 5 >= 2 * len(view.hand):
+            trump_units = [u for u in units if ctx.suit[u[0]] == TRUMP]
+            return list(min(trump_units, key=lambda u: (-len(u), key[u[0]], u)))
+        length = Counter(ctx.suit[c] for c in view.hand)
+        singles = [u for u in units if len(u) == 1]
+
+        def dull(u: tuple) -> tuple:
+            c = u[0]
+            return (ctx.suit[c] == TRUMP, self._points(ctx.rules, c) > 0, length[ctx.suit[c]], key[c], c)
+        return list(min(singles, key=dull))
+
+    # ------------------------------------------------------------------ following
+
+    def follow(self, view: SeatView, options: Follows) -> list[int]:
+        ctx = view.ctx
+        plays = [list(p) for _, p in view.current]
+        last = len(plays) == 3
+        trick_points = sum(points_of(ctx.rules, p) for p in plays)
+        if options.n == 1:
+            return self._follow_single(view, options, plays, last, trick_points)
+        winner = judge_trick(ctx, plays).value
+        partner_winning = view.current[winner][0] == view.partner
+        candidates = self._candidates(ctx, options)
+        if partner_winning and (last or winner == 0 and len(plays) == 2):
+            return list(max(candidates, key=lambda p: (points_of(ctx.rules, p) - self._spend(ctx, p) / 50, p)))
+        if not partner_winning:
+            winners = [p for p in candidates if judge_trick(ctx, plays + [list(p)]).value == len(plays)]
+            if winners and (trick_points > 0 or last or not self._is_ruff(ctx, options, winners[0])):
+                return list(min(winners, key=lambda p: (self._spend(ctx, p), p)))
+        return list(min(candidates, key=lambda p: (points_of(ctx.rules, p), self._spend(ctx, p), p)))
+
+    def _spend(self, ctx, play) -> int:
+        return sum(self._cost(ctx, c) for c in play)
+
+    @staticmethod
+    def _is_ruff(ctx, options: Follows, play) -> bool:
+        return options.lead.suit != TRUMP and all(ctx.suit[c] == TRUMP for c in play)
+
+    def _candidates(self, ctx, options: Follows) -> list[tuple]:
+        """A few plays worth weighing: each placement of the required units with the cheapest free cards
+        and with the richest, and, when void in a side suit, ruffs in the lead's structure."""
+        out = set()
+        placements = options.placements()[:24]
+        for placed in placements:
+            rest = Counter(options.pool)
+            rest.subtract(placed)
+            rest.update(options.extra)
+            pool = sorted(rest.elements(), key=lambda c: (self._cost(ctx, c), c))
+            base = options.forced + placed
+            out.add(tuple(sorted(base + tuple(pool[:options.free]))))
+            rich = sorted(pool, key=lambda c: (-self._points(ctx.rules, c), self._cost(ctx, c), c))
+            out.add(tuple(sorted(base + tuple(rich[:options.free]))))
+        lead = options.lead
+        if not options.pool and not options.forced and lead.suit != TRUMP:
+            trumps = Counter({c: m for c, m in options.hand.items() if ctx.suit[c] == TRUMP})
+            units = tuple(sorted(lead.units, key=lambda u: (-u[1], -u[0])))
+            ruffs = []
+            for placed in _placements(ctx, TRUMP, units, trumps):
+                ruffs.append(placed)
+                if len(ruffs) >= 12:
+                    break
+            if ruffs:
+                out.add(tuple(sorted(min(ruffs, key=lambda p: (self._spend(ctx, p), sorted(p))))))
+        return sorted(out)
+
+    def _follow_single(self, view: SeatView, options: Follows, plays, last: bool, trick_points: int) -> list[int]:
+        ctx = view.ctx
+        key, suit = ctx.key, ctx.suit
+        led = suit[plays[0][0]]
+        best, best_rank, best_ruff = 0, key[plays[0][0]], False
+        for i, p in enumerate(plays[1:], start=1):
+            c = p[0]
+            ruff = suit[c] == TRUMP and led != TRUMP
+            if suit[c] != led and not ruff:
+                continue
+            if (ruff, key[c]) > (best_ruff, best_rank):
+                best, best_rank, best_ruff = i, key[c], ruff
+        mine = list(options.forced) if options.forced else sorted(set(options.pool) | set(options.extra))
+        rules = ctx.rules
+        partner_winning = view.current[best][0] == view.partner
+        if partner_winning:
+            unseen = self._unseen(view)
+            top = best_ruff or not any(m > 0 and suit[d] == led and key[d] > best_rank for d, m in enumerate(unseen))
+            if last or top:
+                return [max(mine, key=lambda c: (self._points(rules, c), -self._cost(ctx, c), c))]
+            return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c), c))]
+
+        def beats(c: int) -> bool:
+            ruff = suit[c] == TRUMP and led != TRUMP
+            if suit[c] != led and not ruff:
+                return False
+            return (ruff, key[c]) > (best_ruff, best_rank)
+        winners = [c for c in mine if beats(c)]
+        if winners:
+            cheapest = min(winners, key=lambda c: (self._cost(ctx, c), c))
+            ruff = suit[cheapest] == TRUMP and led != TRUMP
+            if trick_points > 0 or last or not ruff:
+                return [cheapest]
+        return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c), c))]

@@ -1,0 +1,81 @@
+"""One execution path: the same chunks give the same results on 1, 2 and 4 local workers and on a Dask cluster."""
+import json
+
+import pytest
+
+from impact.run import run_impact
+from parallel import cut, executor, map_chunks
+
+
+def _square_all(chunk, offset):
+    return [x * x + offset for x in chunk]
+
+
+def test_cut_depends_on_the_items_only():
+    assert cut(range(7), 3) == [range(0, 3), range(3, 6), range(6, 7)]
+    assert cut([1, 2], 5) == [[1, 2]]
+    assert cut(range(0), 4) == []
+    with pytest.raises(ValueError):
+        cut(range(3), 0)
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 4])
+def test_results_come_back_in_chunk_order(jobs):
+    seen = []
+    out = map_chunks(_square_all, cut(range(20), 3), jobs=jobs, extra=(1,), progress=lambda d, t: seen.append((d, t)))
+    assert [y for chunk in out for y in chunk] == [x * x + 1 for x in range(20)]
+    assert seen[-1] == (7, 7)
+
+
+def _fails(chunk):
+    raise ArithmeticError(f"chunk {chunk!r}")
+
+
+def test_a_failing_chunk_raises_its_own_error():
+    with pytest.raises(ArithmeticError, match="chunk"):
+        map_chunks(_fails, [range(2)], jobs=1)
+    with pytest.raises(ArithmeticError, match="chunk"):
+        map_chunks(_fails, [range(2), range(2, 4)], jobs=2)
+
+
+def _impact(**kw):
+    data = run_impact(["r000", "r000_no_bridge"], hands=12, seed=5, games=1, max_hands=60, **kw)
+    data.pop("timing")
+    return json.dumps(data, sort_keys=True)
+
+
+@pytest.fixture(scope="module")
+def reference_run():
+    return _impact(jobs=1)
+
+
+@pytest.mark.parametrize("jobs", [2, 4])
+def test_impact_is_the_same_on_any_number_of_workers(reference_run, jobs):
+    assert _impact(jobs=jobs) == reference_run
+
+
+def test_impact_is_the_same_on_a_dask_cluster(reference_run):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        assert _impact(scheduler=cluster.scheduler_address) == reference_run
+        with executor(scheduler=cluster.scheduler_address) as ex:
+            assert map_chunks(_square_all, cut(range(5), 2), pool=ex, extra=(0,)) == [[0, 1], [4, 9], [16]]
+
+
+def test_an_unreachable_scheduler_is_a_clear_error():
+    with pytest.raises(RuntimeError, match="cannot reach the Dask scheduler"):
+        with executor(scheduler="tcp://127.0.0.1:9", connect_timeout=1):
+            pass
+
+
+def test_play_games_print_the_same_on_any_number_of_workers(capsys):
+    from tractor_cli.main import main
+    outputs = []
+    for jobs in ("1", "2"):
+        assert main(["play", "r000", "--seed", "4", "--games", "3", "--max-hands", "3", "--brief",
+                     "--players", "heuristic", "--jobs", jobs]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert [line for line in outputs[0].splitlines() if line.startswith("== r000")] == \
+        [f"== r000: game with seed {s} ==" for s in (4, 5, 6)]
