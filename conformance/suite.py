@@ -90,9 +90,14 @@ class ProcessEngine:
         kind, data = self.process.next_line(time.monotonic() + max(self.timeout, 30.0))
         if kind != "line":
             raise EngineUnavailable(f"no handshake from {self.name} ({kind})")
-        msg = json.loads(data)
-        protocol.check_answer("handshake", msg)
-        self.handshake = msg["result"]
+        from .jsonlines import BadMessage, decode, scrub
+        try:
+            msg = decode(data)
+            if protocol.check_answer("handshake", msg) != "result":
+                raise protocol.ProtocolError("invalid_answer", "the handshake is not a result")
+        except (BadMessage, protocol.ProtocolError) as e:
+            raise EngineUnavailable(f"no valid handshake from {self.name}: {scrub(str(e))}") from None
+        self.handshake = scrub(msg["result"])
 
     def supports(self, op: str, ruleset: str) -> bool:
         if self.process is None:
@@ -116,11 +121,13 @@ class ProcessEngine:
             self.process.kill()
             self.process = None
             return ("errored", what)
+        from .jsonlines import decode, scrub
         try:
-            msg = json.loads(data)
+            msg = decode(data)
             status = protocol.check_answer(op, msg)
-        except (ValueError, protocol.ProtocolError) as e:
-            return ("errored", f"invalid answer: {e}")
+        except (ValueError, protocol.ProtocolError) as e:  # BadMessage is a ValueError
+            return ("errored", f"invalid answer: {scrub(str(e))}")
+        msg = scrub(msg)
         if msg.get("seq") != seq:
             return ("errored", f"wrong seq {msg.get('seq')} (expected {seq})")
         if status == "result":
