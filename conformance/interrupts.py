@@ -34,7 +34,12 @@ def catch_early() -> None:
 
 
 class Interrupts:
-    def __init__(self):
+    """``keep``: on leaving the block, ignore the signals rather than restore the old handlers (for
+    a command that ends with the block: its exit status is decided, and Python's own shutdown,
+    which puts back the default handlers, would let a late signal kill it)."""
+
+    def __init__(self, keep: bool = False):
+        self.keep = keep
         self.received: int | None = None   # the first signal that came
         self.count = 0
         self._armed = False
@@ -53,7 +58,7 @@ class Interrupts:
 
     def __exit__(self, *exc) -> None:
         for s, old in self._old.items():
-            signal.signal(s, old)
+            signal.signal(s, signal.SIG_IGN if self.keep else old)
         self._old.clear()
 
     def _handle(self, signum, frame) -> None:

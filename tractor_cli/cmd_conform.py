@@ -125,7 +125,7 @@ def _print(text: str = "", file=None) -> None:
 
 def run(args) -> int:
     from conformance.interrupts import Interrupts
-    with Interrupts() as interrupts:
+    with Interrupts(keep=True) as interrupts:
         return _run(args, interrupts)
 
 
