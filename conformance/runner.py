@@ -568,7 +568,9 @@ class Runner:
                 todo.append(i)
         self._outstanding: deque[_Sent] = deque()
         self._held: list[tuple] = []          # lines that were not the oldest request's answer (yet)
+        self._early: dict[int, tuple] = {}    # answers that came before an older request's
         self._answered: set[int] = set()      # seqs answered in this run
+        self._cases = cases
         self._last_answer = time.monotonic()
         outstanding = self._outstanding
         while todo or outstanding:
@@ -621,6 +623,7 @@ class Runner:
             for s in reversed(outstanding):
                 todo.appendleft(s.index)
             outstanding.clear()
+            self._early.clear()
             self._stop(graceful=False)
             if not todo:
                 break
@@ -655,6 +658,10 @@ class Runner:
         self._outstanding.remove(sent)
         self._answered.add(sent.seq)
         self._record(outcomes, sent.index, o)
+        while self._outstanding and self._outstanding[0].seq in self._early:  # answered already, out of order
+            head = self._outstanding[0]
+            line = self._early.pop(head.seq)
+            self._answer(outcomes, head, self._judge(self._cases[head.index], head.seq, line))
 
     def _line(self, cases, outcomes, data: bytes) -> None:
         """One answer line: the oldest request's answer when its seq says so, else held until the
@@ -668,10 +675,19 @@ class Runner:
         else:
             seq = read_seq(data) if bad is not None else None
         line = (data, seq, msg, bad)
+        if not self._outstanding:  # every request is answered: whatever comes now answers nothing
+            self._stray(line, "after the last answer")
+            return
         head = self._outstanding[0]
         if seq == head.seq:
+            later = {s.seq for s in self._outstanding}
             for held in self._held:
-                self._stray(held, f"before the answer to seq {head.seq}")
+                if held[1] in later and held[1] != head.seq and held[1] not in self._early:
+                    self._early[held[1]] = held  # out of order: judged when its request's turn comes
+                    self._event("out_of_order", f"the answer to seq {held[1]} came before the answer to "
+                                                f"seq {head.seq}")
+                else:
+                    self._stray(held, f"before the answer to seq {head.seq}")
             self._held.clear()
             self._answer(outcomes, head, self._judge(cases[head.index], head.seq, line))
             return
@@ -688,7 +704,24 @@ class Runner:
                 self._settle_held(cases, outcomes)
                 self._line(cases, outcomes, data)
                 return
+            if seq in later and first not in later:
+                # the engine has gone on to a later request: held lines repeating an answered seq were
+                # duplicates; the first other one was the oldest request's answer, and with none, the
+                # requests before this line's got no answer
+                for held in [h for h in self._held if h[1] in self._answered]:
+                    self._stray(held, f"before the answer to seq {seq}")
+                self._held = [h for h in self._held if h[1] not in self._answered]
+                if not self._held:
+                    for sent in list(self._outstanding)[:later[seq]]:
+                        self._answer(outcomes, sent, Outcome(
+                            "errored", "no_answer", f"the engine answered later requests (seq {seq} on) "
+                                                    "but never this one"))
+                        self._event("no_answer", f"seq {sent.seq}: never answered")
+                self._settle_held(cases, outcomes)
+                self._line(cases, outcomes, data)
+                return
             if seq == first or len(self._held) >= HELD:
+                # the same seq again, or too many lines held: the first was the oldest request's answer
                 self._settle_held(cases, outcomes)
                 self._line(cases, outcomes, data)
                 return
@@ -717,7 +750,7 @@ class Runner:
         elif seq in self._answered:
             self._event("duplicate_answer", f"a second answer to seq {seq}, {when}")
         elif any(s.seq == seq for s in self._outstanding):
-            self._event("out_of_order", f"an answer to seq {seq} came {when}; it is judged when it comes again")
+            self._event("duplicate_answer", f"another answer to seq {seq}, {when}")
         else:
             self._event("unexpected_seq", f"an answer to seq {seq}, which was never sent, {when}")
 

@@ -296,3 +296,24 @@ def test_an_unusable_report_path_is_refused_before_the_run(tmp_path, make):
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "tractor conform: --report:" in proc.stderr
     assert "cases" not in proc.stdout  # refused before any case ran
+
+
+# --------------------------------------------------------------------------- resynchronising by seq
+
+@pytest.mark.parametrize("script,expected,events", [
+    (["7:dup", "12:dup"], {}, {"duplicate_answer": 2}),
+    (["7:stray3", "9:text"], {}, {"unexpected_seq": 3, "unexpected_line": 1}),
+    (["7:swap", "20:swap"], {}, {"out_of_order": 2}),
+    (["7:skip", "8:skip", "30:skip"], {7: "no_answer", 8: "no_answer", 30: "no_answer"}, {"no_answer": 3}),
+    (["7:zero", "8:zero", "9:zero"], {7: "wrong_seq", 8: "wrong_seq", 9: "wrong_seq"}, {}),
+    (["7:next", "15:next"], {7: "wrong_seq", 15: "wrong_seq"}, {}),
+    (["7:zero", "8:dup", "9:skip", "11:swap", "13:stray3"], {7: "wrong_seq", 9: "no_answer"},
+     {"duplicate_answer": 1, "no_answer": 1, "out_of_order": 1, "unexpected_seq": 3}),
+])
+def test_resynchronising_by_seq_costs_at_most_the_case_at_fault(small_cases, script, expected, events):
+    result, _ = run(faux("scripted", *script), small_cases)
+    got = {i + 2: o.kind for i, o in enumerate(result.outcomes) if o.status != "pass"}  # seq = index + 2
+    assert got == expected, result.events
+    assert Counter(e["kind"] for e in result.events) == Counter(events)
+    assert result.restarts == 0
+    complete(result, small_cases)
