@@ -114,18 +114,28 @@ class ProcessEngine:
         self.seq += 1
         seq = self.seq
         self.process.send(protocol.encode(protocol.request(seq, op, ruleset, inp)))
-        kind, data = self.process.next_line(time.monotonic() + self.timeout)
-        if kind != "line":
-            what = {"eof": "the engine exited", "timeout": f"no answer within {self.timeout:g} s",
-                    "oversized": "the answer line is too long"}[kind]
-            self.process.kill()
-            self.process = None
-            return ("errored", what)
-        from .jsonlines import decode, scrub
+        from .jsonlines import decode, read_seq, scrub
+        deadline = time.monotonic() + self.timeout
+        while True:
+            kind, data = self.process.next_line(deadline)
+            if kind != "line":
+                what = {"eof": "the engine exited", "timeout": f"no answer within {self.timeout:g} s",
+                        "oversized": "the answer line is too long"}[kind]
+                self.process.kill()
+                self.process = None
+                return ("errored", what)
+            try:
+                msg = decode(data)
+            except ValueError as e:  # BadMessage
+                if (read_seq(data) or seq) < seq:
+                    continue
+                return ("errored", f"invalid answer: {scrub(str(e))}")
+            if isinstance(msg, dict) and type(msg.get("seq")) is int and msg["seq"] < seq:
+                continue  # a late or repeated answer to an earlier request: not this one's
+            break
         try:
-            msg = decode(data)
             status = protocol.check_answer(op, msg)
-        except (ValueError, protocol.ProtocolError) as e:  # BadMessage is a ValueError
+        except protocol.ProtocolError as e:
             return ("errored", f"invalid answer: {scrub(str(e))}")
         msg = scrub(msg)
         if msg.get("seq") != seq:
@@ -135,7 +145,7 @@ class ProcessEngine:
         if status == "skipped":
             return ("skipped", msg.get("skipped", {}).get("reason", "skipped")
                     if isinstance(msg.get("skipped"), dict) else "skipped")
-        return ("errored", json.dumps(msg.get("errored"))[:500])
+        return ("errored", json.dumps(msg.get("errored"), ensure_ascii=False)[:500])
 
     def close(self) -> None:
         if self.process is not None:

@@ -317,3 +317,15 @@ def test_resynchronising_by_seq_costs_at_most_the_case_at_fault(small_cases, scr
     assert Counter(e["kind"] for e in result.events) == Counter(events)
     assert result.restarts == 0
     complete(result, small_cases)
+
+
+def test_the_generated_suite_skips_repeated_answers(small_cases):
+    """The engine of the Hypothesis suite (one request at a time) resynchronises by seq too."""
+    from conformance.suite import ProcessEngine
+    engine = ProcessEngine(faux("duplicate", 2), timeout=5)
+    try:
+        for c in small_cases[:12]:
+            status, result = engine.ask(c["op"], c["ruleset"], c["input"])
+            assert status == "result" and protocol.compare(c["op"], c["expected"], result) == []
+    finally:
+        engine.close()
