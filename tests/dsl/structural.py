@@ -23,8 +23,9 @@ ESCAPES = [r"\x00", r"\u0000", r"\ud800", r"\N{NULL}", r"\x1b", r"\n", r"\t", r"
 
 
 def sizes(small: int = 70, large: int = 20_000):
-    """Mostly around the limits, sometimes far past them."""
-    return st.one_of(st.integers(0, small), st.integers(small, large))
+    """Mostly around the limits (three times in four), sometimes far past them."""
+    near = st.integers(0, small)
+    return st.one_of(near, near, near, st.integers(small, large))
 
 
 def cycled(draw, elements, n: int) -> list:
