@@ -136,7 +136,7 @@ def main() -> int:
     total = sum(m["count"] for m in merged.values())
     failures = sum(m["failures"] for m in merged.values())
     for name, m in merged.items():
-        print(f"{name:11} {m['count']:7} specs  {m['failures']:5} uncaught  {m["seconds"]:7.0f} s (summed over workers)"
+        print(f"{name:11} {m['count']:7} specs  {m['failures']:5} uncaught  {m['seconds']:7.0f} s (summed over workers)"
               + (f"  {m['kinds']}" if m["kinds"] else ""))
     print(f"{total} specs, {failures} uncaught exception(s), {elapsed:.0f} s with {args.jobs} job(s), "
           f"seed {args.seed}")
