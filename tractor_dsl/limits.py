@@ -36,7 +36,7 @@ class Limit:
 # --- rule files (tractor check, fmt, show, ... and every tool that loads the spec) ---------------
 
 SPEC_BYTES = 16 * MIB        # one rule file
-SPEC_TOKENS = 1_000_000      # words, numbers, strings, comments and punctuation in one rule file
+SPEC_TOKENS = 750_000        # words, numbers, strings, comments and punctuation in one rule file
 SPEC_NESTING = 64            # lists, records and formula operators inside one another
 SPEC_EXPRESSION = 64         # operands of one formula
 LADDER_ENTRIES = 32          # entries of one follow ladder (shadowing is checked pairwise)

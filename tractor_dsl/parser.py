@@ -432,9 +432,11 @@ def _end_span(text: str, file: str) -> m.Span:
     return m.Span(file, line, column)
 
 
-# One lexeme: a string, a comment, a word or number, or one other character, with the white space
-# after it. Counting them is a fast, generous bound on the tokens the parser would meet.
-_LEXEME = re.compile(r'(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|#[^\n]*|[A-Za-z0-9_]+|\S)\s*')
+# One lexeme: a string, a comment, a clause id, a (dotted) word or number, '..', '->' or one other
+# character, with the white space after it. Counting them is a fast bound on the tokens the parser
+# would meet (comments and white space cost the lexer too).
+_LEXEME = re.compile(r'(?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"|#[^\n]*|[0-9]{3}:[0-9a-z][0-9a-z.]*'
+                     r'|[A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]*)*|\.\.|->|\S)\s*')
 
 
 def _too_large(size: int, file: str) -> SpecError:
