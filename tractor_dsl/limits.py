@@ -77,8 +77,8 @@ PROTOCOL_LIMITS = (
     Limit("nesting depth", JSON_DEPTH, "levels", "too_deep", "engine, runner",
           "Arrays and objects inside one another in one request or answer."),
     Limit("cards per request", CARDS_PER_REQUEST, "cards", "too_many_cards", "engine",
-          "Card tokens in one request, every list counted (the largest vector, a whole hand of three "
-          "decks, holds 351)."),
+          "Card tokens in one request, every list counted (the largest the suite sends, a whole hand "
+          "of three decks, holds about 350)."),
     Limit("stderr kept", STDERR_KEEP, "bytes", "stderr_flood", "runner",
           "The engine's stderr is drained always; the last bytes are kept, a flood is noted as an event."),
     Limit("answer kept", ANSWER_KEEP, "characters", "-", "runner",
