@@ -130,7 +130,7 @@ def run(args) -> int:
 
 
 def _run(args, interrupts) -> int:
-    from conformance import protocol, report
+    from conformance import protocol
     from conformance.runner import (ExpectationError, RunResult, Runner, generated_cases, load_expectations,
                                     vector_cases)
     from reference_impl.rules import ruleset_names
