@@ -1,8 +1,13 @@
 """The reference engine: the interpreter speaking the engine protocol (``tractor engine``).
 
-:func:`answer` turns one request into one answer; :func:`serve` runs the
-loop over stdin/stdout. :func:`judge` is the in-process path the runner and
-the case generator share: one operation on one input to ``(result, clauses)``.
+:func:`answer` turns one decoded request into one answer; :func:`respond` one
+request line into one answer line, whatever the line holds; :func:`serve`
+runs the loop over stdin/stdout and never exits on a request: a line that is
+too long, not UTF-8, not JSON, nested too deep or holding too many cards is
+answered ``errored`` (with its ``seq`` when one can be read, and
+``context.code`` naming the limit), and every answer is valid UTF-8 JSON.
+:func:`judge` is the in-process path the runner and the case generator share:
+one operation on one input to ``(result, clauses)``.
 
 Operations that need interpreter modules not written yet answer ``skipped``
 and are left out of the handshake, so a runner never sends them.
@@ -17,7 +22,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from . import protocol
+from tractor_dsl import limits
+
+from . import jsonlines, protocol
 from .protocol import OPERATIONS, PROTOCOL_VERSION
 
 ENGINE_NAME = "tractor-reference"
@@ -399,6 +406,7 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
         leader, plays = _trick(rules, ctx, t, f"tricks[{i}]")
         if "failed_throw" in t:
             attempted = _cards(t["failed_throw"], f"tricks[{i}].failed_throw")
+            _held(hands[leader], attempted, f"tricks[{i}].failed_throw")
             others = [list(hands[(leader + k) % 4].elements()) for k in (1, 2, 3)]
             j = judge_lead(ctx, attempted, others)
             if j.value or "failure" not in j.extra:
@@ -421,11 +429,16 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
             tuple(dict.fromkeys(clauses)))
 
 
-def _take(counts: Counter, cards: list[int], what: str) -> None:
+def _held(counts: Counter, cards: list[int], what: str) -> Counter:
+    """The cards as a multiset, checked to be in ``counts`` (so never more copies than the decks)."""
     need = Counter(cards)
     if any(counts[c] < n for c, n in need.items()):
         raise InputError(f"{what}: plays cards that are not held")
-    counts.subtract(need)
+    return need
+
+
+def _take(counts: Counter, cards: list[int], what: str) -> None:
+    counts.subtract(_held(counts, cards, what))
 
 
 def _hand(rules, inp):
@@ -489,8 +502,8 @@ def answer(msg: Any, supported: frozenset | None = None) -> dict:
         return protocol.result_answer(seq, handshake_result())
     if op == "shutdown":
         return protocol.result_answer(seq, {})
-    if op not in HANDLERS:
-        return protocol.errored_answer(seq, f"unknown operation {op!r}")
+    if not isinstance(op, str) or op not in HANDLERS:
+        return protocol.errored_answer(seq, f"unknown operation {_repr(op)}")
     if supported is None:
         supported = frozenset(supported_operations())
     if op not in supported:
@@ -511,41 +524,96 @@ def _short(v: Any, limit: int = 2000) -> Any:
     return v if len(s) <= limit else s[:limit] + "…"
 
 
+def _repr(v: Any, limit: int = 100) -> str:
+    s = repr(v)
+    return s if len(s) <= limit else s[:limit] + "…"
+
+
+def count_cards(msg: Any) -> int:
+    """The strings inside lists of a request (its card tokens, and a bound on them), without recursion."""
+    total = 0
+    stack = [msg]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            for x in v:
+                if isinstance(x, str):
+                    total += 1
+                elif isinstance(x, (list, dict)):
+                    stack.append(x)
+        elif isinstance(v, dict):
+            stack.extend(x for x in v.values() if isinstance(x, (list, dict)))
+    return total
+
+
+def _refused(seq: int | None, message: str, code: str) -> dict:
+    return protocol.errored_answer(seq if seq is not None else 0, message, {"code": code})
+
+
+def respond(item: tuple, supported: frozenset | None = None) -> tuple[bytes, bool]:
+    """One request line (a :class:`~conformance.jsonlines.LineSplitter` item) to one answer line,
+    and whether it was a shutdown. Never raises: whatever goes wrong is an ``errored`` answer."""
+    seq = None
+    try:
+        if item[0] == "oversized":
+            seq = jsonlines.read_seq(item[2])
+            return jsonlines.encode(_refused(
+                seq, f"the request is a line of {item[1]} bytes; the limit is {limits.LINE_BYTES}",
+                "line_too_long")), False
+        raw = item[1]
+        try:
+            msg = jsonlines.decode(raw)
+        except jsonlines.BadMessage as e:
+            seq = jsonlines.read_seq(raw)
+            what = "invalid JSON" if e.kind != "too_deep" else "too deep"
+            return jsonlines.encode(_refused(seq, f"{what}: {e}", e.kind)), False
+        if isinstance(msg, dict) and type(msg.get("seq")) is int and msg["seq"] >= 0:
+            seq = msg["seq"]
+        if raw.count(b'"') > 2 * limits.CARDS_PER_REQUEST:
+            cards = count_cards(msg)
+            if cards > limits.CARDS_PER_REQUEST:
+                return jsonlines.encode(_refused(
+                    seq, f"the request holds {cards} card tokens; the limit is {limits.CARDS_PER_REQUEST}",
+                    "too_many_cards")), False
+        shutdown = isinstance(msg, dict) and msg.get("op") == "shutdown"
+        return jsonlines.encode(answer(msg, supported)), shutdown
+    except Exception as e:  # an engine bug: an answer all the same, and the loop goes on
+        return jsonlines.encode(_refused(seq, f"internal error: {e.__class__.__name__}: {_repr(str(e), 300)}",
+                                         "internal_error")), False
+
+
 def serve(fd_in: int | None = None, out=None) -> int:
     """Answer requests from ``fd_in`` (default stdin) on ``out`` (default stdout) until EOF or shutdown.
 
-    Input is read in chunks; every complete line in a chunk is answered and
-    the answers are written together, so a pipelining runner is served with
-    one write per chunk rather than one per answer.
+    Input is read in chunks and split into lines in linear time, never more
+    than :data:`~tractor_dsl.limits.LINE_BYTES` of one line held; every
+    complete line in a chunk is answered and the answers are written
+    together, so a pipelining runner is served with one write per chunk
+    rather than one per answer. A last line without its newline is answered too.
     """
     fd_in = sys.stdin.fileno() if fd_in is None else fd_in
     out = sys.stdout.buffer if out is None else out
     supported = frozenset(supported_operations())
-    pending = b""
+    splitter = jsonlines.LineSplitter(limits.LINE_BYTES, keep_head=True)
     while True:
-        chunk = os.read(fd_in, 1 << 16)
-        if not chunk:
-            break
-        pending += chunk
-        if b"\n" not in chunk:
+        try:
+            chunk = os.read(fd_in, 1 << 16)
+        except InterruptedError:
             continue
-        *lines, pending = pending.split(b"\n")
+        if chunk:
+            splitter.feed(chunk)
+        else:
+            splitter.close()
         answers = []
         stop = False
-        for line in lines:
-            if not line.strip():
-                continue
-            try:
-                msg = json.loads(line)
-            except ValueError as e:
-                answers.append(protocol.encode(protocol.errored_answer(0, f"invalid JSON: {e}")))
-                continue
-            answers.append(protocol.encode(answer(msg, supported)))
-            if isinstance(msg, dict) and msg.get("op") == "shutdown":
-                stop = True
+        while splitter.lines:
+            data, stop = respond(splitter.lines.popleft(), supported)
+            answers.append(data)
+            if stop:
                 break
-        out.write(b"".join(answers))
-        out.flush()
-        if stop:
+        if answers:
+            out.write(b"".join(answers))
+            out.flush()
+        if stop or not chunk:
             break
     return 0

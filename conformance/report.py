@@ -15,7 +15,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from tractor_dsl.diagnostics import showable
+
 from . import protocol
+from .jsonlines import clean_text
 from .runner import STATUSES, RunResult
 
 COLUMNS = ("pass", "fail", "skipped", "errored")
@@ -92,12 +95,19 @@ def report_dict(result: RunResult) -> dict:
     }
 
 
+def report_json(result: RunResult) -> str:
+    """The JSON report as text: strict JSON (``NaN`` and infinities refused), valid UTF-8."""
+    return clean_text(json.dumps(report_dict(result), ensure_ascii=False, indent=1, allow_nan=False)) + "\n"
+
+
 def _atomic_write(path: Path, data: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
+            f.write(clean_text(data))
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -110,7 +120,7 @@ def _atomic_write(path: Path, data: str) -> None:
 def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> list[Path]:
     directory = Path(directory)
     paths = [directory / "report.json", directory / "junit.xml", directory / "summary.md"]
-    _atomic_write(paths[0], json.dumps(report_dict(result), ensure_ascii=False, indent=1) + "\n")
+    _atomic_write(paths[0], report_json(result))
     _atomic_write(paths[1], junit_xml(result))
     _atomic_write(paths[2], markdown(result, show=show))
     return paths
@@ -223,19 +233,21 @@ def draw_input(op: str, inp: dict) -> list[str]:
     return lines
 
 
-def _answer_text(v: Any) -> str:
+def _answer_text(v: Any, depth: int = 0) -> str:
+    if depth > 8:
+        return "…"
     if isinstance(v, dict):
         parts = []
         for k, x in v.items():
             if k in ("clauses", "detail"):
                 continue
-            parts.append(f"{k}={_answer_text(x)}")
+            parts.append(f"{showable(str(k))}={_answer_text(x, depth + 1)}")
         return " ".join(parts)
     if isinstance(v, list) and all(isinstance(x, str) for x in v):
-        return "[" + glyphs(v) + "]"
+        return "[" + showable(glyphs(v)) + "]"
     if isinstance(v, list):
-        return "[" + ", ".join(_answer_text(x) for x in v) + "]"
-    return json.dumps(v, ensure_ascii=False)
+        return "[" + ", ".join(_answer_text(x, depth + 1) for x in v) + "]"
+    return showable(json.dumps(v, ensure_ascii=False))
 
 
 def draw_case(case: dict, o) -> str:
@@ -246,7 +258,7 @@ def draw_case(case: dict, o) -> str:
     if o.status in ("fail", "xpass") and isinstance(o.answer, dict):
         lines.append(f"  engine:   {_answer_text(o.answer)}")
     else:
-        lines.append(f"  engine:   {o.message}")
+        lines.append(f"  engine:   {showable(o.message)}")
     return "\n".join(lines)
 
 
@@ -265,7 +277,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
     hs = result.handshake or {}
     lines = []
     name = f"{hs.get('name', '?')} {hs.get('version', '')}".strip() if hs else "(no handshake)"
-    lines.append(f"engine: {name} — {' '.join(result.command)}")
+    lines.append(showable(f"engine: {name} — {' '.join(result.command)}"))
     lines.append("")
     lines += _table("ruleset.operation", by_op(result))
     lines.append("")
@@ -284,11 +296,11 @@ def summary_text(result: RunResult, show: int = 3) -> str:
         lines.append("")
         lines.append("errored: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
         for c, o in errored[:max(show, 1)]:
-            lines.append(f"  {c['id']}: {o.kind}: {o.message[:300]}")
+            lines.append(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}")
     for e in result.events:
         if e["kind"] in ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed",
-                         "interrupted"):
-            lines.append(f"note: {e['kind']}: {e['message']}")
+                         "interrupted", "strays_killed"):
+            lines.append(f"note: {e['kind']}: {showable(e['message'])}")
     t = result.counts()
     lines.append("")
     extra = "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k])
@@ -304,8 +316,8 @@ def markdown(result: RunResult, show: int = 10) -> str:
     hs = result.handshake or {}
     t = result.counts()
     out = ["# Conformance report", ""]
-    out.append(f"- engine: `{' '.join(result.command)}`"
-               + (f" — {hs.get('name')} {hs.get('version', '')}" if hs else " — no handshake"))
+    out.append(showable(f"- engine: `{' '.join(result.command)}`"
+                        + (f" — {hs.get('name')} {hs.get('version', '')}" if hs else " — no handshake")))
     out.append(f"- rulesets: {', '.join(result.rulesets) or '-'}; source: {result.source or '-'}"
                + (f"; seed {result.seed}" if result.seed is not None else ""))
     out.append(f"- started {result.started}, {result.duration:.1f} s"
@@ -337,6 +349,6 @@ def markdown(result: RunResult, show: int = 10) -> str:
         out.append("## Events")
         out.append("")
         for e in result.events[:50]:
-            out.append(f"- `{e['kind']}`: {e['message']}")
+            out.append(f"- `{e['kind']}`: {showable(e['message'])}")
         out.append("")
     return "\n".join(out)

@@ -1,24 +1,29 @@
 """The conformance runner: drive an engine through the protocol and judge its answers.
 
-An :class:`EngineProcess` is one engine subprocess (started without a shell,
-in its own process group) with non-blocking pipes watched by one selector:
-requests are written as the pipe accepts them, stdout is split into lines by
-a bounded reader (a line longer than ``line_cap`` is discarded as it streams
-in and reported as ``line_too_long``), stderr is drained into a bounded ring
-buffer. Nothing the engine prints can make the runner block or grow without
-bound.
+An :class:`~conformance.process.EngineProcess` is one engine subprocess
+(started without a shell, in a session of its own, ended with everything it
+started) read and written without blocking and within bounds: a line longer
+than ``line_cap`` is discarded as it streams in and reported as
+``line_too_long``. Every answer is decoded strictly
+(:mod:`conformance.jsonlines`).
 
 :class:`Runner` pipelines requests (up to ``window`` unanswered) and reads
-answers in order. Each case ends in exactly one outcome:
+answers in order, resynchronising by ``seq``: a line whose ``seq`` is not
+the oldest unanswered request's is held until the next line shows what it was
+(a duplicate, a stray line, an answer with a wrong ``seq``, or the sign that
+the engine skipped a request), so that one bad line costs at most one case.
+Each case ends in exactly one outcome:
 
 * ``pass`` / ``fail`` — the engine answered with a result that agrees, or not;
 * ``skipped`` — the engine said ``skipped``, or does not support the ruleset
   or operation (kinds ``engine_skipped``, ``ruleset_not_supported``,
   ``op_not_supported``), or the run ended before the case (``not_run``);
 * ``errored`` — kinds ``engine_errored`` (the engine answered ``errored``),
-  ``invalid_json``, ``invalid_answer`` (schema), ``wrong_seq``,
-  ``line_too_long``, ``timeout``, ``crash``, ``handshake_failed``,
-  ``engine_unavailable`` (restart budget spent).
+  ``invalid_json``, ``not_utf8``, ``too_deep``, ``invalid_answer`` (schema),
+  ``wrong_seq``, ``no_answer`` (later requests were answered, this one never),
+  ``line_too_long``, ``timeout``, ``crash``, ``closed_stdout`` (stdout closed,
+  process alive), ``handshake_failed``, ``engine_unavailable`` (restart budget
+  spent).
 
 After a crash or a timeout the engine is restarted (new handshake) and the
 unanswered requests are sent again; the request blamed is the oldest
@@ -28,276 +33,30 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import os
-import selectors
 import shlex
-import shutil
 import signal
-import subprocess
-import sys
 import time
 from collections import deque
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from tractor_dsl import limits
+
 from . import protocol
+from .jsonlines import BadMessage, LineSplitter, clean_text, decode, read_seq, scrub  # noqa: F401 (LineSplitter
+from .process import EngineProcess, engine_argv  # and these: imported from here elsewhere)
 from .protocol import ProtocolError
 
-LINE_CAP = 1 << 20          # 1 MiB: longer answer lines are discarded
-STDERR_KEEP = 64 << 10      # the last 64 KiB of stderr are kept
-STDERR_FLOOD = 1 << 20      # more than this on stderr is reported as a flood
-ANSWER_KEEP = 4000          # characters of a bad answer kept in the report
+LINE_CAP = limits.LINE_BYTES          # longer answer lines are discarded
+STDERR_KEEP = limits.STDERR_KEEP      # the last bytes of stderr kept
+STDERR_FLOOD = limits.STDERR_FLOOD    # more than this on stderr is reported as a flood
+ANSWER_KEEP = limits.ANSWER_KEEP      # characters of a bad answer kept in the report
+HELD = 8                              # stray lines held at once while resynchronising
 
 
 # --------------------------------------------------------------------------- the engine process
-
-class LineSplitter:
-    """Split a byte stream into lines, holding at most ``cap`` bytes of an unfinished line.
-
-    Complete lines go to ``lines`` as ``("line", bytes)``; a line longer than
-    ``cap`` is dropped as it streams in and recorded as ``("oversized", n)``
-    with its length. Blank lines are ignored.
-    """
-
-    def __init__(self, cap: int = LINE_CAP):
-        self.cap = cap
-        self.partial = bytearray()
-        self.discarding = 0      # >0: inside an oversized line, bytes so far
-        self.lines: deque = deque()
-
-    def feed(self, data: bytes) -> None:
-        start = 0
-        cap = self.cap
-        while True:
-            i = data.find(b"\n", start)
-            if i < 0:
-                rest = len(data) - start
-                if self.discarding:
-                    self.discarding += rest
-                elif rest:
-                    self.partial += data[start:]
-                    if len(self.partial) > cap:
-                        self.discarding = len(self.partial)
-                        self.partial = bytearray()
-                return
-            if self.discarding:
-                self.lines.append(("oversized", self.discarding + i - start))
-                self.discarding = 0
-            else:
-                if self.partial:
-                    self.partial += data[start:i]
-                    piece = bytes(self.partial)
-                    self.partial = bytearray()
-                else:
-                    piece = data[start:i]
-                if len(piece) > cap:
-                    self.lines.append(("oversized", len(piece)))
-                elif piece.strip():
-                    self.lines.append(("line", piece))
-            start = i + 1
-
-    def close(self) -> None:
-        """End of stream: a last line without its newline still counts."""
-        if self.partial or self.discarding:
-            self.feed(b"\n")
-
-
-class EngineProcess:
-    """One engine subprocess with bounded, non-blocking I/O."""
-
-    def __init__(self, argv: list[str], line_cap: int = LINE_CAP, stderr_keep: int = STDERR_KEEP,
-                 env: dict | None = None, cwd: str | None = None):
-        self.argv = argv
-        self.line_cap = line_cap
-        self.stderr_keep = stderr_keep
-        self.env = env
-        self.cwd = cwd
-        self.proc: subprocess.Popen | None = None
-        self.stderr_bytes = 0
-        self._stderr = bytearray()
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, bufsize=0, start_new_session=True,
-                                     env=self.env, cwd=self.cwd)
-        self._in = self.proc.stdin.fileno()
-        self._out = self.proc.stdout.fileno()
-        self._err = self.proc.stderr.fileno()
-        for fd in (self._in, self._out, self._err):
-            os.set_blocking(fd, False)
-        self.sel = selectors.DefaultSelector()
-        self.sel.register(self._out, selectors.EVENT_READ, "out")
-        self.sel.register(self._err, selectors.EVENT_READ, "err")
-        self._pending = bytearray()      # bytes not yet written to stdin
-        self._writing = False
-        self._stdin_open = True
-        self.splitter = LineSplitter(self.line_cap)
-        self.lines = self.splitter.lines
-        self.eof = False
-
-    @property
-    def pid(self) -> int | None:
-        return self.proc.pid if self.proc else None
-
-    def returncode(self) -> int | None:
-        return self.proc.poll() if self.proc else None
-
-    # ----- writing
-    def send(self, data: bytes) -> None:
-        if not self._stdin_open:
-            return
-        self._pending += data
-        self._flush()
-
-    def _flush(self) -> None:
-        while self._pending and self._stdin_open:
-            try:
-                n = os.write(self._in, self._pending)
-            except BlockingIOError:
-                break
-            except (BrokenPipeError, OSError):
-                self._stdin_open = False
-                self._pending.clear()
-                break
-            del self._pending[:n]
-        want = bool(self._pending) and self._stdin_open
-        if want != self._writing:
-            if want:
-                self.sel.register(self._in, selectors.EVENT_WRITE, "in")
-            else:
-                self.sel.unregister(self._in)
-            self._writing = want
-
-    def close_stdin(self) -> None:
-        if self._writing:
-            self.sel.unregister(self._in)
-            self._writing = False
-        self._stdin_open = False
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
-
-    # ----- reading
-    def _drain_stderr(self) -> None:
-        try:
-            data = os.read(self._err, 1 << 16)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            data = b""
-        if not data:
-            self.sel.unregister(self._err)
-            return
-        self.stderr_bytes += len(data)
-        self._stderr += data
-        if len(self._stderr) > self.stderr_keep:
-            del self._stderr[:len(self._stderr) - self.stderr_keep]
-
-    def poll(self, timeout: float) -> None:
-        """Wait up to ``timeout`` for I/O; read what is there, write what the pipe takes."""
-        if not self.sel.get_map():
-            time.sleep(max(0.0, min(timeout, 0.05)))
-            return
-        for key, _ in self.sel.select(max(0.0, timeout)):
-            what = key.data
-            if what == "out":
-                try:
-                    data = os.read(self._out, 1 << 16)
-                except (BlockingIOError, InterruptedError):
-                    continue
-                except OSError:
-                    data = b""
-                if not data:
-                    self.eof = True
-                    self.sel.unregister(self._out)
-                    self.splitter.close()
-                else:
-                    self.splitter.feed(data)
-            elif what == "err":
-                self._drain_stderr()
-            elif what == "in":
-                self._flush()
-
-    def next_line(self, deadline: float) -> tuple[str, Any]:
-        """``("line", bytes)``, ``("oversized", n)``, ``("eof", None)`` or ``("timeout", None)``."""
-        while True:
-            if self.lines:
-                return self.lines.popleft()
-            if self.eof:
-                return ("eof", None)
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return ("timeout", None)
-            self.poll(min(remaining, 0.25))
-
-    def stderr_tail(self, limit: int = 2000) -> str:
-        return bytes(self._stderr[-limit:]).decode("utf-8", "replace")
-
-    def wait_exit(self, timeout: float) -> int | None:
-        """Keep draining output until the process exits or ``timeout`` passes."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            rc = self.proc.poll()
-            if rc is not None:
-                return rc
-            self.lines.clear()
-            self.poll(min(0.05, deadline - time.monotonic()))
-        return self.proc.poll()
-
-    def kill(self) -> int | None:
-        """End the engine (its whole process group) and release the pipes."""
-        if self.proc is None:
-            return None
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                try:
-                    self.proc.kill()
-                except ProcessLookupError:
-                    pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            self.sel.close()
-        except Exception:
-            pass
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                f.close()
-            except OSError:
-                pass
-        return self.proc.returncode
-
-    def stop(self, seq: int, grace: float = 2.0) -> None:
-        """Ask the engine to shut down, then close its stdin, then kill it."""
-        if self.proc is None or self.proc.poll() is not None:
-            self.kill()
-            return
-        self.send(protocol.encode(protocol.shutdown_request(seq)))
-        self.close_stdin()
-        self.wait_exit(grace)
-        self.kill()
-
-
-def engine_argv(command: str | list[str]) -> list[str]:
-    """The argv for an engine command (split like a shell would, run without one).
-
-    ``tractor ...`` falls back to this Python's ``-m tractor_cli.main`` when no
-    ``tractor`` executable is on PATH (e.g. in an un-activated venv).
-    """
-    argv = shlex.split(command) if isinstance(command, str) else list(command)
-    if not argv:
-        raise ValueError("the engine command is empty")
-    if argv[0] == "tractor" and shutil.which("tractor") is None:
-        sibling = Path(sys.executable).with_name("tractor")
-        argv = ([str(sibling)] if sibling.exists() else [sys.executable, "-m", "tractor_cli.main"]) + argv[1:]
-    return argv
-
 
 # --------------------------------------------------------------------------- outcomes and expectations
 
@@ -421,7 +180,7 @@ class Runner:
     def __init__(self, command: str | list[str], timeout: float = 5.0, window: int = 32,
                  max_restarts: int = 10, handshake_timeout: float | None = None, strict_schema: bool = False,
                  line_cap: int = LINE_CAP, progress: Callable[[int, int, dict], None] | None = None,
-                 env: dict | None = None, cwd: str | None = None):
+                 env: dict | None = None, cwd: str | None = None, interrupts=None):
         self.argv = engine_argv(command)
         self.timeout = timeout
         self.window = max(1, window)
@@ -432,6 +191,7 @@ class Runner:
         self.progress = progress
         self.env = env
         self.cwd = cwd
+        self.interrupts = interrupts   # an Interrupts: signals interrupt only the loop itself
         self.seq = 0
         self.restarts = 0
         self.events: list[dict] = []
@@ -467,26 +227,29 @@ class Runner:
         kind, data = self.engine.next_line(time.monotonic() + self.handshake_timeout)
         if kind == "eof":
             rc = self.engine.wait_exit(1.0)
-            raise HandshakeError("handshake_failed", f"the engine exited during the handshake (exit status {rc})"
-                                 + self._stderr_note())
+            what = (f"the engine exited during the handshake (exit status {rc})" if rc is not None else
+                    "the engine closed its stdout during the handshake but is still running")
+            raise HandshakeError("handshake_failed", what + self._stderr_note())
         if kind == "timeout":
             raise HandshakeError("handshake_failed", f"no handshake answer within {self.handshake_timeout:g} s")
         if kind == "oversized":
-            raise HandshakeError("handshake_failed", f"the handshake answer is a line of {data} bytes")
+            raise HandshakeError("handshake_failed", f"the handshake answer is a line of {data} bytes "
+                                 f"(the limit is {self.line_cap})")
         try:
-            msg = json.loads(data)
-        except ValueError:
-            raise HandshakeError("handshake_failed", f"the handshake answer is not JSON: {_clip(data)}") from None
+            msg = decode(data)
+        except BadMessage as e:
+            raise HandshakeError("handshake_failed", f"the handshake answer is not valid JSON ({e}): "
+                                 f"{_clip(data)}") from None
         try:
             status = protocol.check_answer("handshake", msg)
         except ProtocolError as e:
-            raise HandshakeError("handshake_failed", f"invalid handshake answer: {e}") from None
+            raise HandshakeError("handshake_failed", f"invalid handshake answer: {scrub(str(e))}") from None
         if msg["seq"] != seq:
             raise HandshakeError("handshake_failed", f"the handshake answer has seq {msg['seq']}, not {seq}")
         if status != "result":
             raise HandshakeError("handshake_failed", f"the engine answered the handshake with {status}: "
-                                 + json.dumps(msg[status], ensure_ascii=False)[:500])
-        result = msg["result"]
+                                 + _clip(json.dumps(scrub(msg[status]), ensure_ascii=False), 500))
+        result = scrub(msg["result"])
         if result["protocol"] != protocol.PROTOCOL_VERSION:
             raise HandshakeError("handshake_failed", f"the engine speaks protocol {result['protocol']}, "
                                  f"the runner {protocol.PROTOCOL_VERSION}")
@@ -503,6 +266,9 @@ class Runner:
             self.engine.stop(self._next_seq())
         else:
             self.engine.kill()
+        if self.engine.strays:
+            self._event("strays_killed", f"{self.engine.strays} process(es) the engine left outside its process "
+                                         "group were found and killed")
         self._account_stderr()
         self.engine = None
 
@@ -517,8 +283,8 @@ class Runner:
         e.stderr_bytes = 0
 
     def _event(self, kind: str, message: str) -> None:
-        if len(self.events) < 1000:
-            self.events.append({"kind": kind, "message": message})
+        if len(self.events) < limits.EVENTS:
+            self.events.append({"kind": kind, "message": scrub(message)})
 
     # ----- running
     def run(self, cases: list[dict], deviations: list[Deviation] | None = None, **meta) -> RunResult:
@@ -530,12 +296,13 @@ class Runner:
         self._done = 0
         self._tally = dict.fromkeys(STATUSES, 0)
         try:
-            self._run(cases, outcomes)
+            with self.interrupts.armed() if self.interrupts else nullcontext():
+                self._run(cases, outcomes)
         except KeyboardInterrupt:
             interrupted = True
             self._event("interrupted", "the run was interrupted; cases not run are reported as skipped (not_run)")
-        finally:
-            old = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+        finally:  # no interrupt may stop the engine's end: with Interrupts they are only noted now
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() and not self.interrupts else None
             try:
                 self._stop(graceful=not interrupted)
             finally:
@@ -579,8 +346,13 @@ class Runner:
                 self._record(outcomes, i, Outcome("skipped", why[0], why[1]))
             else:
                 todo.append(i)
-        outstanding: deque[_Sent] = deque()
-        last_answer = time.monotonic()
+        self._outstanding: deque[_Sent] = deque()
+        self._held: list[tuple] = []          # lines that were not the oldest request's answer (yet)
+        self._early: dict[int, tuple] = {}    # answers that came before an older request's
+        self._answered: set[int] = set()      # seqs answered in this run
+        self._cases = cases
+        self._last_answer = time.monotonic()
+        outstanding = self._outstanding
         while todo or outstanding:
             engine = self.engine
             if todo and len(outstanding) <= self.window // 2:
@@ -595,28 +367,34 @@ class Runner:
                     outstanding.append(_Sent(i, seq, now))
                 engine.send(b"".join(batch))
             head = outstanding[0]
-            deadline = max(head.sent, last_answer) + self.timeout
+            deadline = max(head.sent, self._last_answer) + self.timeout
             kind, data = engine.next_line(deadline)
-            now = time.monotonic()
-            if kind in ("line", "oversized"):
-                outstanding.popleft()
-                spent = now - max(head.sent, last_answer)
-                last_answer = now
-                case = cases[head.index]
-                if kind == "oversized":
-                    o = Outcome("errored", "line_too_long",
-                                f"the answer is a line of {data} bytes (the limit is {self.line_cap}); discarded")
+            if kind == "line":
+                self._line(cases, outcomes, data)
+                continue
+            if kind == "oversized":
+                self._settle_held(cases, outcomes)
+                if outstanding:
+                    self._answer(outcomes, outstanding[0], Outcome(
+                        "errored", "line_too_long",
+                        f"the answer is a line of {data} bytes (the limit is {self.line_cap}); discarded"))
                 else:
-                    o = self._judge_line(case, head.seq, data)
-                o.seconds = spent
-                self._record(outcomes, head.index, o)
+                    self._event("unexpected_line", f"a line of {data} bytes after the last answer")
+                continue
+            if self._held:  # the engine said something after all: the oldest held line was the answer
+                self._settle_held(cases, outcomes)
                 continue
             # the engine died or hangs: blame the oldest unanswered request, restart, resend the rest
             if kind == "eof":
                 rc = engine.wait_exit(1.0)
-                msg = f"the engine exited (status {rc}) while answering this request" + self._stderr_note()
-                o = Outcome("errored", "crash", msg)
-                self._event("crash", f"seq {head.seq}: {msg}")
+                if rc is None:
+                    msg = "the engine closed its stdout but is still running; it was killed" + self._stderr_note()
+                    o = Outcome("errored", "closed_stdout", msg)
+                    self._event("closed_stdout", f"seq {head.seq}: {msg}")
+                else:
+                    msg = f"the engine exited (status {rc}) while answering this request" + self._stderr_note()
+                    o = Outcome("errored", "crash", msg)
+                    self._event("crash", f"seq {head.seq}: {msg}")
             else:
                 o = Outcome("errored", "timeout", f"no answer within {self.timeout:g} s; the engine was killed")
                 self._event("timeout", f"seq {head.seq}: no answer within {self.timeout:g} s")
@@ -625,6 +403,7 @@ class Runner:
             for s in reversed(outstanding):
                 todo.appendleft(s.index)
             outstanding.clear()
+            self._early.clear()
             self._stop(graceful=False)
             if not todo:
                 break
@@ -644,7 +423,116 @@ class Runner:
                 for i in todo:
                     self._record(outcomes, i, Outcome("errored", "engine_unavailable", msg))
                 return
-            last_answer = time.monotonic()
+            self._last_answer = time.monotonic()
+        for line in self._held:
+            self._stray(line, "after the last answer")
+        self._held.clear()
+
+    # ----- resynchronising by seq
+
+    def _answer(self, outcomes, sent: _Sent, o: Outcome) -> None:
+        """Record the outcome of the oldest unanswered request ``sent``."""
+        now = time.monotonic()
+        o.seconds = now - max(sent.sent, self._last_answer)
+        self._last_answer = now
+        self._outstanding.remove(sent)
+        self._answered.add(sent.seq)
+        self._record(outcomes, sent.index, o)
+        while self._outstanding and self._outstanding[0].seq in self._early:  # answered already, out of order
+            head = self._outstanding[0]
+            line = self._early.pop(head.seq)
+            self._answer(outcomes, head, self._judge(self._cases[head.index], head.seq, line))
+
+    def _line(self, cases, outcomes, data: bytes) -> None:
+        """One answer line: the oldest request's answer when its seq says so, else held until the
+        next line shows what it was."""
+        try:
+            msg, bad = decode(data), None
+        except BadMessage as e:
+            msg, bad = None, e
+        if isinstance(msg, dict) and type(msg.get("seq")) is int:
+            seq = msg["seq"]
+        else:
+            seq = read_seq(data) if bad is not None else None
+        line = (data, seq, msg, bad)
+        if not self._outstanding:  # every request is answered: whatever comes now answers nothing
+            self._stray(line, "after the last answer")
+            return
+        head = self._outstanding[0]
+        if seq == head.seq:
+            later = {s.seq for s in self._outstanding}
+            for held in self._held:
+                if held[1] in later and held[1] != head.seq and held[1] not in self._early:
+                    self._early[held[1]] = held  # out of order: judged when its request's turn comes
+                    self._event("out_of_order", f"the answer to seq {held[1]} came before the answer to "
+                                                f"seq {head.seq}")
+                else:
+                    self._stray(held, f"before the answer to seq {head.seq}")
+            self._held.clear()
+            self._answer(outcomes, head, self._judge(cases[head.index], head.seq, line))
+            return
+        if self._held:
+            first = self._held[0][1]
+            later = {s.seq: n for n, s in enumerate(self._outstanding)}
+            if first in later and seq in later and later[seq] > later[first]:
+                # the engine answered requests after the oldest one and goes on: it skipped some
+                for sent in list(self._outstanding)[:later[first]]:
+                    self._answer(outcomes, sent, Outcome(
+                        "errored", "no_answer", f"the engine answered later requests (seq {first} on) "
+                                                "but never this one"))
+                    self._event("no_answer", f"seq {sent.seq}: never answered")
+                self._settle_held(cases, outcomes)
+                self._line(cases, outcomes, data)
+                return
+            if seq in later and first not in later:
+                # the engine has gone on to a later request: held lines repeating an answered seq were
+                # duplicates; the first other one was the oldest request's answer, and with none, the
+                # requests before this line's got no answer
+                for held in [h for h in self._held if h[1] in self._answered]:
+                    self._stray(held, f"before the answer to seq {seq}")
+                self._held = [h for h in self._held if h[1] not in self._answered]
+                if not self._held:
+                    for sent in list(self._outstanding)[:later[seq]]:
+                        self._answer(outcomes, sent, Outcome(
+                            "errored", "no_answer", f"the engine answered later requests (seq {seq} on) "
+                                                    "but never this one"))
+                        self._event("no_answer", f"seq {sent.seq}: never answered")
+                self._settle_held(cases, outcomes)
+                self._line(cases, outcomes, data)
+                return
+            if seq == first or len(self._held) >= HELD:
+                # the same seq again, or too many lines held: the first was the oldest request's answer
+                self._settle_held(cases, outcomes)
+                self._line(cases, outcomes, data)
+                return
+        self._held.append(line)
+
+    def _settle_held(self, cases, outcomes) -> None:
+        """Nothing showed the held lines to be stray: the first of them was the oldest request's
+        answer (with a wrong seq); the others go back to be looked at again."""
+        if not self._held:
+            return
+        first, *rest = self._held
+        self._held = []
+        head = self._outstanding[0]
+        self._answer(outcomes, head, self._judge(cases[head.index], head.seq, first))
+        for line in rest:
+            if self._outstanding:
+                self._line(cases, outcomes, line[0])
+            else:
+                self._stray(line, "after the last answer")
+
+    def _stray(self, line: tuple, when: str) -> None:
+        """A held line that turned out to answer nothing asked: an event, not a case."""
+        data, seq, _, _ = line
+        if seq is None:
+            self._event("unexpected_line", f"a line that is no answer, {when}: {_clip(data, 200)}")
+        elif seq in self._answered:
+            self._event("duplicate_answer", f"a second answer to seq {seq}, {when}")
+        elif any(s.seq == seq for s in self._outstanding):
+            self._event("duplicate_answer", f"another answer to seq {seq}, {when}")
+        else:
+            self._event("unexpected_seq", f"an answer to seq {seq}, which was never sent, {when}")
 
     def _unsupported(self, case: dict) -> tuple[str, str] | None:
         hs = self.handshake
@@ -654,34 +542,44 @@ class Runner:
             return ("op_not_supported", f"the engine does not support the operation {case['op']}")
         return None
 
+    def _judge(self, case: dict, seq: int, line: tuple) -> Outcome:
+        data, _, msg, bad = line
+        if bad is not None:
+            return Outcome("errored", bad.kind, f"the answer is not valid JSON: {bad}", _clip(data))
+        return self._judge_message(case, seq, msg)
+
     def _judge_line(self, case: dict, seq: int, line: bytes) -> Outcome:
         try:
-            msg = json.loads(line)
-        except ValueError as e:
-            return Outcome("errored", "invalid_json", f"the answer is not JSON ({e})", _clip(line))
+            msg = decode(line)
+        except BadMessage as e:
+            return Outcome("errored", e.kind, f"the answer is not valid JSON: {e}", _clip(line))
+        return self._judge_message(case, seq, msg)
+
+    def _judge_message(self, case: dict, seq: int, msg: Any) -> Outcome:
         op = case["op"]
+        if isinstance(msg, dict) and type(msg.get("seq")) is int and msg["seq"] != seq:  # it answers another
+            return Outcome("errored", "wrong_seq", f"the answer has seq {_clip(json.dumps(scrub(msg['seq'])), 60)}, "
+                                                   f"the request {seq}", _keep(msg))
         try:
             status = protocol.check_answer(op, msg)
         except ProtocolError as e:
-            return Outcome("errored", e.kind, str(e), _keep(msg))
+            return Outcome("errored", e.kind, scrub(str(e)), _keep(msg))
         if self.strict_schema:
             errs = protocol.schema_errors("answer", msg)
             if not errs and status == "result":
                 errs = protocol.schema_errors(f"{op}.result", msg["result"])
             if errs:
-                return Outcome("errored", "invalid_answer", "; ".join(errs), _keep(msg))
-        if msg["seq"] != seq:
-            return Outcome("errored", "wrong_seq", f"the answer has seq {msg['seq']}, the request {seq}", _keep(msg))
+                return Outcome("errored", "invalid_answer", scrub("; ".join(errs)), _keep(msg))
         if status == "skipped":
             s = msg["skipped"]
             note = s["reason"] + (f" ({s['issue']})" if s.get("issue") else "")
-            return Outcome("skipped", "engine_skipped", note)
+            return Outcome("skipped", "engine_skipped", _clip(scrub(note), 1000))
         if status == "errored":
-            return Outcome("errored", "engine_errored", msg["errored"]["message"][:1000], _keep(msg))
+            return Outcome("errored", "engine_errored", _clip(scrub(msg["errored"]["message"]), 1000), _keep(msg))
         result = msg["result"]
         diffs = protocol.compare(op, case["expected"], result)
         if diffs:
-            return Outcome("fail", "disagrees", "; ".join(diffs), _keep(result))
+            return Outcome("fail", "disagrees", scrub("; ".join(diffs)), _keep(result))
         return Outcome("pass")
 
 
@@ -710,11 +608,17 @@ def _main_thread() -> bool:
 
 
 def _clip(data: bytes | str, limit: int = 300) -> str:
-    s = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    return s if len(s) <= limit else s[:limit] + f"… ({len(s)} characters)"
+    """At most ``limit`` characters of an engine's text (lone surrogates replaced), its length noted."""
+    text = clean_text(data[:4 * limit].decode("utf-8", "replace") if isinstance(data, bytes) else data)
+    if len(text) > limit or (isinstance(data, bytes) and len(data) > 4 * limit):
+        unit = "bytes" if isinstance(data, bytes) else "characters"
+        return text[:limit] + f"… ({len(data)} {unit})"
+    return text
 
 
 def _keep(value: Any) -> Any:
+    """A decoded answer as a report keeps it: scrubbed, and cut to a string when it is long."""
+    value = scrub(value)
     s = json.dumps(value, ensure_ascii=False)
     return value if len(s) <= ANSWER_KEEP else s[:ANSWER_KEEP] + f"… ({len(s)} characters)"
 

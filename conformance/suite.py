@@ -89,9 +89,14 @@ class ProcessEngine:
         kind, data = self.process.next_line(time.monotonic() + max(self.timeout, 30.0))
         if kind != "line":
             raise EngineUnavailable(f"no handshake from {self.name} ({kind})")
-        msg = json.loads(data)
-        protocol.check_answer("handshake", msg)
-        self.handshake = msg["result"]
+        from .jsonlines import BadMessage, decode, scrub
+        try:
+            msg = decode(data)
+            if protocol.check_answer("handshake", msg) != "result":
+                raise protocol.ProtocolError("invalid_answer", "the handshake is not a result")
+        except (BadMessage, protocol.ProtocolError) as e:
+            raise EngineUnavailable(f"no valid handshake from {self.name}: {scrub(str(e))}") from None
+        self.handshake = scrub(msg["result"])
 
     def supports(self, op: str, ruleset: str) -> bool:
         if self.process is None:
@@ -108,18 +113,30 @@ class ProcessEngine:
         self.seq += 1
         seq = self.seq
         self.process.send(protocol.encode(protocol.request(seq, op, ruleset, inp)))
-        kind, data = self.process.next_line(time.monotonic() + self.timeout)
-        if kind != "line":
-            what = {"eof": "the engine exited", "timeout": f"no answer within {self.timeout:g} s",
-                    "oversized": "the answer line is too long"}[kind]
-            self.process.kill()
-            self.process = None
-            return ("errored", what)
+        from .jsonlines import decode, read_seq, scrub
+        deadline = time.monotonic() + self.timeout
+        while True:
+            kind, data = self.process.next_line(deadline)
+            if kind != "line":
+                what = {"eof": "the engine exited", "timeout": f"no answer within {self.timeout:g} s",
+                        "oversized": "the answer line is too long"}[kind]
+                self.process.kill()
+                self.process = None
+                return ("errored", what)
+            try:
+                msg = decode(data)
+            except ValueError as e:  # BadMessage
+                if (read_seq(data) or seq) < seq:
+                    continue
+                return ("errored", f"invalid answer: {scrub(str(e))}")
+            if isinstance(msg, dict) and type(msg.get("seq")) is int and msg["seq"] < seq:
+                continue  # a late or repeated answer to an earlier request: not this one's
+            break
         try:
-            msg = json.loads(data)
             status = protocol.check_answer(op, msg)
-        except (ValueError, protocol.ProtocolError) as e:
-            return ("errored", f"invalid answer: {e}")
+        except protocol.ProtocolError as e:
+            return ("errored", f"invalid answer: {scrub(str(e))}")
+        msg = scrub(msg)
         if msg.get("seq") != seq:
             return ("errored", f"wrong seq {msg.get('seq')} (expected {seq})")
         if status == "result":
@@ -127,7 +144,7 @@ class ProcessEngine:
         if status == "skipped":
             return ("skipped", msg.get("skipped", {}).get("reason", "skipped")
                     if isinstance(msg.get("skipped"), dict) else "skipped")
-        return ("errored", json.dumps(msg.get("errored"))[:500])
+        return ("errored", json.dumps(msg.get("errored"), ensure_ascii=False)[:500])
 
     def close(self) -> None:
         if self.process is not None:

@@ -1,9 +1,19 @@
-"""``tractor conform``: check an engine against the rulebook through the engine protocol."""
+"""``tractor conform``: check an engine against the rulebook through the engine protocol.
+
+Whatever the engine does and whatever signals come, a run that gets past its
+usage checks ends with its three report files written in full: SIGINT and
+SIGTERM are caught from the start (:mod:`conformance.interrupts`), ``--report``
+is checked before any case is generated, and the reports are written before
+the summary is printed (a closed stdout cannot lose them). Engine text is
+printed with control characters escaped.
+"""
 from __future__ import annotations
 
-import signal
+import os
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 HELP = "run the conformance suite against an engine (any language) speaking the JSON-lines engine protocol"
 
@@ -82,13 +92,47 @@ def _split(values) -> list[str]:
     return out
 
 
-def _sigterm(signum, frame):
-    raise KeyboardInterrupt
+REPORT_FILES = ("report.json", "junit.xml", "summary.md")
+
+
+def check_report_dir(path: str) -> str | None:
+    """Why the reports cannot be written to ``path`` (None when they can): found before the run."""
+    directory = Path(path)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not directory.is_dir():
+            return f"{directory} is not a folder"
+        for name in REPORT_FILES:
+            if (directory / name).is_dir():
+                return f"{directory / name} is a folder, not a file"
+        fd, probe = tempfile.mkstemp(prefix=".probe.", dir=directory)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return f"cannot write reports to {directory}: {e.strerror or e}"
+    return None
+
+
+def _print(text: str = "", file=None) -> None:
+    """Print engine-derived text with control characters escaped, line by line; a closed stdout
+    is not an error (the reports are written already)."""
+    from tractor_dsl.diagnostics import showable
+    try:
+        print("\n".join(showable(line) for line in text.split("\n")), file=file or sys.stdout, flush=True)
+    except (BrokenPipeError, ValueError):
+        pass
 
 
 def run(args) -> int:
-    from conformance import protocol, report
-    from conformance.runner import ExpectationError, Runner, generated_cases, load_expectations, vector_cases
+    from conformance.interrupts import Interrupts
+    with Interrupts(keep=True) as interrupts:
+        return _run(args, interrupts)
+
+
+def _run(args, interrupts) -> int:
+    from conformance import protocol
+    from conformance.runner import (ExpectationError, RunResult, Runner, generated_cases, load_expectations,
+                                    vector_cases)
     from reference_impl.rules import ruleset_names
 
     rulesets = _split(args.ruleset)
@@ -109,7 +153,17 @@ def run(args) -> int:
         print("tractor conform: give --ruleset R (or 'all'), or --vectors", file=sys.stderr)
         return 2
     if args.generated:
-        return _run_generated(args, rulesets, ops)
+        try:
+            with interrupts.armed():
+                return _run_generated(args, rulesets, ops)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return interrupts.status or 130
+    if args.report:
+        problem = check_report_dir(args.report)
+        if problem:
+            print(f"tractor conform: --report: {problem}", file=sys.stderr)
+            return 2
     deviations = []
     if args.expect:
         try:
@@ -118,17 +172,28 @@ def run(args) -> int:
             print(f"tractor conform: {e}", file=sys.stderr)
             return 2
 
-    if args.vectors is not None:
-        try:
-            cases = vector_cases(args.vectors or None, rulesets or None, ops)
-        except (OSError, ValueError) as e:
-            print(f"tractor conform: cannot read the vectors: {e}", file=sys.stderr)
-            return 2
-        source, seed = f"vectors {args.vectors or 'conformance/vectors'}", None
-        rulesets = rulesets or sorted({c["ruleset"] for c in cases})
-    else:
-        cases = generated_cases(rulesets, ops, args.seed, args.count)
-        source, seed = "generated", args.seed
+    started = time.monotonic()
+    try:
+        with interrupts.armed():
+            if args.vectors is not None:
+                try:
+                    cases = vector_cases(args.vectors or None, rulesets or None, ops)
+                except (OSError, ValueError) as e:
+                    print(f"tractor conform: cannot read the vectors: {e}", file=sys.stderr)
+                    return 2
+                source, seed = f"vectors {args.vectors or 'conformance/vectors'}", None
+                rulesets = rulesets or sorted({c["ruleset"] for c in cases})
+            else:
+                cases = generated_cases(rulesets, ops, args.seed, args.count)
+                source, seed = "generated", args.seed
+    except KeyboardInterrupt:  # before any case: a report that says so
+        from datetime import datetime, timezone
+        result = RunResult([], [], None, [args.engine], datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                           time.monotonic() - started, True, 0, 0, "",
+                           [{"kind": "interrupted", "message": f"{interrupts.name} while the cases were prepared; "
+                             "no case was run"}], [], rulesets=rulesets, ops=list(ops or protocol.OPERATIONS),
+                           source="vectors" if args.vectors is not None else "generated", seed=args.seed)
+        return _finish(args, result, interrupts)
     if not cases:
         print("tractor conform: no cases to run", file=sys.stderr)
         return 2
@@ -137,32 +202,47 @@ def run(args) -> int:
     bar = ProgressBar() if show_progress else None
     try:
         runner = Runner(args.engine, timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
-                        handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema, progress=bar)
+                        handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema, progress=bar,
+                        interrupts=interrupts)
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
-    old_term = signal.signal(signal.SIGTERM, _sigterm)
     try:
         result = runner.run(cases, deviations, rulesets=rulesets, ops=list(ops or protocol.OPERATIONS),
                             source=source, seed=seed)
     finally:
-        signal.signal(signal.SIGTERM, old_term)
         if bar:
             bar.close()
-    old_int = signal.signal(signal.SIGINT, signal.SIG_IGN)  # an interrupt now would lose the report
-    try:
-        if not result.interrupted:
-            from conformance.attribution import attribute
-            try:
-                attribute(result)
-            except Exception as e:  # the analysis must never cost the report
-                result.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
-        print(report.summary_text(result, show=args.show))
-        if args.report:
-            paths = report.write_reports(result, args.report)
-            print(f"report: {', '.join(str(p) for p in paths)}")
-    finally:
-        signal.signal(signal.SIGINT, old_int)
+    return _finish(args, result, interrupts)
+
+
+def _finish(args, result, interrupts) -> int:
+    """Write the reports (signals are only noted by now), then print the summary; the exit status."""
+    from conformance import report, supervise
+    left = supervise.end_children()  # the engines are stopped: any child left is something they left
+    if left:
+        result.events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left behind, "
+                              "outside their sessions, were killed at the end of the run"})
+    if not result.interrupted and interrupts.status is None:
+        from conformance.attribution import attribute
+        try:
+            attribute(result)  # findings, and the clause each failure is charged to
+        except Exception as e:  # the analysis must never cost the report
+            result.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+    written, problem = [], None
+    if args.report:
+        try:
+            written = report.write_reports(result, args.report)
+        except OSError as e:
+            problem = f"cannot write the report to {args.report}: {e.strerror or e}"
+    _print(report.summary_text(result, show=args.show))
+    if written:
+        _print(f"report: {', '.join(str(p) for p in written)}")
+    if problem:
+        print(f"tractor conform: {problem}", file=sys.stderr)
+        return 2
+    if interrupts.status is not None:
+        return interrupts.status
     if result.interrupted:
         return 130
     return 1 if result.failed else 0
@@ -189,10 +269,12 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
     finally:
+        from conformance import supervise
         engine.close()
+        supervise.end_children()
     for d in failures:
         print()
-        print(d.render())
+        _print(d.render())
     print(f"\n{len(failures)} disagreement(s) in {time.monotonic() - start:.1f} s "
           f"(profile {args.generated}, seed {args.seed}; rerun with the same seed to reproduce)")
     return 1 if failures else 0

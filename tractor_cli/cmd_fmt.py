@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import difflib
 import sys
-from pathlib import Path
 
-from tractor_dsl.checker import spec_files
-from tractor_dsl.diagnostics import Diagnostic, SpecError
-from tractor_dsl.model import Span
+from tractor_dsl.checker import find_spec_files
+from tractor_dsl.diagnostics import SpecError
 
 HELP = "rewrite rule files (default: spec/) in the canonical layout; --check only reports"
 
@@ -25,23 +23,18 @@ def add_arguments(p):
     p.add_argument("--diff", action="store_true", help="with --check, also print what would change")
 
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise SpecError([Diagnostic("E005", f"file is not valid UTF-8 (byte {e.start})", Span(str(path), 1, 1))])
-    except OSError as e:
-        raise SpecError([Diagnostic("E006", f"cannot read file: {e.strerror}", Span(str(path), 0, 0))])
-
-
 def run(args) -> int:
     from tractor_dsl.formatter import format_text  # imports the parser: only when formatting
-    files = spec_files(args.paths or None)
-    broken = changed = 0
+    from tractor_dsl.parser import read_spec
+    files, problems = find_spec_files(args.paths or None)
+    for d in problems:
+        print(d.render(), file=sys.stderr)
+    broken = len(problems)
+    changed = 0
     for path in files:
         text = None
         try:
-            text = _read(path)
+            text = read_spec(path)
             formatted = format_text(text, str(path))
         except SpecError as e:
             broken += 1
@@ -70,7 +63,7 @@ def run(args) -> int:
                 continue
             print(f"reformatted {path}")
     verb = "would be reformatted" if args.check else "reformatted"
-    unchanged = len(files) - changed - broken
+    unchanged = len(files) + len(problems) - changed - broken
     summary = f"{changed} file(s) {verb}, {unchanged} already formatted"
     if broken:
         summary += f", {broken} not formatted (see above)"

@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     from tractor_dsl.diagnostics import SpecError
 
+    if (sys.argv[1:] if argv is None else argv)[:1] == ["conform"]:
+        from conformance.interrupts import catch_early  # a signal from now on still ends with a report
+        catch_early()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):

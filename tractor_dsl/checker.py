@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import inventory
+from . import inventory, limits
 from . import model as m
 from .diagnostics import Diagnostic, SpecError, did_you_mean
-from .patterns import can_form, pattern_units, shape_unit, unit_cards, units_as_holding
+from .patterns import can_form, fits_within, pattern_units, shape_unit, unit_cards
 from .schema import BAND_SIDES, LEAD_UNITS, PARAMS, PARAMS_BY_NAME, STATUSES
 from .types import TypeProblem
 
@@ -105,28 +105,45 @@ def in_library(file: str) -> bool:
         return False
 
 
-def spec_files(paths: Iterable[str | Path] | None = None) -> list[Path]:
+def find_spec_files(paths: Iterable[str | Path] | None = None) -> tuple[list[Path], list[Diagnostic]]:
+    """The rule files named or found under folders (``*.tractor``, regular files only), and a
+    problem (E008) for every folder that holds none. A named path is always returned: reading it
+    reports whatever is wrong with it (missing, a FIFO, ...)."""
     roots = [Path(p) for p in paths] if paths else [default_spec_dir()]
     files: list[Path] = []
+    problems: list[Diagnostic] = []
     for root in roots:
         if root.is_dir():
-            files.extend(sorted(root.rglob("*.tractor")))
+            found = sorted(p for p in root.rglob("*.tractor") if not p.is_dir())
+            if not found:
+                problems.append(Diagnostic("E008", "no rule files (*.tractor) in this folder",
+                                           m.Span(str(root), 0, 0)))
+            files.extend(found)
         else:
             files.append(root)
-    return files
+    return files, problems
+
+
+def spec_files(paths: Iterable[str | Path] | None = None) -> list[Path]:
+    return find_spec_files(paths)[0]
 
 
 def load(paths: Iterable[str | Path] | None = None) -> Library:
     """Parse and check every rule file under ``paths`` (default: ``spec/``)."""
-    from .parser import parse_file  # here, not at the top: a process that finds the checked spec cached needs no parser
+    from .parser import parse, read_spec  # here, not at the top: a process that finds the checked spec cached needs no parser
     lib = Library()
-    for path in spec_files(paths):
+    files, lib.diagnostics = find_spec_files(paths)
+    for path in files:
+        if len(lib.diagnostics) >= limits.DIAGNOSTICS:
+            break
         try:
-            lib.sources[str(path)] = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            pass
+            text = read_spec(path)
+        except SpecError as e:
+            lib.diagnostics.extend(e.diagnostics)
+            continue
+        lib.sources[str(path)] = text
         try:
-            rs = parse_file(path)
+            rs = parse(text, str(path))
         except SpecError as e:
             lib.diagnostics.extend(e.diagnostics)
             continue
@@ -160,18 +177,43 @@ def check_text(text: str, file: str = "<string>", extra: dict[str, str] | None =
     return lib
 
 
+class _TooMany(Exception):
+    """Raised when the run has found :data:`~tractor_dsl.limits.DIAGNOSTICS` problems."""
+
+
+def _stop_note(lib: Library) -> None:
+    """The last diagnostic of a run that stopped at the limit of problems."""
+    lib.diagnostics.append(Diagnostic(
+        "E014", f"stopped after {limits.DIAGNOSTICS} problems; fix these and check again",
+        m.Span("<check>", 0, 0)))
+
+
 class _Checker:
     def __init__(self, lib: Library):
         self.lib = lib
 
     def error(self, code: str, message: str, span: m.Span) -> None:
-        self.lib.diagnostics.append(Diagnostic(code, message, span))
+        self._add(Diagnostic(code, message, span))
 
     def warn(self, code: str, message: str, span: m.Span) -> None:
-        self.lib.diagnostics.append(Diagnostic(code, message, span, "warning"))
+        self._add(Diagnostic(code, message, span, "warning"))
+
+    def _add(self, diagnostic: Diagnostic) -> None:
+        self.lib.diagnostics.append(diagnostic)
+        if len(self.lib.diagnostics) >= limits.DIAGNOSTICS:
+            raise _TooMany
 
     # --- driver ---
     def run(self) -> None:
+        if len(self.lib.diagnostics) >= limits.DIAGNOSTICS:
+            _stop_note(self.lib)
+            return
+        try:
+            self._run()
+        except _TooMany:
+            _stop_note(self.lib)
+
+    def _run(self) -> None:
         for rs in self.lib.parsed.values():
             for clause in rs.clauses:
                 self.check_clause(clause, rs)
@@ -328,6 +370,10 @@ class _Checker:
             self.error("E309", f"a lead of {lead_cards} cards is more than any hand holds (at most {most})",
                        follow.lead.span)
             return
+        if len(follow.ladder) > limits.LADDER_ENTRIES:
+            self.error("E310", f"the follow ladder for '{follow.lead}' has {len(follow.ladder)} entries; "
+                               f"at most {limits.LADDER_ENTRIES}", follow.span)
+            return
         good: list[tuple[m.Pattern, list]] = []
         for entry in follow.ladder:
             if not all(self.check_shape(t.shape) for t in entry.terms):
@@ -343,7 +389,7 @@ class _Checker:
                 continue
             units = pattern_units(entry)
             for earlier, earlier_units in good:
-                if can_form(earlier_units, *units_as_holding(units)):
+                if fits_within(earlier_units, units):
                     self.warn("W306", f"follow entry '{entry}' is shadowed by the earlier entry '{earlier}': "
                                       "whoever can play it can play that one", entry.span)
                     break
@@ -354,35 +400,54 @@ class _Checker:
 
     # --- extends ---
     def extends_order(self) -> list[str]:
+        """The rulesets that can be resolved, each after the one it extends.
+
+        Iterative: each chain of 'extends' is walked once, down to a ruleset
+        already placed (or to one with no base); a chain may hold at most
+        :data:`~tractor_dsl.limits.EXTENDS_DEPTH` rulesets.
+        """
+        parsed = self.lib.parsed
         order: list[str] = []
-        state: dict[str, str] = {}
-
-        def visit(name: str, chain: list[str]) -> bool:
-            if state.get(name) == "done":
-                return True
-            if state.get(name) == "active":
-                rs = self.lib.parsed[name]
-                cycle = " -> ".join(chain[chain.index(name):] + [name])
-                self.error("E503", f"circular 'extends': {cycle}", rs.extends_span)
-                return False
-            rs = self.lib.parsed[name]
-            state[name] = "active"
-            ok = True
-            if rs.extends is not None:
-                if rs.extends not in self.lib.parsed:
-                    self.error("E504", f"'{rs.name}' extends unknown ruleset '{rs.extends}'"
-                               + did_you_mean(rs.extends, self.lib.parsed), rs.extends_span)
+        depth: dict[str, int] = {}   # placed ruleset -> rulesets in its chain, itself included
+        failed: set[str] = set()     # cannot be resolved (reported where the chain breaks)
+        for start in parsed:
+            chain: list[str] = []
+            on_chain: set[str] = set()
+            name, ok, below = start, True, 0
+            while True:
+                if name in depth:
+                    below = depth[name]
+                    break
+                if name in failed:
                     ok = False
+                    break
+                if name in on_chain:
+                    cycle = " -> ".join(chain[chain.index(name):] + [name])
+                    self.error("E503", f"circular 'extends': {cycle}", parsed[name].extends_span)
+                    ok = False
+                    break
+                on_chain.add(name)
+                chain.append(name)
+                rs = parsed[name]
+                if rs.extends is None:
+                    break
+                if rs.extends not in parsed:
+                    self.error("E504", f"'{rs.name}' extends unknown ruleset '{rs.extends}'"
+                               + did_you_mean(rs.extends, parsed), rs.extends_span)
+                    ok = False
+                    break
+                name = rs.extends
+            for name in reversed(chain):  # from the base up
+                if ok and below + 1 > limits.EXTENDS_DEPTH:
+                    self.error("E511", f"'{name}' extends a chain of {below} rulesets; a chain may hold at most "
+                                       f"{limits.EXTENDS_DEPTH} rulesets, itself included", parsed[name].extends_span)
+                    ok = False
+                if ok:
+                    below += 1
+                    depth[name] = below
+                    order.append(name)
                 else:
-                    ok = visit(rs.extends, chain + [name])
-            state[name] = "done" if ok else "failed"
-            if ok:
-                order.append(name)
-            return ok
-
-        for name in list(self.lib.parsed):
-            if state.get(name) is None:
-                visit(name, [])
+                    failed.add(name)
         return order
 
     # --- resolve one ruleset into its effective clauses and settings ---

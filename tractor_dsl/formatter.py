@@ -313,8 +313,10 @@ def collect_comments(text: str) -> Comments:
 def format_text(text: str, file: str = "<string>") -> str:
     """The canonical text of one rule file, keeping its comments.
 
-    Raises :class:`~tractor_dsl.diagnostics.SpecError` if the text does not parse.
+    Raises :class:`~tractor_dsl.diagnostics.SpecError` if the text does not parse. A byte order
+    mark is dropped.
     """
+    text = text[1:] if text.startswith("\ufeff") else text
     ruleset = parse(text, file)
     out = format_ruleset(ruleset, collect_comments(text))
     again = parse(out, file)

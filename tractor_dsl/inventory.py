@@ -44,9 +44,11 @@ def by_id() -> dict[str, Entry]:
     return {e.id: e for e in entries()}
 
 
+@lru_cache(maxsize=1)
 def documents() -> tuple[str, ...]:
     return tuple(sorted({e.document for e in entries()}))
 
 
+@lru_cache(maxsize=None)
 def ids_of(document: str, gaps: bool = False) -> tuple[str, ...]:
     return tuple(e.id for e in entries() if e.document == document and e.is_gap == gaps)

@@ -20,6 +20,8 @@ class Span:
     end_column: int = 0
 
     def __str__(self) -> str:
+        if self.line <= 0:  # the whole file, or no place in it
+            return self.file
         return f"{self.file}:{self.line}:{self.column}"
 
 

@@ -14,9 +14,13 @@ positions of one run. Singles take any card.
 This module is shared by the checker (is a ladder entry shadowed by an
 earlier one?) and the interpreter (what must a follower play?). Its cost
 depends on the number of distinct cards of one suit, never on subsets.
+The checker's question, one pattern formed from the cards of another, has
+its own search (:func:`fits_within`) whose cost is bounded by the cards of
+the two patterns, whatever the lengths and counts written in them.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from typing import Iterable, Sequence
 
@@ -129,3 +133,51 @@ def _place_flat(flat: list[Unit], counts: dict) -> bool:
         remaining[0] -= 2
         remaining.sort(reverse=True)
     return sum(remaining) >= singles
+
+
+def fits_within(units: Sequence[Unit], holding: Sequence[Unit]) -> bool:
+    """Whether ``units`` can be formed from the cards of the pattern ``holding``.
+
+    The same answer as ``can_form(units, *units_as_holding(holding))``, found by
+    a search over what is left of the holding rather than over placements: each
+    unit of ``holding`` is a run of equal counts (its size), a tractor of size
+    ``s`` takes ``length`` adjacent positions holding ``s`` or more, and a
+    position it takes can hold no other tractor (sizes are 2 or 3, counts at
+    most 3). What is left is therefore the multiset of the untouched stretches
+    of runs of 3 and of runs of 2, which the search memoizes.
+    """
+    return _fits(tuple(sorted(units)), tuple(sorted(holding)))
+
+
+@lru_cache(maxsize=4096)
+def _fits(units: tuple[Unit, ...], holding: tuple[Unit, ...]) -> bool:
+    if unit_cards(units) > unit_cards(holding):
+        return False
+    if any(size > 3 for size, _ in units + holding):  # not patterns of the language: the general search
+        return can_form(units, *units_as_holding(holding))
+    tractors = sorted((u for u in units if u[1] > 1), key=lambda u: (-u[0], -u[1]))
+    triples = sum(1 for u in units if u == (3, 1))
+    pairs = sum(1 for u in units if u == (2, 1))
+    singles = sum(1 for u in units if u == (1, 1))
+    left_over = unit_cards(holding) - unit_cards(tractors)  # cards once the tractors are placed
+
+    @lru_cache(maxsize=None)
+    def place(i: int, threes: tuple[int, ...], twos: tuple[int, ...]) -> bool:
+        if i == len(tractors):  # the flat units: triples, then pairs, then singles from what is left
+            n3, n2 = sum(threes), sum(twos)
+            return (triples <= n3 and pairs <= n3 - triples + n2
+                    and singles <= left_over - 3 * triples - 2 * pairs)
+        size, length = tractors[i]
+        for kind, stretches in ((3, threes), (2, twos)) if size == 2 else ((3, threes),):
+            for j, stretch in enumerate(stretches):
+                if stretch < length or (j and stretches[j - 1] == stretch):
+                    continue
+                rest = stretches[:j] + stretches[j + 1:]
+                for before in range((stretch - length) // 2 + 1):
+                    after = stretch - length - before
+                    cut = tuple(sorted(rest + tuple(x for x in (before, after) if x)))
+                    if place(i + 1, cut, twos) if kind == 3 else place(i + 1, threes, cut):
+                        return True
+        return False
+
+    return place(0, tuple(sorted(n for s, n in holding if s == 3)), tuple(sorted(n for s, n in holding if s == 2)))

@@ -1014,6 +1014,24 @@ class SettingsDirective(TractorDirective):
                            widths=[22, 30, 48])]
 
 
+class LimitsDirective(TractorDirective):
+    """The limits of the rule files (``spec``) or of the engine protocol (``protocol``), from
+    tractor_dsl/limits.py, where they are stated once."""
+
+    required_arguments = 1
+
+    def run(self):
+        self.note()
+        from tractor_dsl import limits
+        which = {"spec": limits.SPEC_LIMITS, "protocol": limits.PROTOCOL_LIMITS}.get(self.arguments[0])
+        if which is None:
+            raise self.error("tractor-limits takes 'spec' or 'protocol'")
+        rows = [[lim.name, f"{lim.value:,} {lim.unit}", nodes.literal(lim.code, lim.code), lim.where, lim.what]
+                for lim in which]
+        return [make_table(["Limit", "Value", "Code", "Enforced by", "What"], rows, classes=["tr-limits"],
+                           widths=[14, 16, 12, 12, 46])]
+
+
 class SnippetDirective(TractorDirective):
     """The source text of a clause (or, with no clause, a ruleset's header) from its spec file."""
 
@@ -1374,6 +1392,7 @@ def setup(app):
                       ("tractor-rulebook-list", RulebookListDirective),
                       ("tractor-interpretations", InterpretationsDirective),
                       ("tractor-comparison", ComparisonDirective), ("tractor-settings", SettingsDirective),
+                      ("tractor-limits", LimitsDirective),
                       ("tractor-snippet", SnippetDirective), ("tractor-rule-example", RuleExampleDirective),
                       ("tractor-cli", CliDirective), ("tractor-schemas", SchemasDirective),
                       ("tractor-api", ApiDirective), ("tractor-engine-exchange", EngineExchangeDirective)):

@@ -134,3 +134,52 @@ def test_hand_replay_agrees_with_the_interpreters_simulation(name):
         result, _ = engine.judge("hand", name, inp)
         assert result["attackers_points"] == record.attackers_points, (name, seed)
         assert (result["next_banker"], result["levels"]) == (record.next_banker_side, record.levels_gained)
+
+
+# --------------------------------------------------------------------------- hostile requests (issue 13)
+
+def test_the_engine_answers_every_hostile_line_and_goes_on():
+    """One answer per line, in order, valid UTF-8 JSON, whatever the line; the engine never exits on one."""
+    from conformance.jsonlines import decode
+    from tractor_dsl import limits
+    inp = b'"ruleset": "r001", "input": {"level": "7", "trump": "H", "cards": '
+    lines = [
+        b'{"seq": 1, "op": ["x"]}',
+        b'{"seq": 2, "op": "classify", "input": ' + b"[" * 1000 + b"]" * 1000 + b"}",
+        b'{"seq": 3, "op": "classify", ' + inp + b'["\\ud800"]}}',
+        b'{"seq": 4, "op": "classify", ' + inp + b'["5H"], "x": NaN}}',
+        b'{"seq": 5, "op": "classify", ' + inp + b'["\xff"]}}',
+        b'{"seq": 6, "op": "classify", ' + inp + b'["5H"]',
+        b'{"seq": 7, "op": "classify", ' + inp + json.dumps(["5H"] * (limits.CARDS_PER_REQUEST + 1)).encode() + b"}}",
+        b'{"seq": 8, "op": "classify", ' + inp + b'["5H"], "x": "' + b"a" * (limits.LINE_BYTES + 10) + b'"}}',
+        b'{"seq": 9, "op": "classify", ' + inp + b'["5H", "5H"]}}',
+        b'{"seq": 10, "op": "shutdown"}',
+    ]
+    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "engine"], input=b"\n".join(lines) + b"\n",
+                          capture_output=True, timeout=120, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    answers = [decode(line) for line in proc.stdout.splitlines()]
+    assert [a["seq"] for a in answers] == list(range(1, 11))
+    code = {a["seq"]: a["errored"].get("context", {}).get("code") for a in answers if "errored" in a}
+    assert code == {1: None, 2: "too_deep", 3: None, 4: "invalid_json", 5: "not_utf8", 6: "invalid_json",
+                    7: "too_many_cards", 8: "line_too_long"}
+    assert "unknown operation ['x']" in answers[0]["errored"]["message"]
+    assert "is not a card" in answers[2]["errored"]["message"]
+    assert answers[8]["result"]["kind"] == "pair" and answers[9] == {"seq": 10, "result": {}}
+
+
+def test_respond_never_raises():
+    for item in [("line", b"\x00"), ("line", b"[]"), ("line", b'{"seq": -1}'), ("line", b'{"seq": 1, "op": {}}'),
+                 ("oversized", 5, b""), ("line", b'{"seq": 2, "op": "classify", "ruleset": [], "input": []}'),
+                 ("line", b'{"seq": 3, "op": "hand", "ruleset": "r001", "input": {"transcript": {"level": []}}}')]:
+        data, stop = engine.respond(item)
+        msg = json.loads(data)
+        assert not stop and protocol.check_answer("classify", msg) == "errored", (item, msg)
+
+
+def test_a_failed_throw_must_be_held_by_its_leader():
+    case = next(c for c in vector_cases(rulesets=["r001"], ops=["hand"]))
+    transcript = json.loads(json.dumps(case["input"]["transcript"]))
+    transcript["tricks"][0]["failed_throw"] = ["J+"] * 4  # more big jokers than three decks hold
+    with pytest.raises(engine.InputError, match=r"tricks\[0\].failed_throw: plays cards that are not held"):
+        engine.judge("hand", "r001", {"transcript": transcript})

@@ -68,6 +68,26 @@ def _cases() -> dict[str, Case]:
     t = base.replace('says "Everything."', r'says "bad \x4"')
     add("E004 bad escape", "E004", t, "escape sequence that cannot be read", at(t, "says \"bad"))
 
+    # --- what no rule file may hold, and the limits of one file (E010-E012) ---
+    t = base.replace('zh "一切。"', 'zh "一切\x00。"')
+    add("E010 NUL in a string", "E010", t, "holds the character U+0000", at(t, "\x00"))
+    t = base.replace('zh "一切。"', 'zh "一\x1b[2J切。"')
+    add("E010 escape sequence in a string", "E010", t, "holds the character U+001B", at(t, "\x1b"))
+    t = base.replace('zh "一切。"', r'zh "一切\u0007。"')
+    add("E010 control character written as an escape", "E010", t, "holds the character U+0007", at(t, "\\u0007"))
+    t = base.replace('zh "一切。"', 'zh "一切\u202e。"')
+    add("E010 bidirectional override", "E010", t, "holds the character U+202E", at(t, "\u202e"))
+    deep = "[" * 65 + "]" * 65
+    t = base.replace("set level.must_play = []", f"set level.must_play = {deep}")
+    add("E011 list nested too deep", "E011", t, "the value of 'level.must_play' is nested 65 levels deep",
+        at(t, deep))
+    deep = "{ a: " * 300 + "1" + " }" * 300
+    t = base.replace("set level.must_play = []", f"set level.must_play = {deep}")
+    add("E011 records nested too deep", "E011", t, "is nested 300 levels deep", at(t, deep))
+    long_sum = " + ".join(["cards"] * 500)
+    t = base.replace("tractor: 2 * cards", f"tractor: {long_sum}")
+    add("E012 formula too long", "E012", t, "more than 64 operands", at(t, long_sum))
+
     # --- clauses (E1xx) ---
     t = minimal(clause("c", "", status=None))
     add("E101 no status", "E101", t, "clause 'c' has no status", at(t, "clause c", offset=7))
@@ -200,6 +220,14 @@ def _cases() -> dict[str, Case]:
     add("E305 huge count", "E305", t, "follow entry '99999999999 pair' has 199999999998 cards but the lead 'pair' "
         "has 2", at(t, "99999999999"))
 
+    lead = "follow tractor(pair, 30): 15 tractor(pair, 2) / tractor(pair, 29) + 2 single"
+    t = minimal(clause("c", lead))
+    add("W307 the slow ladder of the fuzzing report", "W307", t, "does not end with 60 singles",
+        at(t, "follow tractor(pair, 30)"), severity="warning")
+    t = minimal(clause("c", "follow pair: " + " / ".join(["2 single"] * 33)))
+    add("E310 ladder too long", "E310", t, "the follow ladder for 'pair' has 33 entries; at most 32",
+        at(t, "follow pair"))
+
     # --- score tables (E4xx) ---
     t = minimal(bands=("band ..35 -> bankr +2", "band 40..75 -> banker +1", "band 80.. -> attackers +0"))
     add("E401 unknown side", "E401", t, "unknown side 'bankr' in band; did you mean 'banker'?", at(t, "band ..35"))
@@ -236,6 +264,10 @@ def _cases() -> dict[str, Case]:
     t = 'ruleset ra extends rmni {\n  override base choose x because "y"\n}\n'
     add("E504 extends unknown", "E504", base, "'ra' extends unknown ruleset 'rmni'; did you mean 'rmin'?",
         at(t, "rmni"), file="a.tractor", extra={"a.tractor": t})
+    chain = {f"c{i}.tractor": f"ruleset rc{i} extends {'rc%d' % (i - 1) if i else 'rmin'} {{\n}}\n"
+             for i in range(1000)}
+    add("E511 extends chain too deep", "E511", base, "'rc15' extends a chain of 16 rulesets; a chain may hold at "
+        "most 16 rulesets", (1, 22), file="c15.tractor", extra=chain)
     t = minimal(head='document "003"')
     add("E505 no title", "E505", t, "ruleset 'rmin' has no title", at(t, "rmin"))
     with_readings = minimal(interpreted("c", 'reason "r"\nreading alpha "A" {}\nreading beta "B" {}\nchoose alpha'))

@@ -6,6 +6,14 @@
     lexer's error paths are.
 (b) Character and byte mutations (deletions, insertions, swaps, duplications,
     truncations) of the real spec files.
+(c) Structural extremes (tests/dsl/structural.py): values nested thousands
+    deep, formulas of thousands of operands, ladders with huge lengths, long
+    chains of extends, thousands of cites, numbers of thousands of digits,
+    control characters in strings. They are refused at the limits of
+    tractor_dsl/limits.py, never with a RecursionError.
+
+This is the CI sample; benchmarks/fuzz_specs.py runs the same generators
+offline on 100,000 specs.
 
 Whatever parses must also format back to the same model.
 """
@@ -20,6 +28,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark.lexer import PatternStr
 
+from .structural import structural
 from tractor_dsl.checker import check_text, spec_files
 from tractor_dsl.diagnostics import SpecError
 from tractor_dsl.formatter import format_text
@@ -158,6 +167,24 @@ def test_byte_mutations_of_spec_files(name, data):
             assert e.diagnostics
     finally:
         os.unlink(path)
+
+
+# --- (c) structural extremes ------------------------------------------------------------
+
+def structural_outcome(case) -> None:
+    text, extra = case
+    if not extra:
+        outcome(text)
+        return
+    lib = check_text(text, "fuzz.tractor", extra=extra)
+    for d in lib.diagnostics:
+        d.render(lib.sources)
+
+
+@settings(FUZZ, max_examples=max(1, settings.default.max_examples // 2))
+@given(structural())
+def test_structural_extremes(case):
+    structural_outcome(case)
 
 
 def test_spec_files_exist():

@@ -29,7 +29,11 @@ names = st.one_of(st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,7}", fullmatch=True), 
 dotted = st.one_of(st.from_regex(r"[a-z_][a-z0-9_]{0,6}(\.[a-z_][a-z0-9_]{0,6}){0,2}", fullmatch=True),
                    st.sampled_from([k for k in KEYWORDS if k.islower()]))
 cite_ids = st.from_regex(r"[0-9]{3}:[0-9a-z][0-9a-z.]{0,4}", fullmatch=True)
-texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
+# any text a rule file may hold: no control characters (but the tab and the newline), lone
+# surrogates or bidirectional overrides (E010)
+BIDI = "".join(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+texts = st.text(st.characters(exclude_categories=("Cs", "Cc"), include_characters="\t\n", exclude_characters=BIDI),
+                max_size=12)
 
 
 def _tuple(strategy, max_size=3, min_size=0):

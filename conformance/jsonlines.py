@@ -1,0 +1,206 @@
+"""JSON lines from a party not trusted: bounded reading, strict decoding, safe encoding.
+
+Shared by the engine (which reads requests) and the runner (which reads
+answers); the limits are :mod:`tractor_dsl.limits`'s.
+
+* :class:`LineSplitter` splits a byte stream into lines in linear time and
+  never holds more than ``cap`` bytes of one line: a longer line is dropped as
+  it streams in and reported with its length (and its first bytes, from which
+  a ``seq`` may still be read).
+* :func:`decode` reads one line as strict JSON or raises :class:`BadMessage`
+  with a kind: ``not_utf8``, ``invalid_json`` (also for ``NaN``,
+  ``Infinity`` and numbers too large for a double, which JSON has no room
+  for) or ``too_deep``.
+* :func:`encode` writes one message as one line of strict JSON, UTF-8 with
+  lone surrogates escaped, and never fails on what :func:`decode` returns.
+* :func:`scrub` makes a decoded value safe to keep and to show: lone
+  surrogates become U+FFFD, long values are cut.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import deque
+from typing import Any
+
+from tractor_dsl.limits import JSON_DEPTH, LINE_BYTES
+
+HEAD = 256   # bytes kept from the start of an oversized line
+
+
+class BadMessage(ValueError):
+    """A line that is not a message; ``kind`` says how (not_utf8, invalid_json, too_deep)."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+# --------------------------------------------------------------------------- splitting
+
+class LineSplitter:
+    """Split a byte stream into lines, holding at most ``cap`` bytes of an unfinished line.
+
+    Complete lines go to ``lines`` as ``("line", bytes)``; a line longer than
+    ``cap`` is dropped as it streams in and recorded as ``("oversized", n)``
+    with its length, or ``("oversized", n, head)`` with its first
+    :data:`HEAD` bytes when ``keep_head`` is set. Blank lines are ignored.
+    Each byte is looked at once, whatever the size of the pieces fed.
+    """
+
+    def __init__(self, cap: int = LINE_BYTES, keep_head: bool = False):
+        self.cap = cap
+        self.keep_head = keep_head
+        self.partial = bytearray()
+        self.discarding = 0      # >0: inside an oversized line, bytes so far
+        self.head = b""
+        self.lines: deque = deque()
+
+    def _oversized(self, n: int) -> None:
+        self.lines.append(("oversized", n, self.head) if self.keep_head else ("oversized", n))
+        self.head = b""
+
+    def feed(self, data: bytes) -> None:
+        start = 0
+        cap = self.cap
+        while True:
+            i = data.find(b"\n", start)
+            if i < 0:
+                rest = len(data) - start
+                if self.discarding:
+                    self.discarding += rest
+                elif rest:
+                    self.partial += data[start:]
+                    if len(self.partial) > cap:
+                        self.discarding = len(self.partial)
+                        self.head = bytes(self.partial[:HEAD])
+                        self.partial = bytearray()
+                return
+            if self.discarding:
+                self._oversized(self.discarding + i - start)
+                self.discarding = 0
+            else:
+                if self.partial:
+                    self.partial += data[start:i]
+                    piece = bytes(self.partial)
+                    self.partial = bytearray()
+                else:
+                    piece = data[start:i]
+                if len(piece) > cap:
+                    self.head = piece[:HEAD]
+                    self._oversized(len(piece))
+                elif piece.strip():
+                    self.lines.append(("line", piece))
+            start = i + 1
+
+    def close(self) -> None:
+        """End of stream: a last line without its newline still counts."""
+        if self.partial or self.discarding:
+            self.feed(b"\n")
+
+
+_SEQ = re.compile(rb'"seq"\s*:\s*(\d{1,15})\s*[,}]')
+
+
+def read_seq(raw: bytes) -> int | None:
+    """The ``seq`` of a line that cannot be decoded, when it can be read at all (its first one)."""
+    found = _SEQ.search(raw[:4096])
+    return int(found.group(1)) if found else None
+
+
+# --------------------------------------------------------------------------- decoding
+
+def _constant(name: str):
+    raise BadMessage("invalid_json", f"{name} is not a JSON value")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadMessage("invalid_json", f"the number {text[:40]} is too large for JSON")
+    return value
+
+
+def depth(value: Any, limit: int = JSON_DEPTH) -> int:
+    """Levels of arrays and objects in ``value`` (counted without recursion; stops past ``limit``)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            if d > deepest:
+                deepest = d
+                if deepest > limit:
+                    return deepest
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v) if isinstance(x, (list, dict)))
+    return deepest
+
+
+def decode(line: bytes) -> Any:
+    """One line as strict JSON (UTF-8, no NaN or infinities, at most :data:`JSON_DEPTH` deep)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadMessage("not_utf8", f"the line is not UTF-8 (byte {e.start} is 0x{line[e.start]:02x})") from None
+    try:
+        value = json.loads(text, parse_constant=_constant, parse_float=_float)
+    except BadMessage:
+        raise
+    except RecursionError:
+        raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep") from None
+    except ValueError as e:  # JSONDecodeError, and ints of more than 4,300 digits
+        raise BadMessage("invalid_json", f"not JSON: {e}"[:300]) from None
+    if line.count(b"[") + line.count(b"{") > JSON_DEPTH and depth(value) > JSON_DEPTH:
+        raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep")
+    return value
+
+
+# --------------------------------------------------------------------------- encoding and keeping
+
+def encode(message: Any) -> bytes:
+    """One message as one line of compact, strict JSON in UTF-8 (lone surrogates escaped)."""
+    try:
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+    except UnicodeEncodeError:  # a lone surrogate: \\uXXXX escapes are valid JSON and valid UTF-8
+        return json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with lone surrogates (which no UTF-8 file can hold) replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def scrub(value: Any) -> Any:
+    """A copy of a decoded value that any strict JSON writer takes: strings cleaned
+    (:func:`clean_text`), non-finite numbers written as strings, nesting past
+    :data:`JSON_DEPTH` cut. Iterative."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if not isinstance(value, (list, dict, float)):
+        return value
+    root: list = [None]
+    stack = [(value, root, 0, 0)]
+    while stack:
+        v, parent, key, d = stack.pop()
+        if isinstance(v, str):
+            out = clean_text(v)
+        elif isinstance(v, float) and not math.isfinite(v):
+            out = str(v)
+        elif isinstance(v, (list, dict)) and d >= JSON_DEPTH:
+            out = f"(nested more than {JSON_DEPTH} levels deep)"
+        elif isinstance(v, list):
+            out = [None] * len(v)
+            stack.extend((x, out, i, d + 1) for i, x in enumerate(v))
+        elif isinstance(v, dict):
+            out = {}
+            for k, x in v.items():
+                out[clean_text(str(k))] = None
+                stack.append((x, out, clean_text(str(k)), d + 1))
+        else:
+            out = v
+        parent[key] = out
+    return root[0]

@@ -1,0 +1,87 @@
+"""Every limit of every tool, stated once.
+
+A rule file, an engine's request and an engine's answer may come from anyone,
+so each tool bounds what it reads. Input over a limit is refused with its own
+code (and a position where one exists) before it can cost more than a few
+seconds or a few hundred MB; no limit is reached by the bundled rulebooks or
+by any request the conformance suite sends, by a wide margin.
+
+``tractor check`` (and everything that reads rule files) reports its limits
+as diagnostics (``E0xx``, ``E3xx``, ``E5xx``); ``tractor engine`` answers a
+request over a limit ``errored`` with ``context.code``; ``tractor conform``
+reports an answer over a limit as an ``errored`` case of that kind. The docs
+print :data:`SPEC_LIMITS` and :data:`PROTOCOL_LIMITS` as tables
+(docs/language.rst, docs/protocol.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MIB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    value: int
+    unit: str
+    code: str      # a diagnostic code (rule files) or an errored kind (protocol)
+    where: str     # the tools that enforce it
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.value:,} {self.unit}"
+
+
+# --- rule files (tractor check, fmt, show, ... and every tool that loads the spec) ---------------
+
+SPEC_BYTES = 16 * MIB        # one rule file
+SPEC_TOKENS = 750_000        # words, numbers, strings, comments and punctuation in one rule file
+SPEC_NESTING = 64            # lists, records and formula operators inside one another
+SPEC_EXPRESSION = 64         # operands of one formula
+LADDER_ENTRIES = 32          # entries of one follow ladder (shadowing is checked pairwise)
+EXTENDS_DEPTH = 16           # rulesets in one extends chain, the ruleset itself included
+DIAGNOSTICS = 1000           # problems reported in one run before the checker stops
+
+SPEC_LIMITS = (
+    Limit("file size", SPEC_BYTES, "bytes", "E009", "parser",
+          "A rule file larger than this is refused unread."),
+    Limit("file tokens", SPEC_TOKENS, "tokens", "E013", "parser",
+          "Words, numbers, strings, comments and punctuation in one rule file (the bundled ones hold "
+          "fewer than 3,000)."),
+    Limit("nesting depth", SPEC_NESTING, "levels", "E011", "parser",
+          "Lists, records and formula operators inside one another in one value."),
+    Limit("expression length", SPEC_EXPRESSION, "operands", "E012", "parser",
+          "Numbers and names joined by + - * ^ in one formula."),
+    Limit("follow ladder", LADDER_ENTRIES, "entries", "E310", "checker",
+          "Entries of one follow ladder (each entry is checked against every earlier one)."),
+    Limit("extends depth", EXTENDS_DEPTH, "rulesets", "E511", "checker",
+          "Rulesets in one chain of 'extends', the ruleset itself included."),
+    Limit("problems", DIAGNOSTICS, "diagnostics", "E014", "checker",
+          "Problems reported in one run; the checker stops after this many."),
+)
+
+# --- the engine protocol (tractor engine, tractor conform) -------------------------------------
+
+LINE_BYTES = 1 * MIB         # one request line, one answer line
+JSON_DEPTH = 64              # arrays and objects inside one another in one message
+CARDS_PER_REQUEST = 1000     # card tokens in one request, all lists together
+STDERR_KEEP = 64 << 10       # the last bytes of an engine's stderr kept for the report
+STDERR_FLOOD = 1 * MIB       # more stderr than this is noted as a stderr_flood event
+ANSWER_KEEP = 4000           # characters of a bad answer kept in a report
+EVENTS = 1000                # events kept in one report
+
+PROTOCOL_LIMITS = (
+    Limit("line size", LINE_BYTES, "bytes", "line_too_long", "engine, runner",
+          "One request or answer line, newline excluded; a longer line is discarded as it streams in."),
+    Limit("nesting depth", JSON_DEPTH, "levels", "too_deep", "engine, runner",
+          "Arrays and objects inside one another in one request or answer."),
+    Limit("cards per request", CARDS_PER_REQUEST, "cards", "too_many_cards", "engine",
+          "Card tokens in one request, every list counted (the largest the suite sends, a whole hand "
+          "of three decks, holds about 350)."),
+    Limit("stderr kept", STDERR_KEEP, "bytes", "stderr_flood", "runner",
+          "The engine's stderr is drained always; the last bytes are kept, a flood is noted as an event."),
+    Limit("answer kept", ANSWER_KEEP, "characters", "-", "runner",
+          "Characters of a bad answer kept in a report; the rest is cut and its length noted."),
+    Limit("events", EVENTS, "events", "-", "runner", "Events (crashes, stray lines, ...) kept in one report."),
+)
