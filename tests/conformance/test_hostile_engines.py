@@ -111,11 +111,14 @@ def hits(cases, n: int) -> int:
     (("skip_answer", 7), "no_answer"),
 ])
 def test_hostile_answers_are_classified_case_by_case(small_cases, args, kind):
-    result, tag = run(faux(*args), small_cases)
-    assert kinds(result) == {("pass", ""): len(small_cases) - hits(small_cases, 7),
-                             ("errored", kind): hits(small_cases, 7)}, kinds(result)
+    # a case left unanswered at the very end has no later answer to show it was skipped: nothing
+    # tells it from a slow engine, so it is a timeout; keep the last case off the hit list
+    cases = small_cases if (len(small_cases) + 1) % 7 else small_cases[:-1]
+    result, tag = run(faux(*args), cases)
+    assert kinds(result) == {("pass", ""): len(cases) - hits(cases, 7),
+                             ("errored", kind): hits(cases, 7)}, kinds(result)
     assert result.restarts == 0
-    doc = complete(result, small_cases)
+    doc = complete(result, cases)
     bad = [c for c in doc["cases"] if c["status"] == "errored"]
     assert all(c["input"] and c["expected"] for c in bad)
     if args[0] == "surrogate":
