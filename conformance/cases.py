@@ -127,21 +127,33 @@ def suite(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0, counts:
 
 # --------------------------------------------------------------------------- test vectors
 
-def vector_files(rulesets: Iterable[str] | None = None) -> dict[str, str]:
+def _vector_lines(rulesets: list[str]) -> list[dict[str, list[str]]]:
+    """One chunk of the export (on a worker): per ruleset, its cases as JSON lines by operation."""
+    out = []
+    for rs in rulesets:
+        by_op: dict[str, list[str]] = {}
+        for case in generate(rs, seed=VECTOR_SEED):
+            by_op.setdefault(case["op"], []).append(json.dumps(case, ensure_ascii=False, separators=(",", ":")))
+        out.append(by_op)
+    return out
+
+
+def vector_files(rulesets: Iterable[str] | None = None, *, jobs: int | None = 1,
+                 scheduler: str | None = None) -> dict[str, str]:
     """The vector files' contents, by path relative to the vectors directory (``<ruleset>/<op>.jsonl``).
 
-    Deterministic: the same spec and interpreter give the same bytes.
+    Deterministic: the same spec and interpreter give the same bytes, whatever
+    ``jobs`` or ``scheduler`` spread the rulesets over (:mod:`parallel`).
     Also ``index.json``: the files, their case counts and how they were made.
     """
+    from parallel import cut, map_chunks
     from reference_impl.rules import ruleset_names
     rulesets = list(rulesets or ruleset_names())
     files: dict[str, str] = {}
     index = {"protocol": protocol.PROTOCOL_VERSION, "seed": VECTOR_SEED, "format": "docs/protocol.md#test-vectors",
              "schema": "conformance/schemas/vector.json", "files": {}}
-    for rs in rulesets:
-        by_op: dict[str, list[str]] = {}
-        for case in generate(rs, seed=VECTOR_SEED):
-            by_op.setdefault(case["op"], []).append(json.dumps(case, ensure_ascii=False, separators=(",", ":")))
+    chunks = map_chunks(_vector_lines, cut(rulesets, 1), jobs=jobs, scheduler=scheduler)
+    for rs, by_op in zip(rulesets, (by_op for chunk in chunks for by_op in chunk)):
         for op, lines in by_op.items():
             path = f"{rs}/{op}.jsonl"
             files[path] = "\n".join(lines) + "\n"
@@ -159,6 +171,16 @@ def export_vectors(directory=None, files: dict[str, str] | None = None) -> list[
     for old in directory.glob("*/*.jsonl"):  # stale files of the rulesets written
         if old.parent.name in rulesets and str(old.relative_to(directory)) not in files:
             old.unlink()
+    old_index = directory / "index.json"
+    if "index.json" in files and old_index.exists():   # an export of some rulesets keeps the others' entries
+        try:
+            kept = json.loads(old_index.read_text(encoding="utf-8"))["files"]
+        except (ValueError, KeyError, TypeError):
+            kept = {}
+        index = json.loads(files["index.json"])
+        index["files"] = {**{k: v for k, v in kept.items() if k.split("/", 1)[0] not in rulesets
+                             and (directory / k).exists()}, **index["files"]}
+        files = {**files, "index.json": json.dumps(index, indent=1, sort_keys=True) + "\n"}
     for rel, text in files.items():
         path = directory / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -170,10 +192,11 @@ def export_vectors(directory=None, files: dict[str, str] | None = None) -> list[
     return sorted(files)
 
 
-def vector_drift(directory=None, rulesets: Iterable[str] | None = None) -> list[str]:
+def vector_drift(directory=None, rulesets: Iterable[str] | None = None, *, jobs: int | None = 1,
+                 scheduler: str | None = None) -> list[str]:
     """How the files under ``directory`` differ from what the spec gives now (empty: no drift)."""
     directory = Path(directory) if directory else VECTOR_DIR
-    files = vector_files(rulesets)
+    files = vector_files(rulesets, jobs=jobs, scheduler=scheduler)
     problems = []
     present = {str(p.relative_to(directory)) for p in directory.glob("*/*.jsonl")
                if rulesets is None or p.parent.name in set(rulesets)}

@@ -68,11 +68,7 @@ def _equivalence(mutant: Alternative, base: Rules) -> str | None:
     return equivalence_reason(mutant, base) or proven_ladder_equivalent(mutant, base)
 
 
-def run_default(base: Rules, cases: list[dict], mutants: Iterable[Alternative] | None = None,
-                progress: Callable[[int, int], None] | None = None) -> StageResult:
-    """The seeded suite against every mutant, in process: the cases built to decide a mutant first."""
-    mutants = list(mutants if mutants is not None else alternatives(base))
-    result = StageResult("default", cases=len(cases))
+def _prepare(cases: list[dict]) -> tuple[dict, dict, dict]:
     by_op: dict[str, list[dict]] = {}
     for case in sorted(cases, key=lambda c: c["op"] == "hand"):  # whole hands are slowest: last
         by_op.setdefault(case["op"], []).append(case)
@@ -81,46 +77,112 @@ def run_default(base: Rules, cases: list[dict], mutants: Iterable[Alternative] |
     for case in cases:
         for what in case.get("decides", ()):
             deciding.setdefault(what, []).append(case)
-    for i, mutant in enumerate(mutants):
-        outcome = Outcome(mutant)
-        first = deciding.get(mutant.description, [])
-        rest = [c for op in mutant.observers for c in by_op.get(op, ())]
-        for case in first + rest:
-            got = answer(mutant.rules, case["op"], case["input"])
-            if got != expected[case["id"]]:
-                outcome.killed_by = case["id"]
-                outcome.detail = f"expected {case['expected']}, the mutant answers {got}"
-                break
-        if outcome.killed_by is None:
-            outcome.equivalent = _equivalence(mutant, base)
-        result.outcomes.append(outcome)
+    return by_op, expected, deciding
+
+
+def _default_outcome(mutant: Alternative, base: Rules, prepared) -> Outcome:
+    by_op, expected, deciding = prepared
+    outcome = Outcome(mutant)
+    first = deciding.get(mutant.description, [])
+    rest = [c for op in mutant.observers for c in by_op.get(op, ())]
+    for case in first + rest:
+        got = answer(mutant.rules, case["op"], case["input"])
+        if got != expected[case["id"]]:
+            outcome.killed_by = case["id"]
+            outcome.detail = f"expected {case['expected']}, the mutant answers {got}"
+            break
+    if outcome.killed_by is None:
+        outcome.equivalent = _equivalence(mutant, base)
+    return outcome
+
+
+def _generated_outcome(mutant: Alternative, base: Rules, profile: str, seed: int) -> Outcome:
+    from .suite import InProcessEngine, check_operation
+    outcome = Outcome(mutant)
+    reason = _equivalence(mutant, base)
+    if reason is not None:
+        outcome.equivalent = reason
+        return outcome
+    engine = InProcessEngine(mutant.rules, mutant.id)
+    for op in mutant.observers:
+        found = check_operation(engine, base.name, op, profile, seed, shrink=False)
+        if found.disagreement is not None:
+            outcome.killed_by = f"generated {op}"
+            outcome.detail = "; ".join(found.disagreement.differences)
+            break
+    return outcome
+
+
+def _chunk(indices: list[int], ruleset: str, stage: str, seed: int, cases: list[dict] | None) -> list[tuple]:
+    """One chunk of mutants on a worker: the ruleset and its alternatives rebuilt there (both are
+    deterministic), each outcome sent back as plain values."""
+    from reference_impl.rules import rules_for
+    base = rules_for(ruleset)
+    mutants = alternatives(base)
+    prepared = _prepare(cases) if stage == "default" else None
+    out = []
+    for i in indices:
+        o = (_default_outcome(mutants[i], base, prepared) if stage == "default"
+             else _generated_outcome(mutants[i], base, stage, seed))
+        out.append((mutants[i].id, o.killed_by, o.equivalent, o.detail))
+    return out
+
+
+def _run(stage: str, base: Rules, cases: list[dict] | None, seed: int, mutants: list[Alternative],
+         progress, jobs: int | None, scheduler: str | None, ruleset: str | None) -> list[Outcome]:
+    """Every mutant's outcome, in mutant order: here (one job) or in chunks on an executor."""
+    if (jobs == 1 and not scheduler) or ruleset is None:
+        prepared = _prepare(cases) if stage == "default" else None
+        outcomes = []
+        for i, mutant in enumerate(mutants):
+            outcomes.append(_default_outcome(mutant, base, prepared) if stage == "default"
+                            else _generated_outcome(mutant, base, stage, seed))
+            if progress:
+                progress(i + 1, len(mutants))
+        return outcomes
+    from parallel import cut, map_chunks
+    spec_alts = alternatives(base)
+    index = {a.id: i for i, a in enumerate(spec_alts)}
+    missing = [m.id for m in mutants if m.id not in index or spec_alts[index[m.id]].description != m.description]
+    if missing:
+        raise ValueError(f"mutants {', '.join(missing[:5])} are not alternatives of {base.name}: "
+                         "only the spec's own alternatives can be rebuilt on a worker")
+    size = 4 if stage == "default" else 1      # a generated stage spends seconds per mutant
+    chunks = cut([index[m.id] for m in mutants], size)
+
+    def tick(k, n):
         if progress:
-            progress(i + 1, len(mutants))
+            progress(min(len(mutants), k * size), len(mutants))
+    results = map_chunks(_chunk, chunks, jobs=jobs, scheduler=scheduler, extra=(ruleset, stage, seed, cases),
+                         progress=tick)
+    by_id = {m.id: m for m in mutants}
+    return [Outcome(by_id[mid], killed, equivalent, detail) for chunk in results
+            for mid, killed, equivalent, detail in chunk]
+
+
+def run_default(base: Rules, cases: list[dict], mutants: Iterable[Alternative] | None = None,
+                progress: Callable[[int, int], None] | None = None, *, jobs: int | None = 1,
+                scheduler: str | None = None, ruleset: str | None = None) -> StageResult:
+    """The seeded suite against every mutant: the cases built to decide a mutant first.
+
+    ``jobs``/``scheduler`` spread the mutants over processes or a Dask cluster
+    (:mod:`parallel`); a worker rebuilds the rules from ``ruleset`` (a name or
+    a file), so the outcome is the same however many workers run it.
+    """
+    mutants = list(mutants if mutants is not None else alternatives(base))
+    result = StageResult("default", cases=len(cases))
+    result.outcomes = _run("default", base, cases, 0, mutants, progress, jobs, scheduler, ruleset)
     return result
 
 
 def run_generated(base: Rules, profile: str, seed: int = 0, mutants: Iterable[Alternative] | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> StageResult:
+                  progress: Callable[[int, int], None] | None = None, *, jobs: int | None = 1,
+                  scheduler: str | None = None, ruleset: str | None = None) -> StageResult:
     """The generated suite (profile ``quick`` or ``thorough``) alone against every mutant."""
-    from .suite import PROFILES, InProcessEngine, check_operation
+    from .suite import PROFILES
     mutants = list(mutants if mutants is not None else alternatives(base))
     result = StageResult(profile, cases=PROFILES[profile]["max_examples"])
-    for i, mutant in enumerate(mutants):
-        outcome = Outcome(mutant)
-        reason = _equivalence(mutant, base)
-        if reason is None:
-            engine = InProcessEngine(mutant.rules, mutant.id)
-            for op in mutant.observers:
-                found = check_operation(engine, base.name, op, profile, seed, shrink=False)
-                if found.disagreement is not None:
-                    outcome.killed_by = f"generated {op}"
-                    outcome.detail = "; ".join(found.disagreement.differences)
-                    break
-        else:
-            outcome.equivalent = reason
-        result.outcomes.append(outcome)
-        if progress:
-            progress(i + 1, len(mutants))
+    result.outcomes = _run(profile, base, None, seed, mutants, progress, jobs, scheduler, ruleset)
     return result
 
 

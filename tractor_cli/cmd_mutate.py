@@ -15,6 +15,8 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=0, help="seed of the generated suite (default 0)")
     p.add_argument("--json", metavar="FILE", help="also write the outcome of every mutant in every stage as JSON")
     p.add_argument("--verbose", action="store_true", help="list killed mutants too")
+    from parallel import add_arguments as add_parallel
+    add_parallel(p)
 
 
 def run(args) -> int:
@@ -44,13 +46,17 @@ def run(args) -> int:
     results = []
     for stage in stages:
         if stage == "default":
-            result = run_default(base, suite(args.ruleset), mutants, progress(stage))
+            result = run_default(base, suite(args.ruleset), mutants, progress(stage), jobs=args.jobs,
+                                 scheduler=args.scheduler, ruleset=args.ruleset)
         else:
-            result = run_generated(base, stage, args.seed, mutants, progress(stage))
+            result = run_generated(base, stage, args.seed, mutants, progress(stage), jobs=args.jobs,
+                                   scheduler=args.scheduler, ruleset=args.ruleset)
         if sys.stderr.isatty():
             print(file=sys.stderr)
         results.append(result)
-    print(f"{base.name}: {len(mutants)} mutants (alternatives of the spec); seed {args.seed}\n")
+    from parallel import describe
+    print(f"{base.name}: {len(mutants)} mutants (alternatives of the spec); seed {args.seed}; "
+          f"on {describe(args.jobs, args.scheduler)}\n")
     print(f"{'stage':10} {'cases':>7} {'killed':>7} {'equiv.':>7} {'survived':>9} {'kill rate':>10}")
     for r in results:
         cases = f"{r.cases}" if r.stage == "default" else f"{r.cases}/op"

@@ -12,6 +12,8 @@ def add_arguments(p):
     p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
     p.add_argument("--ruleset", action="append", default=None, metavar="R",
                    help="only this ruleset (repeatable; default: every bundled ruleset)")
+    from parallel import add_arguments as add_parallel
+    add_parallel(p)
 
 
 def run(args) -> int:
@@ -25,12 +27,13 @@ def run(args) -> int:
               file=sys.stderr)
         return 2
     if args.action == "export":
-        files = cases.export_vectors(directory, cases.vector_files(args.ruleset) if args.ruleset else None)
+        files = cases.export_vectors(directory, cases.vector_files(args.ruleset, jobs=args.jobs,
+                                                                       scheduler=args.scheduler))
         n = sum(1 for f in files if f.endswith(".jsonl"))
         print(f"wrote {n} vector file(s) and index.json under {directory}")
         return 0
     if args.action == "check":
-        problems = cases.vector_drift(directory, args.ruleset)
+        problems = cases.vector_drift(directory, args.ruleset, jobs=args.jobs, scheduler=args.scheduler)
         for p in problems:
             print(f"drift: {p}", file=sys.stderr)
         if problems:

@@ -79,3 +79,35 @@ def test_play_games_print_the_same_on_any_number_of_workers(capsys):
     assert outputs[0] == outputs[1]
     assert [line for line in outputs[0].splitlines() if line.startswith("== r000")] == \
         [f"== r000: game with seed {s} ==" for s in (4, 5, 6)]
+
+
+def _outcomes(stage_result):
+    return [(o.mutant.id, o.killed_by, o.equivalent, o.detail) for o in stage_result.outcomes]
+
+
+def test_mutate_gives_the_same_outcomes_on_any_number_of_workers():
+    from conformance.alternatives import alternatives
+    from conformance.cases import suite
+    from conformance.mutation import run_default, run_generated
+    from reference_impl.rules import rules_for
+    base = rules_for("r000")
+    mutants = alternatives(base)[::12]           # a spread of every kind of alternative, to keep this quick
+    cases = suite("r000")
+    one = run_default(base, cases, mutants, jobs=1, ruleset="r000")
+    assert len(one.outcomes) == len(mutants) and one.killed > 0
+    assert _outcomes(run_default(base, cases, mutants, jobs=2, ruleset="r000")) == _outcomes(one)
+    few = mutants[:3]
+    assert _outcomes(run_generated(base, "quick", 0, few, jobs=2, ruleset="r000")) == \
+        _outcomes(run_generated(base, "quick", 0, few, jobs=1, ruleset="r000"))
+
+
+def test_mutate_refuses_mutants_a_worker_cannot_rebuild():
+    from dataclasses import replace
+
+    from conformance.alternatives import alternatives
+    from conformance.mutation import run_default
+    from reference_impl.rules import rules_for
+    base = rules_for("r000")
+    stranger = replace(alternatives(base)[0], description="not an alternative of the spec")
+    with pytest.raises(ValueError, match="not alternatives of r000"):
+        run_default(base, [], [stranger], jobs=2, ruleset="r000")
