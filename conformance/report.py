@@ -299,7 +299,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
             lines.append(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}")
     for e in result.events:
         if e["kind"] in ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed",
-                         "interrupted", "strays_killed"):
+                         "interrupted", "strays_killed", "stopped_early"):
             lines.append(f"note: {e['kind']}: {showable(e['message'])}")
     t = result.counts()
     lines.append("")

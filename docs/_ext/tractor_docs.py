@@ -207,13 +207,13 @@ class page_ref(nodes.Inline, nodes.TextElement):
 
 
 def card_node(c: int) -> nodes.inline:
-    from reference_impl.cards import RANKS, SUIT_GLYPHS, is_red
-    classes = ["tr-card", "tr-red" if is_red(c) else "tr-black"]
-    if c >= 52:
-        return nodes.inline("", "大王" if c == 53 else "小王", classes=classes + ["tr-joker"])
-    node = nodes.inline("", "", classes=classes)
-    node += nodes.Text(RANKS[c % 13])
-    node += nodes.inline("", SUIT_GLYPHS[c // 13], classes=["tr-suit"])
+    """A card drawn as the HTML conformance report draws it (:func:`conformance.cards_html.card_face`)."""
+    from conformance.cards_html import card_face
+    face = card_face(c)
+    node = nodes.inline("", "" if face.suit else face.rank, classes=list(face.classes))
+    if face.suit:
+        node += nodes.Text(face.rank)
+        node += nodes.inline("", face.suit, classes=["tr-suit"])
     return node
 
 
@@ -1384,6 +1384,13 @@ def write_records(app, exception) -> None:
     path.write_text(json.dumps({"examples": records}, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
+def ship_card_css(app, config) -> None:
+    """The cards' style is the conformance report's own (``conformance/static/tractor-cards.css``)."""
+    from conformance.cards_html import STATIC
+    if str(STATIC) not in config.html_static_path:
+        config.html_static_path.append(str(STATIC))
+
+
 def setup(app):
     app.setup_extension("tractor_site")
     app.add_node(clause_ref)
@@ -1404,5 +1411,7 @@ def setup(app):
     app.connect("env-get-outdated", outdated)
     app.connect("build-finished", write_records)
     app.connect("autodoc-process-docstring", sanitize_docstring)
+    app.connect("config-inited", ship_card_css)
+    app.add_css_file("tractor-cards.css")   # first: tractor.css may refine the cards (on paper)
     app.add_css_file("tractor.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
