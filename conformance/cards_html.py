@@ -59,3 +59,39 @@ def cards_html(tokens: Iterable[str] | str) -> str:
     if not out:
         return "—"
     return '<span class="tr-cards">' + "".join(out) + "</span>"
+
+
+# --------------------------------------------------------------------------- a position, as rows of cards
+
+SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", None: "none"}
+FLAGS = ("attackers_points", "gain", "as_banker", "first_hand", "banker", "leader", "attackers_level", "kitty_taken")
+
+
+def input_rows(inp: dict) -> list[tuple[str, list[tuple[str, object]]]]:
+    """The input of a case as rows ``(label, parts)``, each part ``("text", str)`` or ``("cards", tokens)``:
+    the text report joins them with glyphs, the HTML report draws the cards."""
+    rows: list[tuple[str, list[tuple[str, object]]]] = []
+    head = []
+    if "level" in inp:
+        head.append(f"level {inp['level']}")
+    if "trump" in inp:
+        head.append(f"trump {SUIT_NAMES.get(inp['trump'], inp['trump'])}")
+    head += [f"{k.replace('_', ' ')} {inp[k]}" for k in FLAGS if k in inp and inp[k] is not None]
+    if head:
+        rows.append(("", [("text", ", ".join(head))]))
+    for k in ("cards", "lead", "hand", "play", "kitty"):
+        if k in inp:
+            rows.append((k, [("cards", inp[k])]))
+    for i, h in enumerate(inp.get("others") or [], 1):
+        rows.append((f"other {i}", [("cards", h)]))
+    trick = inp.get("last_trick") if "last_trick" in inp else (inp if "plays" in inp else None)
+    if trick:
+        for s, p in enumerate(trick["plays"]):
+            rows.append((f"seat {s}", [("cards", p)] + ([("text", "(leads)")] if s == trick["leader"] else [])))
+    for d in inp.get("declarations") or []:
+        rows.append((f"seat {d['seat']} declares", [("cards", d["cards"])]))
+    if "transcript" in inp:
+        t = inp["transcript"]
+        rows.append(("", [("text", f"level {t.get('level')}, trump {SUIT_NAMES.get(t.get('trump'), t.get('trump'))}, "
+                                   f"banker seat {t.get('banker')}, {len(t.get('tricks', []))} tricks")]))
+    return rows

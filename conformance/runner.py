@@ -314,9 +314,10 @@ class Runner:
             finally:
                 if old is not None:
                     signal.signal(signal.SIGINT, old)
-        if self.stopped and not interrupted:
+        if self.stopped and not interrupted and None in outcomes:
             ran = sum(o is not None and o.kind not in ("ruleset_not_supported", "op_not_supported") for o in outcomes)
-            self._event("stopped_early", f"{self.stopped}: {ran} of {len(cases)} cases ran")
+            self._event("stopped_early", f"{self.stopped}: {ran} of {len(cases)} cases ran; the rest are "
+                                         "reported as skipped (not_run)")
         for i, o in enumerate(outcomes):
             if o is None:
                 outcomes[i] = Outcome("skipped", "not_run", "the run was interrupted before this case"
@@ -677,3 +678,8 @@ def vector_cases(directory: str | Path | None = None, rulesets: list[str] | None
                 if line.strip():
                     out.append(json.loads(line))
     return out
+
+
+def select_cases(cases: list[dict], patterns: list[str]) -> list[dict]:
+    """The cases whose id matches one of the shell-style patterns (``r001:follow:*``), in their order."""
+    return [c for c in cases if any(fnmatch.fnmatchcase(c["id"], p) for p in patterns)]
