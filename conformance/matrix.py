@@ -54,8 +54,8 @@ def run_engines(commands: list[str], cases: list[dict], deviations: list[Deviati
             interrupted = True
             stop.set()
         results = [f.result() for f in futures]
-    if interrupted:
-        for r in results:
+    if interrupted:   # the engines that had cases left were interrupted; those done before the signal were not
+        for r in [r for r in results if any(o.kind == "not_run" for o in r.outcomes)]:
             r.interrupted = True
             r.events.append({"kind": "interrupted", "message": "the run was interrupted; cases not run are "
                              "reported as skipped (not_run)"})

@@ -53,6 +53,7 @@ LINE_CAP = limits.LINE_BYTES          # longer answer lines are discarded
 STDERR_KEEP = limits.STDERR_KEEP      # the last bytes of stderr kept
 STDERR_FLOOD = limits.STDERR_FLOOD    # more than this on stderr is reported as a flood
 ANSWER_KEEP = limits.ANSWER_KEEP      # characters of a bad answer kept in the report
+STOP_REQUESTED = "stopped on request"   # Runner.stopped when another thread asked (the caller says why)
 HELD = 8                              # stray lines held at once while resynchronising
 
 
@@ -314,7 +315,7 @@ class Runner:
             finally:
                 if old is not None:
                     signal.signal(signal.SIGINT, old)
-        if self.stopped and not interrupted and None in outcomes:
+        if self.stopped and not interrupted and None in outcomes and self.stopped != STOP_REQUESTED:
             ran = sum(o is not None and o.kind not in ("ruleset_not_supported", "op_not_supported") for o in outcomes)
             self._event("stopped_early", f"{self.stopped}: {ran} of {len(cases)} cases ran; the rest are "
                                          "reported as skipped (not_run)")
@@ -451,7 +452,7 @@ class Runner:
 
     def _should_stop(self) -> bool:
         if not self.stopped and self.stop is not None and self.stop.is_set():
-            self.stopped = "stopped on request"
+            self.stopped = STOP_REQUESTED
         return bool(self.stopped)
 
     # ----- resynchronising by seq

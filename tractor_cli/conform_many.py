@@ -18,7 +18,7 @@ def add_report_arguments(p) -> None:
     p.add_argument("-k", action="append", default=[], metavar="GLOB",
                    help="only the cases whose id matches this shell-style pattern, e.g. 'r001:follow:*' "
                         "(repeatable: any of them)")
-    p.add_argument("--max-fail", type=int, default=None, metavar="N",
+    p.add_argument("--max-fail", type=_at_least_one, default=None, metavar="N",
                    help="stop an engine after N failures (fail or errored, known deviations aside): the answers "
                         "in flight are read, the engine is shut down, and the report says how many cases ran")
     p.add_argument("--html", metavar="FILE",
@@ -26,6 +26,17 @@ def add_report_arguments(p) -> None:
                         "failures drawn as cards)")
     p.add_argument("--badges", metavar="DIR",
                    help="also write SVG badges of the compliance rate, one per engine and ruleset")
+
+
+def _at_least_one(text: str) -> int:
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
+    return n
 
 
 def write_extras(args, results) -> tuple[list[Path], str | None]:

@@ -124,3 +124,28 @@ def test_html_report_escapes_what_an_engine_says(small_cases):
                   "now", 0.1, False, 0, 0, "", rulesets=["r001"])
     html = render(matrix.build([r]), [r])
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_max_fail_must_be_a_positive_number():
+    proc = cli("conform", "--engine", "x", "--ruleset", "r001", "--max-fail", "0")
+    assert proc.returncode == 2 and "must be 1 or more" in proc.stderr
+
+
+def test_a_signal_stops_every_engine_and_marks_only_the_unfinished(small_cases):
+    import _thread
+    import threading
+
+    from conformance.interrupts import Interrupts
+    timer = threading.Timer(1.5, _thread.interrupt_main)   # SIGINT's handler, run in the main thread
+    with Interrupts() as interrupts:
+        timer.start()
+        results = matrix.run_engines([REFERENCE, faux("slow", 0.1)], small_cases, interrupts=interrupts)
+    timer.cancel()
+    assert interrupts.status == 130
+    slow = results[1]
+    assert slow.interrupted and any(o.kind == "not_run" for o in slow.outcomes)
+    assert any(e["kind"] == "interrupted" for e in slow.events)
+    assert not any(e["kind"] == "stopped_early" for e in slow.events)   # a signal is no --max-fail
+    for r in results:
+        assert len(r.outcomes) == len(small_cases) and all(o is not None for o in r.outcomes)
+        assert r.interrupted == any(o.kind == "not_run" for o in r.outcomes)
