@@ -168,7 +168,8 @@ def render(m: Matrix, results: list[RunResult], show: int = SHOW) -> str:
     nav = " · ".join(f'<a href="#{a}">{_e(n)}</a>' for n, a in zip(m.engines, anchors))
     meta = ""
     if first is not None:
-        meta = (f'<p class="meta">rulesets {_e(", ".join(first.rulesets) or "—")} · source {_e(first.source or "—")}'
+        meta = (f'<p class="meta">rulesets {_e(", ".join(first.rulesets) or "—")} '
+                f'· source {_e(first.source or "—")}'
                 + (f" · seed {_e(first.seed)}" if first.seed is not None else "")
                 + f" · started {_e(first.started)} · {len(first.cases)} cases per engine</p>")
     body = "\n".join(engine_html(n, a, r, show) for n, a, r in zip(m.engines, anchors, results))

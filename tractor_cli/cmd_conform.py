@@ -215,8 +215,9 @@ def _run(args, interrupts) -> int:
     show_progress = sys.stderr.isatty() if args.progress is None else args.progress
     bar = ProgressBar() if show_progress else None
     try:
-        runner = Runner(args.engine[0], max_fail=args.max_fail, timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
+        runner = Runner(args.engine[0], timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
                         handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema, progress=bar,
+                        max_fail=args.max_fail,
                         interrupts=interrupts)
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)

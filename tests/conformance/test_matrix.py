@@ -100,10 +100,16 @@ def test_k_selects_cases_by_id(small_cases, tmp_path):
     assert picked == [c for c in small_cases if c["op"] in ("kitty", "winner")]
     proc = cli("conform", "--engine", "tractor engine", "--ruleset", "r001", "--ops", "lead,classify", "--count", "3",
                "-k", "r001:lead:*",
-               "--report", str(tmp_path), "--no-progress")
+               "--report", str(tmp_path), "--no-progress", "--html", str(tmp_path / "one.html"),
+               "--badges", str(tmp_path / "b"))
     assert proc.returncode == 0, proc.stderr[-2000:]
     doc = json.loads((tmp_path / "report.json").read_text())
     assert doc["cases"] and {c["op"] for c in doc["cases"]} == {"lead"}
+    # one engine gets the HTML report and its badges too
+    html = (tmp_path / "one.html").read_text()
+    assert "r001.lead" in html and "r001.classify" not in html
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["tractor-reference-0.1.0-r001.svg",
+                                                                  "tractor-reference-0.1.0.svg"]
     proc = cli("conform", "--engine", "x", "--ruleset", "r001", "--ops", "lead", "--count", "1", "-k", "nothing*")
     assert proc.returncode == 2 and "selects none" in proc.stderr
 
