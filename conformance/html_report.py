@@ -37,6 +37,7 @@ th, td { border: 1px solid #d6d6d6; padding: 0.25em 0.6em; text-align: right; wh
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #f0f0f0; white-space: normal; min-width: 6em; max-width: 14em; vertical-align: bottom;
            text-align: center; overflow-wrap: anywhere; }
+thead th:first-child { white-space: nowrap; text-align: left; }
 td.rate { font-weight: 600; color: #fff; text-shadow: 0 1px 0 rgba(0,0,0,0.3); }
 td.rate.none { color: #555; text-shadow: none; }
 td small { font-weight: 400; opacity: 0.9; }
