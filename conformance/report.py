@@ -195,41 +195,14 @@ def glyphs(tokens: list[str]) -> str:
     return " ".join(out) if out else "—"
 
 
-_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", None: "none"}
-
-
 def draw_input(op: str, inp: dict) -> list[str]:
-    """The input of a case as lines of cards (glyphs), for people."""
+    """The input of a case as lines of cards (glyphs), for people (the rows of
+    :func:`conformance.cards_html.input_rows`, which the HTML report draws as cards)."""
+    from .cards_html import input_rows
     lines = []
-    head = []
-    if "level" in inp:
-        head.append(f"level {inp['level']}")
-    if "trump" in inp:
-        head.append(f"trump {_SUITS.get(inp['trump'], inp['trump'])}")
-    for k in ("attackers_points", "gain", "as_banker", "first_hand", "banker", "leader", "attackers_level",
-              "kitty_taken"):
-        if k in inp and inp[k] is not None:
-            head.append(f"{k.replace('_', ' ')} {inp[k]}")
-    if head:
-        lines.append(", ".join(head))
-    for k in ("cards", "lead", "hand", "play", "kitty"):
-        if k in inp:
-            lines.append(f"{k:<6} {glyphs(inp[k])}")
-    if "others" in inp:
-        for i, h in enumerate(inp["others"], 1):
-            lines.append(f"other {i} {glyphs(h)}")
-    trick = inp.get("last_trick") if "last_trick" in inp else (inp if "plays" in inp else None)
-    if trick:
-        for s, p in enumerate(trick["plays"]):
-            mark = " (leads)" if s == trick["leader"] else ""
-            lines.append(f"seat {s}  {glyphs(p)}{mark}")
-    if "declarations" in inp:
-        for d in inp["declarations"]:
-            lines.append(f"seat {d['seat']} declares {glyphs(d['cards'])}")
-    if "transcript" in inp:
-        t = inp["transcript"]
-        lines.append(f"level {t.get('level')}, trump {_SUITS.get(t.get('trump'), t.get('trump'))}, "
-                     f"banker seat {t.get('banker')}, {len(t.get('tricks', []))} tricks")
+    for label, parts in input_rows(inp):
+        text = " ".join(glyphs(v) if kind == "cards" else str(v) for kind, v in parts)
+        lines.append(f"{label:<6} {text}" if label else text)
     return lines
 
 
@@ -299,7 +272,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
             lines.append(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}")
     for e in result.events:
         if e["kind"] in ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed",
-                         "interrupted", "strays_killed"):
+                         "interrupted", "strays_killed", "stopped_early"):
             lines.append(f"note: {e['kind']}: {showable(e['message'])}")
     t = result.counts()
     lines.append("")

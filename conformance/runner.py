@@ -53,6 +53,7 @@ LINE_CAP = limits.LINE_BYTES          # longer answer lines are discarded
 STDERR_KEEP = limits.STDERR_KEEP      # the last bytes of stderr kept
 STDERR_FLOOD = limits.STDERR_FLOOD    # more than this on stderr is reported as a flood
 ANSWER_KEEP = limits.ANSWER_KEEP      # characters of a bad answer kept in the report
+STOP_REQUESTED = "stopped on request"   # Runner.stopped when another thread asked (the caller says why)
 HELD = 8                              # stray lines held at once while resynchronising
 
 
@@ -180,8 +181,12 @@ class Runner:
     def __init__(self, command: str | list[str], timeout: float = 5.0, window: int = 32,
                  max_restarts: int = 10, handshake_timeout: float | None = None, strict_schema: bool = False,
                  line_cap: int = LINE_CAP, progress: Callable[[int, int, dict], None] | None = None,
-                 env: dict | None = None, cwd: str | None = None, interrupts=None):
+                 env: dict | None = None, cwd: str | None = None, interrupts=None, max_fail: int | None = None,
+                 stop=None):
         self.argv = engine_argv(command)
+        self.max_fail = max_fail       # stop sending after this many failures (fail or errored, not expected)
+        self.stop = stop               # a threading.Event: set by another thread, the run ends like --max-fail
+        self.stopped = ""              # why the run ended early ("" when it ran every case)
         self.timeout = timeout
         self.window = max(1, window)
         self.max_restarts = max_restarts
@@ -295,6 +300,8 @@ class Runner:
         interrupted = False
         self._done = 0
         self._tally = dict.fromkeys(STATUSES, 0)
+        self._failures = 0
+        self._deviations = list(deviations or [])
         try:
             with self.interrupts.armed() if self.interrupts else nullcontext():
                 self._run(cases, outcomes)
@@ -308,10 +315,15 @@ class Runner:
             finally:
                 if old is not None:
                     signal.signal(signal.SIGINT, old)
+        if self.stopped and not interrupted and None in outcomes and self.stopped != STOP_REQUESTED:
+            ran = sum(o is not None and o.kind not in ("ruleset_not_supported", "op_not_supported") for o in outcomes)
+            self._event("stopped_early", f"{self.stopped}: {ran} of {len(cases)} cases ran; the rest are "
+                                         "reported as skipped (not_run)")
         for i, o in enumerate(outcomes):
             if o is None:
                 outcomes[i] = Outcome("skipped", "not_run", "the run was interrupted before this case"
-                                      if interrupted else "the run ended before this case")
+                                      if interrupted else f"the run ended before this case ({self.stopped})"
+                                      if self.stopped else "the run ended before this case")
         deviations = list(deviations or [])
         apply_expectations(cases, outcomes, deviations)
         if self._stderr_bytes > STDERR_FLOOD:
@@ -327,10 +339,16 @@ class Runner:
         outcomes[index] = outcome
         self._done += 1
         self._tally[outcome.status] += 1
+        if outcome.status in ("fail", "errored") and not any(d.matches(self._cases[index])
+                                                              for d in self._deviations):
+            self._failures += 1
+            if self.max_fail is not None and self._failures >= self.max_fail and not self.stopped:
+                self.stopped = f"stopped after {self._failures} failure(s) (--max-fail {self.max_fail})"
         if self.progress:
             self.progress(self._done, len(outcomes), self._tally)
 
     def _run(self, cases: list[dict], outcomes: list) -> None:
+        self._cases = cases
         try:
             self.handshake = self._start()
         except HandshakeError as e:
@@ -354,6 +372,10 @@ class Runner:
         self._last_answer = time.monotonic()
         outstanding = self._outstanding
         while todo or outstanding:
+            if todo and self._should_stop():
+                todo.clear()   # no more requests: the answers in flight are still read, then the engine stops
+                if not outstanding:
+                    break
             engine = self.engine
             if todo and len(outstanding) <= self.window // 2:
                 # refill the window in one write: the engine then reads many requests per read
@@ -405,7 +427,7 @@ class Runner:
             outstanding.clear()
             self._early.clear()
             self._stop(graceful=False)
-            if not todo:
+            if not todo or self._should_stop():
                 break
             if self.restarts >= self.max_restarts:
                 msg = f"the engine was restarted {self.restarts} times; giving up"
@@ -427,6 +449,11 @@ class Runner:
         for line in self._held:
             self._stray(line, "after the last answer")
         self._held.clear()
+
+    def _should_stop(self) -> bool:
+        if not self.stopped and self.stop is not None and self.stop.is_set():
+            self.stopped = STOP_REQUESTED
+        return bool(self.stopped)
 
     # ----- resynchronising by seq
 
@@ -652,3 +679,8 @@ def vector_cases(directory: str | Path | None = None, rulesets: list[str] | None
                 if line.strip():
                     out.append(json.loads(line))
     return out
+
+
+def select_cases(cases: list[dict], patterns: list[str]) -> list[dict]:
+    """The cases whose id matches one of the shell-style patterns (``r001:follow:*``), in their order."""
+    return [c for c in cases if any(fnmatch.fnmatchcase(c["id"], p) for p in patterns)]

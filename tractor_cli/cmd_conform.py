@@ -19,8 +19,9 @@ HELP = "run the conformance suite against an engine (any language) speaking the 
 
 
 def add_arguments(p):
-    p.add_argument("--engine", required=True, metavar="CMD",
-                   help='the engine command, split like a shell would but run without one (e.g. "tractor engine")')
+    p.add_argument("--engine", required=True, action="append", metavar="CMD",
+                   help='the engine command, split like a shell would but run without one (e.g. "tractor engine"); '
+                        "repeat it to run several engines at once, each in its own process, against the same cases")
     p.add_argument("--ruleset", action="append", default=[], metavar="R",
                    help="ruleset to check (repeatable, or comma-separated; 'all' for every ruleset); "
                         "required unless --vectors")
@@ -45,6 +46,8 @@ def add_arguments(p):
     p.add_argument("--max-restarts", type=int, default=10,
                    help="restarts after crashes and timeouts before the rest of the run is given up (default 10)")
     p.add_argument("--show", type=int, default=3, metavar="N", help="disagreements to draw (default 3)")
+    from .conform_many import add_report_arguments
+    add_report_arguments(p)
     p.add_argument("--strict-schema", action="store_true",
                    help="also validate every answer with the JSON Schemas (slower)")
     g = p.add_mutually_exclusive_group()
@@ -152,6 +155,9 @@ def _run(args, interrupts) -> int:
     if args.vectors is None and not rulesets:
         print("tractor conform: give --ruleset R (or 'all'), or --vectors", file=sys.stderr)
         return 2
+    if args.generated and len(args.engine) > 1:
+        print("tractor conform: --generated takes one --engine", file=sys.stderr)
+        return 2
     if args.generated:
         try:
             with interrupts.armed():
@@ -188,21 +194,30 @@ def _run(args, interrupts) -> int:
                 source, seed = "generated", args.seed
     except KeyboardInterrupt:  # before any case: a report that says so
         from datetime import datetime, timezone
-        result = RunResult([], [], None, [args.engine], datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        result = RunResult([], [], None, [args.engine[0]], datetime.now(timezone.utc).isoformat(timespec="seconds"),
                            time.monotonic() - started, True, 0, 0, "",
                            [{"kind": "interrupted", "message": f"{interrupts.name} while the cases were prepared; "
                              "no case was run"}], [], rulesets=rulesets, ops=list(ops or protocol.OPERATIONS),
                            source="vectors" if args.vectors is not None else "generated", seed=args.seed)
         return _finish(args, result, interrupts)
+    if args.k:
+        from conformance.runner import select_cases
+        cases = select_cases(cases, args.k)
     if not cases:
-        print("tractor conform: no cases to run", file=sys.stderr)
+        print("tractor conform: no cases to run" + (f" (-k {' '.join(args.k)} selects none)" if args.k else ""),
+              file=sys.stderr)
         return 2
+    if len(args.engine) > 1:
+        from .conform_many import run_many
+        return run_many(args, cases, deviations, interrupts, rulesets=rulesets, ops=list(ops or protocol.OPERATIONS),
+                        source=source, seed=seed)
 
     show_progress = sys.stderr.isatty() if args.progress is None else args.progress
     bar = ProgressBar() if show_progress else None
     try:
-        runner = Runner(args.engine, timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
+        runner = Runner(args.engine[0], timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
                         handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema, progress=bar,
+                        max_fail=args.max_fail,
                         interrupts=interrupts)
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)
@@ -235,6 +250,10 @@ def _finish(args, result, interrupts) -> int:
             written = report.write_reports(result, args.report)
         except OSError as e:
             problem = f"cannot write the report to {args.report}: {e.strerror or e}"
+    if problem is None:
+        from .conform_many import write_extras
+        extra, problem = write_extras(args, [result])
+        written += extra
     _print(report.summary_text(result, show=args.show))
     if written:
         _print(f"report: {', '.join(str(p) for p in written)}")
@@ -253,7 +272,7 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
     import time
 
     from conformance.suite import EngineUnavailable, ProcessEngine, check_engine
-    engine = ProcessEngine(args.engine, args.timeout)
+    engine = ProcessEngine(args.engine[0], args.timeout)
     failures = []
     start = time.monotonic()
     try:

@@ -115,7 +115,7 @@ def _docnames(srcdir: Path, exclude: tuple[str, ...]) -> set[str]:
 def twin_docnames(app) -> set[str]:
     """The pages of the other language's tree (its rulebook pages are written when it builds)."""
     if not hasattr(app, "_tractor_twins"):
-        from tractor_docs import ruleset_names
+        from tractor_nodes import ruleset_names
         src = (Path(app.confdir) / app.config.tractor_twin_srcdir).resolve()
         exclude = ("zh",) if page_lang(app.config) == "zh" else ()
         names = _docnames(src, exclude) | {f"rulebooks/{n}" for n in ruleset_names()} | set(SPECIAL_PAGES)

@@ -1,0 +1,44 @@
+"""The impact figures on the comparison page, in both languages: the same numbers, and on the Chinese
+page every word Chinese (outside code), checked on the HTML itself, with or without a browser."""
+from __future__ import annotations
+
+import json
+import re
+
+from .conftest import DOCS, Element
+from .test_browser import LATIN_WORD, RULESET_ID
+
+
+def _section(site, docname: str, title: str) -> Element:
+    page = site.page(docname)
+    for e in page.find_all(tag="section"):
+        h = next((c for c in e.children if isinstance(c, Element) and c.tag in ("h1", "h2")), None)
+        if h is not None and h.text().replace("¶", "").strip() == title:
+            return e
+    raise AssertionError(f"{docname}: no section {title!r}")
+
+
+def _prose(e: Element) -> str:
+    """The text outside code, as a reader sees it."""
+    if isinstance(e, str):
+        return e
+    if e.tag in ("code", "pre", "script", "style") or "highlight" in " ".join(e.classes):
+        return " "
+    return "".join(_prose(c) for c in e.children)
+
+
+def _numbers(e: Element) -> list[str]:
+    return re.findall(r"\d+\.\d %", e.text())
+
+
+def test_the_chinese_comparison_page_has_the_impact_figures_in_chinese(site):
+    en = _section(site, "comparison", "Impact in play")
+    zh = _section(site, "zh/comparison", "对实际牌局的影响")
+    data = json.loads((DOCS / "impact" / "impact.json").read_text(encoding="utf-8"))
+    # the same figures, in the same order
+    assert _numbers(zh) == _numbers(en) and len(_numbers(en)) > 50
+    assert f"{data['hands']} 手" in zh.text() and data["command"] in zh.text()
+    words = sorted(set(LATIN_WORD.findall(RULESET_ID.sub(" ", _prose(zh)))))
+    assert not words, f"English in the Chinese impact section: {words}"
+    # the English page keeps its plots; the Chinese one, whose plots would be in English, points to them
+    assert len(en.find_all(tag="img")) == 3 and not zh.find_all(tag="img")
