@@ -31,10 +31,18 @@ from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
 from . import protocol
 from .engine import HANDLERS, InputError, judge
 
+# Examples per operation; ``follow`` gets twice the share: its ladders hold most of the decision
+# points of a ruleset (every rung, every pair of rungs, of every lead shape).
 PROFILES = {
-    "quick": {"max_examples": 500, "shrink": True},
-    "thorough": {"max_examples": 1000, "shrink": True},
+    "quick": {"max_examples": 500, "shrink": True, "weights": {"follow": 2}},
+    "thorough": {"max_examples": 1000, "shrink": True, "weights": {"follow": 2}},
 }
+
+
+def examples(profile: str, op: str) -> int:
+    """How many positions the generated suite draws for ``op`` under ``profile``."""
+    conf = PROFILES[profile]
+    return conf["max_examples"] * conf.get("weights", {}).get(op, 1)
 
 
 class Engine(Protocol):
@@ -217,7 +225,7 @@ def check_operation(engine: Engine, ruleset: str, op: str, profile: str = "quick
     phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target] + ([Phase.shrink] if shrinking else [])
 
     @hyp_seed(seed)
-    @settings(max_examples=conf["max_examples"], deadline=None, database=None, phases=phases,
+    @settings(max_examples=examples(profile, op), deadline=None, database=None, phases=phases,
               suppress_health_check=list(HealthCheck), derandomize=False, report_multiple_bugs=False)
     @given(_strategy(ruleset, op))
     def prop(inp):
