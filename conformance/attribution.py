@@ -182,11 +182,12 @@ FAILED = ("fail", "xfail", "xpass")
 def attribute(result) -> None:
     """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`).
 
-    Only rulesets the reference knows by name are analysed; cases whose
-    answer is not a result (errored, skipped) are neither failures nor passes here.
+    Only rulesets the reference knows by name (bundled, or read from a user's
+    file in this process) are analysed; cases whose answer is not a result
+    (errored, skipped) are neither failures nor passes here.
     """
-    from reference_impl.rules import rules_for, ruleset_names
-    known = set(ruleset_names())
+    from reference_impl.rules import known_names, rules_for
+    known = set(known_names())
     by_ruleset: dict[str, tuple[list, list]] = {}
     for case, o in zip(result.cases, result.outcomes):
         if o is None or case["ruleset"] not in known:

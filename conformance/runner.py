@@ -192,6 +192,7 @@ class Runner:
         self.env = env
         self.cwd = cwd
         self.interrupts = interrupts   # an Interrupts: signals interrupt only the loop itself
+        self.rule_files: list[dict] = []   # users' rulesets, announced in the handshake request
         self.seq = 0
         self.restarts = 0
         self.events: list[dict] = []
@@ -223,7 +224,10 @@ class Runner:
             raise HandshakeError("handshake_failed", f"cannot start {shlex.join(self.argv)}: {e}") from None
         seq = self._next_seq()
         from .engine import engine_version
-        self.engine.send(protocol.encode(protocol.handshake_request(seq, engine_version())))
+        request = protocol.handshake_request(seq, engine_version())
+        if self.rule_files:  # the users' rulesets of the run, for an engine to read (docs/protocol.md)
+            request["rulesets"] = self.rule_files
+        self.engine.send(protocol.encode(request))
         kind, data = self.engine.next_line(time.monotonic() + self.handshake_timeout)
         if kind == "eof":
             rc = self.engine.wait_exit(1.0)

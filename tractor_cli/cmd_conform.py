@@ -123,6 +123,44 @@ def _print(text: str = "", file=None) -> None:
         pass
 
 
+def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
+    """Ruleset arguments (bundled names or paths of users' rule files) as names, and each file's ruleset
+    as the handshake announces it to the engine: name, what it extends, path and text (docs/protocol.md)."""
+    from reference_impl.rules import is_rule_file, load_file
+    names, files = [], []
+    for spec in specs:
+        if not is_rule_file(spec):
+            names.append(spec)
+            continue
+        rules = load_file(spec)
+        path = str(Path(spec).resolve())
+        lineage = rules.checked.lineage
+        files.append({"name": rules.name, "extends": lineage[1] if len(lineage) > 1 else None, "path": path,
+                      "source": Path(path).read_text(encoding="utf-8")})
+        names.append(rules.name)
+    return names, files
+
+
+def engine_with_rules(command: str, rule_files: list[dict]) -> str:
+    """The engine command, with ``--rules FILE`` for each user's file when the engine is ``tractor engine``
+    (any other engine learns of them from the handshake)."""
+    import shlex
+    if not rule_files:
+        return command
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command
+    tractor = [i for i, a in enumerate(argv[:-1]) if os.path.basename(a) in ("tractor", "tractor_cli.main")]
+    if not tractor or argv[tractor[0] + 1] != "engine":
+        return command
+    extra = []
+    for f in rule_files:
+        if f["path"] not in argv:
+            extra += ["--rules", f["path"]]
+    return shlex.join(argv + extra)
+
+
 def run(args) -> int:
     from conformance.interrupts import Interrupts
     with Interrupts(keep=True) as interrupts:
@@ -139,10 +177,12 @@ def _run(args, interrupts) -> int:
     known = ruleset_names()
     if "all" in rulesets:
         rulesets = known
-    unknown = [r for r in rulesets if r not in known]
+    rulesets, rule_files = resolve_rulesets(rulesets)  # files to their rulesets' names (a SpecError if broken)
+    unknown = [r for r in rulesets if r not in known and r not in {f["name"] for f in rule_files}]
     if unknown:
         print(f"tractor conform: unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(known)}", file=sys.stderr)
         return 2
+    args.engine = engine_with_rules(args.engine, rule_files)
     ops = _split([args.ops]) if args.ops else None
     bad_ops = [o for o in ops or [] if o not in protocol.OPERATIONS]
     if bad_ops:
@@ -204,6 +244,7 @@ def _run(args, interrupts) -> int:
         runner = Runner(args.engine, timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
                         handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema, progress=bar,
                         interrupts=interrupts)
+        runner.rule_files = rule_files
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2

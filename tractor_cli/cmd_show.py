@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import textwrap
 
-from tractor_dsl.checker import load
-from tractor_dsl.diagnostics import SpecError
 from tractor_dsl.render import rule_text
 
 HELP = "print a ruleset clause by clause, readably"
@@ -13,15 +11,13 @@ BADGE = {"stated": "[stated]", "interpreted": "[interpreted]", "conduct": "[cond
 
 
 def add_arguments(p):
-    p.add_argument("ruleset", help="ruleset name, e.g. r001")
+    p.add_argument("ruleset", help="ruleset name (e.g. r001) or rule file (house.tractor)")
     p.add_argument("--zh", action="store_true", help="show the Chinese statements too")
 
 
 def run(args) -> int:
-    lib = load()
-    if lib.errors:
-        raise SpecError(lib.errors)
-    rs = lib.get(args.ruleset)
+    from reference_impl.rules import rules_for
+    rs = rules_for(args.ruleset).checked  # a bundled name or a user's rule file
     print(f"{rs.name}: {rs.title}")
     if len(rs.lineage) > 1:
         print(f"extends {' -> '.join(rs.lineage[1:])}")
