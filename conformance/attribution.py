@@ -48,6 +48,8 @@ class Finding:
     spec: str                                  # the spec's value, as text
     engine: list[str]                          # the alternatives that give the engine's answers
     cases: list[str] = field(default_factory=list)
+    after: Rules | None = field(default=None, repr=False, compare=False)   # the reference with this finding
+                                                                           # (and those before it) applied
 
     def to_dict(self) -> dict:
         return {"feature": self.feature, "clause": self.clause, "spec": self.spec, "engine": self.engine,
@@ -149,7 +151,7 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         left -= together
         chosen_features.add(alt.feature)
         findings.append(Finding(alt.feature, alt.clause, spec_text.get(alt.feature, ""),
-                                [a.description for a in used], sorted(covered)))
+                                [a.description for a in used], sorted(covered), base))
     charges: dict[str, Charge] = {}
     for f in findings:
         for cid in f.cases:

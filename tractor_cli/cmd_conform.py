@@ -143,7 +143,7 @@ def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
 
 def engine_with_rules(command: str, rule_files: list[dict]) -> str:
     """The engine command, with ``--rules FILE`` for each user's file when the engine is ``tractor engine``
-    (any other engine learns of them from the handshake)."""
+    given no ``--rules`` of its own (any other engine learns of them from the handshake)."""
     import shlex
     if not rule_files:
         return command
@@ -152,8 +152,8 @@ def engine_with_rules(command: str, rule_files: list[dict]) -> str:
     except ValueError:
         return command
     tractor = [i for i, a in enumerate(argv[:-1]) if os.path.basename(a) in ("tractor", "tractor_cli.main")]
-    if not tractor or argv[tractor[0] + 1] != "engine":
-        return command
+    if not tractor or argv[tractor[0] + 1] != "engine" or "--rules" in argv:
+        return command   # another engine, or one told its rules already
     extra = []
     for f in rule_files:
         if f["path"] not in argv:
