@@ -39,6 +39,9 @@ def add_arguments(p):
                    help="run the generated property-based suite (Hypothesis, shrinking through the engine) "
                         "instead of the seeded cases; profile quick (default) or thorough")
     p.add_argument("--expect", metavar="FILE", help="known deviations (JSON or TOML), each with a reason")
+    p.add_argument("--write-expect", metavar="FILE",
+                   help="write the run's failures as an expectation file (TOML by a .toml suffix, else JSON): "
+                        "one entry per finding, the rest by case id")
     p.add_argument("--report", metavar="DIR", default="reports/conform",
                    help="write report.json, junit.xml and summary.md here (default reports/conform; '' for none)")
     p.add_argument("--window", type=int, default=32, help="requests in flight before answers are read (default 32)")
@@ -161,6 +164,17 @@ def engine_with_rules(command: str, rule_files: list[dict]) -> str:
     return shlex.join(argv + extra)
 
 
+def write_expect(path: str, result) -> str | None:
+    """Write the run's failures as an expectation file; why it could not be (None when written)."""
+    from conformance.expectations import expectations_text, written_expectations
+    try:
+        Path(path).write_text(expectations_text(written_expectations(result), path.endswith(".toml")),
+                              encoding="utf-8")
+    except OSError as e:
+        return f"cannot write {path}: {e.strerror or e}"
+    return None
+
+
 def run(args) -> int:
     from conformance.interrupts import Interrupts
     with Interrupts(keep=True) as interrupts:
@@ -268,8 +282,14 @@ def _finish(args, result, interrupts) -> int:
         from conformance.attribution import attribute
         try:
             attribute(result)  # findings, and the clause each failure is charged to
+            from conformance.expectations import apply_finding_expectations
+            apply_finding_expectations(result)
         except Exception as e:  # the analysis must never cost the report
             result.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+    if getattr(args, "write_expect", None):
+        problem = write_expect(args.write_expect, result)
+        if problem:
+            print(f"tractor conform: --write-expect: {problem}", file=sys.stderr)
     written, problem = [], None
     if args.report:
         try:
