@@ -206,13 +206,6 @@ def _run(args, interrupts) -> int:
     if args.vectors is None and not rulesets:
         print("tractor conform: give --ruleset R (or 'all'), or --vectors", file=sys.stderr)
         return 2
-    if args.generated:
-        try:
-            with interrupts.armed():
-                return _run_generated(args, rulesets, ops)
-        except KeyboardInterrupt:
-            print("interrupted", file=sys.stderr)
-            return interrupts.status or 130
     if args.report:
         problem = check_report_dir(args.report)
         if problem:
@@ -225,6 +218,13 @@ def _run(args, interrupts) -> int:
         except ExpectationError as e:
             print(f"tractor conform: {e}", file=sys.stderr)
             return 2
+    if args.generated:
+        try:
+            with interrupts.armed():
+                return _run_generated(args, rulesets, ops, deviations, interrupts)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return interrupts.status or 130
 
     started = time.monotonic()
     try:
@@ -271,14 +271,16 @@ def _run(args, interrupts) -> int:
     return _finish(args, result, interrupts)
 
 
-def _finish(args, result, interrupts) -> int:
-    """Write the reports (signals are only noted by now), then print the summary; the exit status."""
+def _finish(args, result, interrupts, analyse: bool = True) -> int:
+    """Write the reports (signals are only noted by now), then print the summary; the exit status.
+    ``analyse=False``: no findings (the generated suite has one shrunk position per operation and no
+    passing positions to keep, which findings need)."""
     from conformance import report, supervise
     left = supervise.end_children()  # the engines are stopped: any child left is something they left
     if left:
         result.events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left behind, "
                               "outside their sessions, were killed at the end of the run"})
-    if not result.interrupted and interrupts.status is None:
+    if analyse and not result.interrupted and interrupts.status is None:
         from conformance.attribution import attribute
         try:
             attribute(result)  # findings, and the clause each failure is charged to
@@ -309,13 +311,18 @@ def _finish(args, result, interrupts) -> int:
     return 1 if result.failed else 0
 
 
-def _run_generated(args, rulesets: list[str], ops) -> int:
-    """The Hypothesis suite through the protocol: one property per ruleset and operation."""
-    import time
+def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> int:
+    """The Hypothesis suite through the protocol: one property per ruleset and operation, reported as the
+    seeded run is (one case per property: its shrunk disagreement, or how many positions passed)."""
+    from datetime import datetime, timezone
 
+    from conformance import protocol
+    from conformance.expectations import apply_expectations
+    from conformance.runner import RunResult
     from conformance.suite import EngineUnavailable, ProcessEngine, check_engine
     engine = ProcessEngine(args.engine, args.timeout)
-    failures = []
+    outcomes = []
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     start = time.monotonic()
     try:
         for ruleset in rulesets:
@@ -323,9 +330,7 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
                 top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
                 note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
                 print(f"{ruleset}.{o.op:11} {o.status:8} {note}", flush=True)
-            for o in check_engine(engine, ruleset, ops, args.generated, args.seed, show):
-                if o.disagreement is not None:
-                    failures.append(o.disagreement)
+            outcomes += check_engine(engine, ruleset, ops, args.generated, args.seed, show)
     except EngineUnavailable as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
@@ -333,9 +338,39 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
         from conformance import supervise
         engine.close()
         supervise.end_children()
-    for d in failures:
-        print()
-        _print(d.render())
-    print(f"\n{len(failures)} disagreement(s) in {time.monotonic() - start:.1f} s "
-          f"(profile {args.generated}, seed {args.seed}; rerun with the same seed to reproduce)")
-    return 1 if failures else 0
+    cases, results = generated_outcomes(outcomes)
+    apply_expectations(cases, results, deviations)
+    events = [{"kind": "stale_expectation", "message": f"no case matched the expected deviation ({d.label()})"}
+              for d in deviations if d.matched == 0]
+    result = RunResult(cases, results, engine.handshake, list(engine.argv), started, time.monotonic() - start,
+                       False, engine.restarts, 0, "", events, list(deviations), rulesets=rulesets,
+                       ops=list(ops or protocol.OPERATIONS), source=f"generated ({args.generated})", seed=args.seed)
+    for o in outcomes:
+        if o.disagreement is not None:
+            print()
+            _print(o.disagreement.render())
+    print(f"\n(profile {args.generated}, seed {args.seed}; rerun with the same seed to reproduce)\n")
+    args.show = 0   # the disagreements are drawn above, with their vector lines
+    return _finish(args, result, interrupts, analyse=False)
+
+
+def generated_outcomes(op_outcomes) -> tuple[list[dict], list]:
+    """The properties of a generated run as cases and outcomes of a report: a disagreement is the case of
+    its shrunk position; a property that held is one case listing the clauses its positions consulted."""
+    from conformance.cases import case_id
+    from conformance.runner import Outcome
+    cases, results = [], []
+    for o in op_outcomes:
+        d = o.disagreement
+        if d is not None:
+            cases.append({"id": case_id(d.ruleset, d.op, d.input), "op": d.op, "ruleset": d.ruleset,
+                          "input": d.input, "expected": d.expected, "clauses": list(d.clauses)})
+            results.append(Outcome(d.status, "disagrees" if d.status == "fail" else "errored",
+                                   "; ".join(d.differences), d.got if isinstance(d.got, dict) else None))
+            continue
+        clauses = sorted(o.clauses, key=o.clauses.get, reverse=True)
+        cases.append({"id": f"{o.ruleset}:{o.op}:generated", "op": o.op, "ruleset": o.ruleset, "input": {},
+                      "expected": {}, "clauses": clauses})
+        results.append(Outcome("skipped", "not_supported", o.skipped_reason) if o.status == "skipped" else
+                       Outcome("pass", "", f"{o.examples} generated positions agree"))
+    return cases, results
