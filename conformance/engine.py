@@ -133,10 +133,17 @@ def _known_rulesets() -> frozenset:
 
 
 def _rules(name):
-    from reference_impl.rules import rules_for
-    if not isinstance(name, str) or name not in _known_rulesets():
-        raise InputError(f"unknown ruleset {name!r}")
-    return SERVED.get(name) or rules_for(name)
+    """The ruleset a request names: one served (``--rules``), a bundled one, or (in-process) one read
+    from a user's file already. A request never makes the engine read a file."""
+    from reference_impl.rules import read_ruleset, rules_for
+    if isinstance(name, str) and name in SERVED:
+        return SERVED[name]
+    if isinstance(name, str) and name in _known_rulesets():
+        return rules_for(name)
+    found = read_ruleset(name) if isinstance(name, str) else None
+    if found is not None:
+        return found
+    raise InputError(f"unknown ruleset {name!r}")
 
 
 _CONTEXTS: dict = {}  # (rules object, level, trump) -> trump context, for inputs already read once

@@ -201,6 +201,11 @@ def resolve(spec: str) -> Rules:
     return rules_for(spec)
 
 
+def read_ruleset(name: str) -> Rules | None:
+    """The ruleset ``name`` if this process has read it from a user's file (never reads a file)."""
+    return _USER.get(name)
+
+
 def known_names() -> list[str]:
     """The bundled rulesets and those read from users' files in this process."""
     return sorted(set(ruleset_names()) | set(_USER))
