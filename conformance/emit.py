@@ -112,4 +112,5 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
                 lines.append(f"    set {key} = {new[key]}")
         lines.append(f"  }} because {because}")
     lines.append("}")
-    return "\n".join(lines) + "\n"
+    from tractor_dsl.formatter import format_text
+    return format_text("\n".join(lines) + "\n", "<emitted>")   # the canonical layout of `tractor fmt`

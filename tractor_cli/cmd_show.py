@@ -16,8 +16,16 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    from reference_impl.rules import rules_for
-    rs = rules_for(args.ruleset).checked  # a bundled name or a user's rule file
+    from reference_impl.rules import is_rule_file, load_file
+    from tractor_dsl.checker import load
+    from tractor_dsl.diagnostics import SpecError
+    if is_rule_file(args.ruleset):  # a user's rule file
+        rs = load_file(args.ruleset).checked
+    else:
+        lib = load()
+        if lib.errors:
+            raise SpecError(lib.errors)
+        rs = lib.get(args.ruleset)
     print(f"{rs.name}: {rs.title}")
     if len(rs.lineage) > 1:
         print(f"extends {' -> '.join(rs.lineage[1:])}")
