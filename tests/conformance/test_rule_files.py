@@ -90,3 +90,14 @@ def test_the_handshake_announces_a_users_file_to_other_engines(house):
     runner.rule_files = files
     result = runner.run([])
     assert result.handshake["rulesets"] == ["house"]
+
+
+def test_play_and_vectors_take_a_file(house, tmp_path):
+    r = cli("play", str(house), "--seed", "1", "--max-hands", "2", "--brief")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("== house: game with seed 1 ==")
+    r = cli("vectors", "export", "--dir", str(tmp_path / "v"), "--ruleset", str(house))
+    assert r.returncode == 0, r.stderr
+    lines = (tmp_path / "v" / "house" / "result.jsonl").read_text().splitlines()
+    assert lines and all(json.loads(x)["ruleset"] == "house" for x in lines)
+    assert cli("vectors", "check", "--dir", str(tmp_path / "v"), "--ruleset", str(house)).returncode == 0
