@@ -48,6 +48,8 @@ class Finding:
     spec: str                                  # the spec's value, as text
     engine: list[str]                          # the alternatives that give the engine's answers
     cases: list[str] = field(default_factory=list)
+    after: Rules | None = field(default=None, repr=False, compare=False)   # the reference with this finding
+                                                                           # (and those before it) applied
 
     def to_dict(self) -> dict:
         return {"feature": self.feature, "clause": self.clause, "spec": self.spec, "engine": self.engine,
@@ -149,7 +151,7 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         left -= together
         chosen_features.add(alt.feature)
         findings.append(Finding(alt.feature, alt.clause, spec_text.get(alt.feature, ""),
-                                [a.description for a in used], sorted(covered)))
+                                [a.description for a in used], sorted(covered), base))
     charges: dict[str, Charge] = {}
     for f in findings:
         for cid in f.cases:
@@ -182,11 +184,12 @@ FAILED = ("fail", "xfail", "xpass")
 def attribute(result) -> None:
     """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`).
 
-    Only rulesets the reference knows by name are analysed; cases whose
-    answer is not a result (errored, skipped) are neither failures nor passes here.
+    Only rulesets the reference knows by name (bundled, or read from a user's
+    file in this process) are analysed; cases whose answer is not a result
+    (errored, skipped) are neither failures nor passes here.
     """
-    from reference_impl.rules import rules_for, ruleset_names
-    known = set(ruleset_names())
+    from reference_impl.rules import known_names, rules_for
+    known = set(known_names())
     by_ruleset: dict[str, tuple[list, list]] = {}
     for case, o in zip(result.cases, result.outcomes):
         if o is None or case["ruleset"] not in known:

@@ -74,7 +74,27 @@ def handshake_result() -> dict:
     from reference_impl.rules import ruleset_names
     return {"protocol": PROTOCOL_VERSION, "name": ENGINE_NAME, "version": engine_version(),
             "language": f"Python {sys.version_info.major}.{sys.version_info.minor}",
-            "rulesets": ruleset_names(), "operations": supported_operations()}
+            "rulesets": sorted(set(ruleset_names()) | set(SERVED)), "operations": supported_operations()}
+
+
+SERVED: dict = {}   # rulesets of users' files this engine serves (``tractor engine --rules FILE``), by name
+
+
+def serve_files(paths, alias: str | None = None) -> list[str]:
+    """Serve the rulesets of users' rule files, each under its own name, or the one file under ``alias``
+    (``--rules mutant.tractor --as r003``: an engine that plays its own rules while it answers as r003).
+    Problems in a file raise :class:`~tractor_dsl.diagnostics.SpecError`, as for the bundled rulesets."""
+    from reference_impl.rules import load_file
+    if alias is not None and len(paths) != 1:
+        raise ValueError("--as names the ruleset of one --rules file")
+    names = []
+    for path in paths:
+        rules = load_file(path)
+        name = alias or rules.name
+        SERVED[name] = rules
+        names.append(name)
+    _known_rulesets.cache_clear()
+    return names
 
 
 # --------------------------------------------------------------------------- reading inputs
@@ -109,14 +129,21 @@ def _cards(value, what: str) -> list[int]:
 @lru_cache(maxsize=None)
 def _known_rulesets() -> frozenset:
     from reference_impl.rules import ruleset_names
-    return frozenset(ruleset_names())
+    return frozenset(ruleset_names()) | frozenset(SERVED)
 
 
 def _rules(name):
-    from reference_impl.rules import rules_for
-    if not isinstance(name, str) or name not in _known_rulesets():
-        raise InputError(f"unknown ruleset {name!r}")
-    return rules_for(name)
+    """The ruleset a request names: one served (``--rules``), a bundled one, or (in-process) one read
+    from a user's file already. A request never makes the engine read a file."""
+    from reference_impl.rules import read_ruleset, rules_for
+    if isinstance(name, str) and name in SERVED:
+        return SERVED[name]
+    if isinstance(name, str) and name in _known_rulesets():
+        return rules_for(name)
+    found = read_ruleset(name) if isinstance(name, str) else None
+    if found is not None:
+        return found
+    raise InputError(f"unknown ruleset {name!r}")
 
 
 _CONTEXTS: dict = {}  # (rules object, level, trump) -> trump context, for inputs already read once

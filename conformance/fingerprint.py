@@ -33,8 +33,12 @@ class Verdict:
     positions: int                     # discriminating positions asked
     evidence: list[dict] = field(default_factory=list)   # per position: op, input, answers by reading, engine's
 
+    unobserved: bool = False           # probed only through operations the engine does not answer
+
     @property
     def verdict(self) -> str:
+        if self.unobserved:
+            return "unobserved"
         if not self.positions:
             return "undecided (no position separates the readings)"
         if len(self.followed) == 1:
@@ -142,22 +146,38 @@ def discriminating(ruleset: str, variants: dict[str, Rules], ops: list[str], wan
 
 
 def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: int = 0,
-                progress: Callable[[str], None] | None = None) -> list[Verdict]:
-    """Which reading of each multi-reading clause of ``checked`` the engine follows."""
+                progress: Callable[[str], None] | None = None, ops: Any = None) -> list[Verdict]:
+    """Which reading of each multi-reading clause of ``checked`` the engine follows.
+
+    Only operations in ``ops`` (the handshake's list; default: every one) are
+    sent. A clause whose positions could only be asked through other
+    operations, or that the engine answered ``skipped`` on every one, is
+    *unobserved*: nothing is known of it, which is not a difference.
+    """
     verdicts = []
     for clause, variants in reading_rulesets(checked).items():
         if progress:
             progress(clause)
-        ops = _ops_for(variants, clause, checked)
-        cases = discriminating(checked.name, variants, ops, wanted, seed)
+        probe = [op for op in _ops_for(variants, clause, checked) if ops is None or op in ops]
+        chosen = checked.choices.get(clause, "")
+        if not probe:
+            verdicts.append(Verdict(clause, tuple(variants), chosen, [], 0, [], unobserved=True))
+            continue
+        cases = discriminating(checked.name, variants, probe, wanted, seed)
         followed = set(variants)
         evidence = []
+        answered = 0
         for case in cases:
             status, got = engine.ask(case["op"], checked.name, case["input"])
             answer: Any = protocol.normalize(case["op"], got) if status == "result" else {status: str(got)}
+            if status == "skipped":   # the engine does not judge this: no evidence either way
+                evidence.append({**case, "engine": answer, "agrees_with": []})
+                continue
+            answered += 1
             agree = {name for name, a in case["answers"].items() if a == answer}
             followed &= agree
             evidence.append({**case, "engine": answer, "agrees_with": sorted(agree)})
-        verdicts.append(Verdict(clause, tuple(variants), checked.choices.get(clause, ""),
-                                sorted(followed) if cases else sorted(variants), len(cases), evidence))
+        verdicts.append(Verdict(clause, tuple(variants), chosen,
+                                sorted(followed) if answered else sorted(variants), answered, evidence,
+                                unobserved=bool(cases) and not answered))
     return verdicts

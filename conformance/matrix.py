@@ -36,9 +36,12 @@ def run_engines(commands: list[str], cases: list[dict], deviations: list[Deviati
     (with ``interrupts``) stops every engine as ``--max-fail`` would, after the answers in flight;
     the results then say they were interrupted."""
     meta = runner_options.pop("meta", {})
+    rule_files = runner_options.pop("rule_files", [])
     stop = threading.Event()
     runners = [Runner(cmd, stop=stop, progress=(lambda d, t, tally, i=i: progress(i, d, t, tally)) if progress
                       else None, **runner_options) for i, cmd in enumerate(commands)]
+    for r in runners:   # users' rulesets, announced in each engine's handshake
+        r.rule_files = rule_files
     # each thread gets its own copy of the known deviations: they count their matches
     with ThreadPoolExecutor(max_workers=len(runners), thread_name_prefix="engine") as pool:
         futures = [pool.submit(r.run, cases, [replace(d, matched=0) for d in deviations or []], **meta)

@@ -87,8 +87,8 @@ def report_dict(result: RunResult) -> dict:
         "rulesets": list(result.rulesets), "ops": list(result.ops), "source": result.source, "seed": result.seed,
         "started": result.started, "duration": round(result.duration, 3), "interrupted": result.interrupted,
         "totals": result.counts(),
-        "by_op": by_op(result), "by_clause": by_clause(result),
         "findings": [f.to_dict() for f in result.findings], "unexplained": list(result.unexplained),
+        "by_op": by_op(result), "by_clause": by_clause(result),
         "events": list(result.events),
         "deviations": [{"selector": d.label(), "reason": d.reason, "matched": d.matched} for d in result.deviations],
         "cases": cases,
@@ -235,6 +235,38 @@ def draw_case(case: dict, o) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- findings
+
+def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
+    """The findings first (see :mod:`conformance.attribution`): per feature the clause, the spec's value
+    against the engine's apparent one, the case count and one failing position drawn as cards; then the
+    failures no single feature explains. Empty when the run has neither."""
+    if not result.findings and not result.unexplained:
+        return []
+    where = {c["id"]: (c, o) for c, o in zip(result.cases, result.outcomes)}
+    explained = sum(len(f.cases) for f in result.findings)
+    out = [("## Findings" if markdown else "findings") +
+           f" ({len(result.findings)}: {explained} failing case(s) explained, {len(result.unexplained)} unexplained)"]
+    if markdown:
+        out.append("")
+    for i, f in enumerate(result.findings, 1):
+        head = f"{i}. {f.feature} [{f.clause}] — {len(f.cases)} case(s)"
+        out.append(f"{i}. **{f.feature}** (clause `{f.clause}`) — {len(f.cases)} case(s)" if markdown else head)
+        out.append(showable(f"   spec:   {f.spec}"))
+        out.append(showable(f"   engine: {'; '.join(f.engine)}"))
+        if f.cases and f.cases[0] in where:
+            drawn = draw_case(*where[f.cases[0]]).split("\n")
+            out += ["", "   ```"] + [f"   {line}" for line in drawn] + ["   ```", ""] if markdown else \
+                [f"   {line}" for line in drawn]
+    if result.unexplained:
+        ids = result.unexplained
+        out.append(f"{'### ' if markdown else ''}unexplained ({len(ids)}): no single feature gives the engine's answers")
+        out += [f"   {'- ' if markdown else ''}{showable(cid)}" for cid in ids[:20]]
+        if len(ids) > 20:
+            out.append(f"   … and {len(ids) - 20} more (report.json lists them all)")
+    return out
+
+
 # --------------------------------------------------------------------------- text summaries
 
 def _table(title: str, rows: dict[str, dict], width: int | None = None) -> list[str]:
@@ -252,6 +284,9 @@ def summary_text(result: RunResult, show: int = 3) -> str:
     name = f"{hs.get('name', '?')} {hs.get('version', '')}".strip() if hs else "(no handshake)"
     lines.append(showable(f"engine: {name} — {' '.join(result.command)}"))
     lines.append("")
+    found = findings_lines(result)
+    if found:
+        lines += found + [""]
     lines += _table("ruleset.operation", by_op(result))
     lines.append("")
     lines += _table("clause", by_clause(result))
@@ -300,6 +335,9 @@ def markdown(result: RunResult, show: int = 10) -> str:
     if result.restarts:
         out.append(f"- the engine was restarted {result.restarts} time(s)")
     out.append("")
+    found = findings_lines(result, markdown=True)
+    if found:
+        out += found + [""]
     for title, rows in (("Ruleset and operation", by_op(result)), ("Clause", by_clause(result))):
         out.append(f"## {title}")
         out.append("")

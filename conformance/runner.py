@@ -31,7 +31,6 @@ unanswered one, which a sequential engine was working on.
 """
 from __future__ import annotations
 
-import fnmatch
 import json
 import shlex
 import signal
@@ -47,6 +46,7 @@ from tractor_dsl import limits
 from . import protocol
 from .jsonlines import BadMessage, LineSplitter, clean_text, decode, read_seq, scrub  # noqa: F401 (LineSplitter
 from .process import EngineProcess, engine_argv  # and these: imported from here elsewhere)
+from .expectations import Deviation, ExpectationError, apply_expectations, load_expectations  # noqa: F401
 from .protocol import ProtocolError
 
 LINE_CAP = limits.LINE_BYTES          # longer answer lines are discarded
@@ -72,58 +72,6 @@ class Outcome:
     answer: Any = None
     seconds: float = 0.0
     charged: tuple[str, ...] = ()    # a failure: the clauses that decided the answer it differs on
-
-
-@dataclass
-class Deviation:
-    reason: str
-    case: str | None = None
-    op: str | None = None
-    ruleset: str | None = None
-    clause: str | None = None
-    issue: str | None = None
-    matched: int = 0
-
-    def matches(self, case: dict) -> bool:
-        if self.case is not None and not fnmatch.fnmatchcase(case["id"], self.case):
-            return False
-        if self.op is not None and case["op"] != self.op:
-            return False
-        if self.ruleset is not None and case["ruleset"] != self.ruleset:
-            return False
-        if self.clause is not None and self.clause not in case.get("clauses", ()):
-            return False
-        return True
-
-    def label(self) -> str:
-        parts = [f"{k}={v}" for k, v in (("case", self.case), ("op", self.op), ("ruleset", self.ruleset),
-                                          ("clause", self.clause)) if v is not None]
-        return ", ".join(parts)
-
-
-class ExpectationError(ValueError):
-    pass
-
-
-def load_expectations(path: str | Path) -> list[Deviation]:
-    """Read an expectation file (JSON, or TOML by its .toml suffix) of known deviations."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ExpectationError(f"{path}: {e.strerror or e}") from None
-    try:
-        if path.suffix == ".toml":
-            import tomllib
-            data = tomllib.loads(text)
-        else:
-            data = json.loads(text)
-    except ValueError as e:
-        raise ExpectationError(f"{path}: not valid {'TOML' if path.suffix == '.toml' else 'JSON'}: {e}") from None
-    errors = protocol.schema_errors("expectations", data)
-    if errors:
-        raise ExpectationError(f"{path}: " + "; ".join(errors))
-    return [Deviation(**d) for d in data["deviations"]]
 
 
 # --------------------------------------------------------------------------- the run
@@ -197,6 +145,7 @@ class Runner:
         self.env = env
         self.cwd = cwd
         self.interrupts = interrupts   # an Interrupts: signals interrupt only the loop itself
+        self.rule_files: list[dict] = []   # users' rulesets, announced in the handshake request
         self.seq = 0
         self.restarts = 0
         self.events: list[dict] = []
@@ -228,7 +177,10 @@ class Runner:
             raise HandshakeError("handshake_failed", f"cannot start {shlex.join(self.argv)}: {e}") from None
         seq = self._next_seq()
         from .engine import engine_version
-        self.engine.send(protocol.encode(protocol.handshake_request(seq, engine_version())))
+        request = protocol.handshake_request(seq, engine_version())
+        if self.rule_files:  # the users' rulesets of the run, for an engine to read (docs/protocol.md)
+            request["rulesets"] = self.rule_files
+        self.engine.send(protocol.encode(request))
         kind, data = self.engine.next_line(time.monotonic() + self.handshake_timeout)
         if kind == "eof":
             rc = self.engine.wait_exit(1.0)
@@ -330,7 +282,7 @@ class Runner:
             self._event("stderr_flood", f"the engine wrote {self._stderr_bytes} bytes to stderr "
                         f"(kept the last {STDERR_KEEP})")
         for d in deviations:
-            if d.matched == 0:
+            if d.matched == 0 and d.finding is None:   # finding entries are applied after the analysis
                 self._event("stale_expectation", f"no case matched the expected deviation ({d.label()})")
         return RunResult(cases, outcomes, self.handshake, self.argv, started, time.monotonic() - t0, interrupted,
                          self.restarts, self._stderr_bytes, self._stderr_tail, self.events, deviations, **meta)
@@ -608,25 +560,6 @@ class Runner:
         if diffs:
             return Outcome("fail", "disagrees", scrub("; ".join(diffs)), _keep(result))
         return Outcome("pass")
-
-
-def apply_expectations(cases: list[dict], outcomes: list[Outcome], deviations: list[Deviation]) -> None:
-    """Known deviations: a matching failure becomes ``xfail``; a matching pass is an ``xpass`` (a failure)."""
-    if not deviations:
-        return
-    for i, case in enumerate(cases):
-        for d in deviations:
-            if d.matches(case):
-                d.matched += 1
-                o = outcomes[i]
-                if o.status in ("fail", "errored"):
-                    o.message = f"known deviation ({d.reason}): {o.message}"
-                    o.status = "xfail"
-                elif o.status == "pass":
-                    o.status, o.kind = "xpass", "fixed"
-                    o.message = (f"listed as a known deviation ({d.reason}) but passes: "
-                                 f"remove it from the expectation file")
-                break
 
 
 def _main_thread() -> bool:

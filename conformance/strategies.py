@@ -40,12 +40,12 @@ OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advanc
 
 
 def _rules(ruleset) -> Rules:
-    from reference_impl.rules import rules_for, ruleset_names
+    from reference_impl.rules import known_names, rules_for
     if isinstance(ruleset, Rules):
         return ruleset
     if not isinstance(ruleset, str):
         raise TypeError(f"ruleset: expected a ruleset name such as 'r001', not {ruleset!r}")
-    names = ruleset_names()
+    names = known_names()   # the bundled ones and those read from users' files
     if ruleset not in names:
         raise ValueError(f"unknown ruleset {ruleset!r}; the spec defines {', '.join(names)}")
     return rules_for(ruleset)

@@ -128,14 +128,87 @@ def _cached_load():
     return lib
 
 
-@lru_cache(maxsize=None)
 def rules_for(name: str) -> Rules:
-    """The bundled ruleset ``name`` (e.g. ``r001``), checked and ready to execute."""
+    """The ruleset ``name`` checked and ready to execute: a bundled one (``r001``), one read from a user's
+    file in this process (by its name), or a path to a ``.tractor`` file (see :func:`resolve`)."""
+    if name in _USER:
+        return _USER[name]
+    if is_rule_file(name):
+        return load_file(name)
+    return _bundled(name)
+
+
+@lru_cache(maxsize=None)
+def _bundled(name: str) -> Rules:
     return Rules(_library().get(name))
 
 
 def ruleset_names() -> list[str]:
+    """The bundled rulesets."""
     return sorted(_library().rulesets)
+
+
+# --------------------------------------------------------------------------- rulesets in users' files
+
+_USER: dict[str, Rules] = {}          # rulesets read from users' files in this process, by name
+_FILES: dict[tuple, Rules] = {}       # (resolved path, size, mtime) -> its ruleset
+
+
+def is_rule_file(spec: str) -> bool:
+    """Whether a ruleset argument names a file rather than a ruleset: it ends in ``.tractor`` or is a path."""
+    import os
+    return isinstance(spec, str) and (spec.endswith(".tractor") or "/" in spec or os.sep in spec)
+
+
+def load_file(path) -> Rules:
+    """The ruleset defined in a user's rule file, which may extend any bundled ruleset.
+
+    Its problems are raised as the bundled ones are (a :class:`SpecError`
+    whose diagnostics name file:line:column); missing Chinese is a warning
+    (W119) outside the library. Once read, the ruleset is also known by its
+    name (:func:`rules_for`) to the rest of the process, which is how a
+    conformance run sends cases under that name.
+    """
+    import os
+    from pathlib import Path
+    p = Path(path)
+    try:
+        st = p.resolve().stat()
+        key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and key in _FILES:
+        rules = _FILES[key]
+    else:
+        lib = load([p])
+        if lib.errors:
+            raise SpecError(lib.errors)
+        mine = [rs for n, rs in lib.rulesets.items() if n not in lib.context and os.path.samefile(rs.file, p)] \
+            if key is not None else []
+        if len(mine) != 1:
+            from tractor_dsl import model as m
+            from tractor_dsl.diagnostics import Diagnostic
+            raise SpecError([Diagnostic("E501", "no ruleset in this file", m.Span(str(p), 0, 0))])
+        rules = Rules(mine[0])
+        _FILES[key] = rules
+    _USER[rules.name] = rules
+    return rules
+
+
+def resolve(spec: str) -> Rules:
+    """A ruleset argument of any command: a bundled name, a name read from a file already, or a file's path.
+    An unknown name raises :class:`SpecError` (E501) listing the known ones."""
+    return rules_for(spec)
+
+
+def read_ruleset(name: str) -> Rules | None:
+    """The ruleset ``name`` if this process has read it from a user's file (never reads a file)."""
+    return _USER.get(name)
+
+
+def known_names() -> list[str]:
+    """The bundled rulesets and those read from users' files in this process."""
+    return sorted(set(ruleset_names()) | set(_USER))
 
 
 @dataclass

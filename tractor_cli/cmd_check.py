@@ -18,7 +18,7 @@ def run(args) -> int:
     for d in lib.diagnostics:
         print(d.render(lib.sources), file=sys.stderr)
     if not args.quiet:
-        for name in sorted(lib.rulesets):
+        for name in sorted(set(lib.rulesets) - lib.context):
             rs = lib.rulesets[name]
             base = f" extends {rs.lineage[1]}" if len(rs.lineage) > 1 else ""
             if len(rs.lineage) == 1 and rs.document:
@@ -34,5 +34,5 @@ def run(args) -> int:
                 print(f"{name}: document {rs.document}{base}: {len(rs.overrides)} override(s)")
     errors = len(lib.errors)
     warnings = len(lib.diagnostics) - errors
-    print(f"{len(lib.rulesets)} ruleset(s) checked, {errors} error(s), {warnings} warning(s)")
+    print(f"{len(set(lib.rulesets) - lib.context)} ruleset(s) checked, {errors} error(s), {warnings} warning(s)")
     return 1 if errors else 0

@@ -40,6 +40,9 @@ def add_arguments(p):
                    help="run the generated property-based suite (Hypothesis, shrinking through the engine) "
                         "instead of the seeded cases; profile quick (default) or thorough")
     p.add_argument("--expect", metavar="FILE", help="known deviations (JSON or TOML), each with a reason")
+    p.add_argument("--write-expect", metavar="FILE",
+                   help="write the run's failures as an expectation file (TOML by a .toml suffix, else JSON): "
+                        "one entry per finding, the rest by case id")
     p.add_argument("--report", metavar="DIR", default="reports/conform",
                    help="write report.json, junit.xml and summary.md here (default reports/conform; '' for none)")
     p.add_argument("--window", type=int, default=32, help="requests in flight before answers are read (default 32)")
@@ -126,6 +129,55 @@ def _print(text: str = "", file=None) -> None:
         pass
 
 
+def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
+    """Ruleset arguments (bundled names or paths of users' rule files) as names, and each file's ruleset
+    as the handshake announces it to the engine: name, what it extends, path and text (docs/protocol.md)."""
+    from reference_impl.rules import is_rule_file, load_file
+    names, files = [], []
+    for spec in specs:
+        if not is_rule_file(spec):
+            names.append(spec)
+            continue
+        rules = load_file(spec)
+        path = str(Path(spec).resolve())
+        lineage = rules.checked.lineage
+        files.append({"name": rules.name, "extends": lineage[1] if len(lineage) > 1 else None, "path": path,
+                      "source": Path(path).read_text(encoding="utf-8")})
+        names.append(rules.name)
+    return names, files
+
+
+def engine_with_rules(command: str, rule_files: list[dict]) -> str:
+    """The engine command, with ``--rules FILE`` for each user's file when the engine is ``tractor engine``
+    given no ``--rules`` of its own (any other engine learns of them from the handshake)."""
+    import shlex
+    if not rule_files:
+        return command
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command
+    tractor = [i for i, a in enumerate(argv[:-1]) if os.path.basename(a) in ("tractor", "tractor_cli.main")]
+    if not tractor or argv[tractor[0] + 1] != "engine" or "--rules" in argv:
+        return command   # another engine, or one told its rules already
+    extra = []
+    for f in rule_files:
+        if f["path"] not in argv:
+            extra += ["--rules", f["path"]]
+    return shlex.join(argv + extra)
+
+
+def write_expect(path: str, result) -> str | None:
+    """Write the run's failures as an expectation file; why it could not be (None when written)."""
+    from conformance.expectations import expectations_text, written_expectations
+    try:
+        Path(path).write_text(expectations_text(written_expectations(result), path.endswith(".toml")),
+                              encoding="utf-8")
+    except OSError as e:
+        return f"cannot write {path}: {e.strerror or e}"
+    return None
+
+
 def run(args) -> int:
     from conformance.interrupts import Interrupts
     with Interrupts(keep=True) as interrupts:
@@ -142,10 +194,12 @@ def _run(args, interrupts) -> int:
     known = ruleset_names()
     if "all" in rulesets:
         rulesets = known
-    unknown = [r for r in rulesets if r not in known]
+    rulesets, rule_files = resolve_rulesets(rulesets)  # files to their rulesets' names (a SpecError if broken)
+    unknown = [r for r in rulesets if r not in known and r not in {f["name"] for f in rule_files}]
     if unknown:
         print(f"tractor conform: unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(known)}", file=sys.stderr)
         return 2
+    args.engine = [engine_with_rules(e, rule_files) for e in args.engine]
     ops = _split([args.ops]) if args.ops else None
     bad_ops = [o for o in ops or [] if o not in protocol.OPERATIONS]
     if bad_ops:
@@ -158,13 +212,6 @@ def _run(args, interrupts) -> int:
     if args.generated and len(args.engine) > 1:
         print("tractor conform: --generated takes one --engine", file=sys.stderr)
         return 2
-    if args.generated:
-        try:
-            with interrupts.armed():
-                return _run_generated(args, rulesets, ops)
-        except KeyboardInterrupt:
-            print("interrupted", file=sys.stderr)
-            return interrupts.status or 130
     if args.report:
         problem = check_report_dir(args.report)
         if problem:
@@ -177,6 +224,13 @@ def _run(args, interrupts) -> int:
         except ExpectationError as e:
             print(f"tractor conform: {e}", file=sys.stderr)
             return 2
+    if args.generated:
+        try:
+            with interrupts.armed():
+                return _run_generated(args, rulesets, ops, deviations, interrupts)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return interrupts.status or 130
 
     started = time.monotonic()
     try:
@@ -209,7 +263,8 @@ def _run(args, interrupts) -> int:
         return 2
     if len(args.engine) > 1:
         from .conform_many import run_many
-        return run_many(args, cases, deviations, interrupts, rulesets=rulesets, ops=list(ops or protocol.OPERATIONS),
+        return run_many(args, cases, deviations, interrupts, rule_files, rulesets=rulesets,
+                        ops=list(ops or protocol.OPERATIONS),
                         source=source, seed=seed)
 
     show_progress = sys.stderr.isatty() if args.progress is None else args.progress
@@ -219,6 +274,7 @@ def _run(args, interrupts) -> int:
                         handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema, progress=bar,
                         max_fail=args.max_fail,
                         interrupts=interrupts)
+        runner.rule_files = rule_files
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
@@ -231,19 +287,27 @@ def _run(args, interrupts) -> int:
     return _finish(args, result, interrupts)
 
 
-def _finish(args, result, interrupts) -> int:
-    """Write the reports (signals are only noted by now), then print the summary; the exit status."""
+def _finish(args, result, interrupts, analyse: bool = True) -> int:
+    """Write the reports (signals are only noted by now), then print the summary; the exit status.
+    ``analyse=False``: no findings (the generated suite has one shrunk position per operation and no
+    passing positions to keep, which findings need)."""
     from conformance import report, supervise
     left = supervise.end_children()  # the engines are stopped: any child left is something they left
     if left:
         result.events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left behind, "
                               "outside their sessions, were killed at the end of the run"})
-    if not result.interrupted and interrupts.status is None:
+    if analyse and not result.interrupted and interrupts.status is None:
         from conformance.attribution import attribute
         try:
             attribute(result)  # findings, and the clause each failure is charged to
+            from conformance.expectations import apply_finding_expectations
+            apply_finding_expectations(result)
         except Exception as e:  # the analysis must never cost the report
             result.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+    if getattr(args, "write_expect", None):
+        problem = write_expect(args.write_expect, result)
+        if problem:
+            print(f"tractor conform: --write-expect: {problem}", file=sys.stderr)
     written, problem = [], None
     if args.report:
         try:
@@ -267,13 +331,18 @@ def _finish(args, result, interrupts) -> int:
     return 1 if result.failed else 0
 
 
-def _run_generated(args, rulesets: list[str], ops) -> int:
-    """The Hypothesis suite through the protocol: one property per ruleset and operation."""
-    import time
+def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> int:
+    """The Hypothesis suite through the protocol: one property per ruleset and operation, reported as the
+    seeded run is (one case per property: its shrunk disagreement, or how many positions passed)."""
+    from datetime import datetime, timezone
 
+    from conformance import protocol
+    from conformance.expectations import apply_expectations
+    from conformance.runner import RunResult
     from conformance.suite import EngineUnavailable, ProcessEngine, check_engine
     engine = ProcessEngine(args.engine[0], args.timeout)
-    failures = []
+    outcomes = []
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     start = time.monotonic()
     try:
         for ruleset in rulesets:
@@ -281,9 +350,7 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
                 top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
                 note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
                 print(f"{ruleset}.{o.op:11} {o.status:8} {note}", flush=True)
-            for o in check_engine(engine, ruleset, ops, args.generated, args.seed, show):
-                if o.disagreement is not None:
-                    failures.append(o.disagreement)
+            outcomes += check_engine(engine, ruleset, ops, args.generated, args.seed, show)
     except EngineUnavailable as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
@@ -291,9 +358,39 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
         from conformance import supervise
         engine.close()
         supervise.end_children()
-    for d in failures:
-        print()
-        _print(d.render())
-    print(f"\n{len(failures)} disagreement(s) in {time.monotonic() - start:.1f} s "
-          f"(profile {args.generated}, seed {args.seed}; rerun with the same seed to reproduce)")
-    return 1 if failures else 0
+    cases, results = generated_outcomes(outcomes)
+    apply_expectations(cases, results, deviations)
+    events = [{"kind": "stale_expectation", "message": f"no case matched the expected deviation ({d.label()})"}
+              for d in deviations if d.matched == 0]
+    result = RunResult(cases, results, engine.handshake, list(engine.argv), started, time.monotonic() - start,
+                       False, engine.restarts, 0, "", events, list(deviations), rulesets=rulesets,
+                       ops=list(ops or protocol.OPERATIONS), source=f"generated ({args.generated})", seed=args.seed)
+    for o in outcomes:
+        if o.disagreement is not None:
+            print()
+            _print(o.disagreement.render())
+    print(f"\n(profile {args.generated}, seed {args.seed}; rerun with the same seed to reproduce)\n")
+    args.show = 0   # the disagreements are drawn above, with their vector lines
+    return _finish(args, result, interrupts, analyse=False)
+
+
+def generated_outcomes(op_outcomes) -> tuple[list[dict], list]:
+    """The properties of a generated run as cases and outcomes of a report: a disagreement is the case of
+    its shrunk position; a property that held is one case listing the clauses its positions consulted."""
+    from conformance.cases import case_id
+    from conformance.runner import Outcome
+    cases, results = [], []
+    for o in op_outcomes:
+        d = o.disagreement
+        if d is not None:
+            cases.append({"id": case_id(d.ruleset, d.op, d.input), "op": d.op, "ruleset": d.ruleset,
+                          "input": d.input, "expected": d.expected, "clauses": list(d.clauses)})
+            results.append(Outcome(d.status, "disagrees" if d.status == "fail" else "errored",
+                                   "; ".join(d.differences), d.got if isinstance(d.got, dict) else None))
+            continue
+        clauses = sorted(o.clauses, key=o.clauses.get, reverse=True)
+        cases.append({"id": f"{o.ruleset}:{o.op}:generated", "op": o.op, "ruleset": o.ruleset, "input": {},
+                      "expected": {}, "clauses": clauses})
+        results.append(Outcome("skipped", "not_supported", o.skipped_reason) if o.status == "skipped" else
+                       Outcome("pass", "", f"{o.examples} generated positions agree"))
+    return cases, results

@@ -77,8 +77,8 @@ def run(args) -> int:
     from reference_impl.rules import rules_for
     from conformance.variants import compare
 
-    for name in (args.a, args.b):
-        rules_for(name)  # unknown names raise SpecError with the known ones
+    # bundled names or users' rule files (known by their names from now on); unknown names raise SpecError
+    args.a, args.b = rules_for(args.a).name, rules_for(args.b).name
     comparison = compare(args.a, args.b)
     if args.json:
         data = comparison.to_dict()

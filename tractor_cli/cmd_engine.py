@@ -7,10 +7,20 @@ HELP = "run the reference interpreter as a protocol engine: JSON-lines requests 
 def add_arguments(p):
     p.add_argument("--handshake", action="store_true",
                    help="print the handshake answer (name, version, rulesets, operations) and exit")
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="also serve the ruleset of this rule file (repeatable), under its own name")
+    p.add_argument("--as", dest="alias", metavar="NAME",
+                   help="serve the one --rules file under NAME instead (e.g. a mutant of r003 answering as r003)")
 
 
 def run(args) -> int:
     from conformance import engine, protocol
+    if args.alias and len(args.rules) != 1:
+        import sys
+        print("tractor engine: --as needs exactly one --rules FILE", file=sys.stderr)
+        return 2
+    if args.rules:
+        engine.serve_files(args.rules, args.alias)
     if args.handshake:
         import sys
         sys.stdout.buffer.write(protocol.encode(protocol.result_answer(0, engine.handshake_result())))

@@ -14,17 +14,29 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per request")
     p.add_argument("--json", metavar="FILE", help="also write the verdicts and their evidence as JSON")
+    p.add_argument("--emit", metavar="FILE",
+                   help="also run the seeded suite and write a ruleset extending R that overrides every reading "
+                        "and feature the engine is seen to follow, with the evidence as each override's reason")
+    p.add_argument("--name", help="the emitted ruleset's name (default: the --emit file's name)")
 
 
 def run(args) -> int:
     from conformance.fingerprint import fingerprint
     from conformance.suite import EngineUnavailable, ProcessEngine
     from reference_impl.rules import rules_for
+    from conformance import protocol
     rules = rules_for(args.ruleset)
     engine = ProcessEngine(args.engine, args.timeout)
     try:
+        engine.supports("classify", rules.name)   # starts the engine: its handshake lists what it answers
+        listed = [op for op in protocol.OPERATIONS if op in engine.handshake["operations"]]
+        if rules.name not in engine.handshake["rulesets"] and "*" not in engine.handshake["rulesets"]:
+            print(f"tractor fingerprint: the engine does not list ruleset {rules.name} in its handshake",
+                  file=sys.stderr)
+            return 2
         verdicts = fingerprint(engine, rules.checked, args.positions, args.seed,
-                               lambda c: print(f"  probing {c} ...", file=sys.stderr) if sys.stderr.isatty() else None)
+                               lambda c: print(f"  probing {c} ...", file=sys.stderr) if sys.stderr.isatty() else None,
+                               ops=listed)
     except EngineUnavailable as e:
         print(f"tractor fingerprint: {e}", file=sys.stderr)
         return 2
@@ -34,7 +46,7 @@ def run(args) -> int:
     print(f"{'clause':26} {'spec chooses':20} {'engine follows':22} positions")
     mismatches = 0
     for v in verdicts:
-        mark = "" if v.followed == [v.chosen] or not v.positions else "  <- differs from the spec"
+        mark = "" if v.followed == [v.chosen] or not v.positions or v.unobserved else "  <- differs from the spec"
         if mark:
             mismatches += 1
         print(f"{v.clause:26} {v.chosen:20} {v.verdict:22} {v.positions:>9}{mark}")
@@ -43,5 +55,37 @@ def run(args) -> int:
             json.dump([{"clause": v.clause, "readings": v.readings, "chosen": v.chosen, "followed": v.followed,
                         "positions": v.positions, "evidence": v.evidence} for v in verdicts], f,
                       ensure_ascii=False, indent=1)
-    print(f"\n{len(verdicts)} clause(s) with several readings; the engine departs from {rules.name} on {mismatches}")
+    unobserved = [v.clause for v in verdicts if v.unobserved]
+    print(f"\n{len(verdicts)} clause(s) with several readings; the engine departs from {rules.name} on {mismatches}"
+          + (f"; {len(unobserved)} unobserved (only through operations it does not answer)" if unobserved else ""))
+    if args.emit:
+        return _emit(args, rules, verdicts, listed, engine.handshake.get("name") or engine.name)
+    return 0
+
+
+def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
+    """Run the seeded suite (listed operations only), and write what the engine follows as a ruleset."""
+    import re
+    from pathlib import Path
+
+    from conformance.emit import emit_text, observe
+    from conformance import supervise
+    from reference_impl.rules import load_file
+    name = args.name or re.sub(r"\W", "_", Path(args.emit).stem) or "seen"
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        name = f"r_{name}"
+    try:
+        result = observe(args.engine, rules.name, listed, args.timeout)
+    finally:
+        supervise.end_children()
+    text = emit_text(rules, name, result.findings, verdicts, engine_name)
+    try:
+        Path(args.emit).write_text(text, encoding="utf-8")
+    except OSError as e:
+        print(f"tractor fingerprint: cannot write {args.emit}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    load_file(args.emit)   # what it wrote must check (a SpecError otherwise, located in the file)
+    failing = sum(1 for o in result.outcomes if o.status == "fail")
+    print(f"\nwrote {args.emit}: ruleset {name} extends {rules.name}, {len(result.findings)} finding(s) of "
+          f"{failing} failing case(s), {len(result.unexplained)} unexplained")
     return 0

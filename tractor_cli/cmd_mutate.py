@@ -23,8 +23,10 @@ def run(args) -> int:
     from conformance.alternatives import alternatives
     from conformance.cases import suite
     from conformance.mutation import STAGES, by_clause, run_default, run_generated
-    from reference_impl.rules import rules_for, ruleset_names
-    if args.ruleset not in ruleset_names():
+    from reference_impl.rules import is_rule_file, rules_for, ruleset_names
+    if is_rule_file(args.ruleset):
+        args.ruleset = rules_for(args.ruleset).name  # a user's rule file, known by its name from now on
+    elif args.ruleset not in ruleset_names():
         print(f"tractor mutate: unknown ruleset {args.ruleset!r}; known: {', '.join(ruleset_names())}",
               file=sys.stderr)
         return 2

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import textwrap
 
-from tractor_dsl.checker import load
-from tractor_dsl.diagnostics import SpecError
 from tractor_dsl.render import rule_text
 
 HELP = "print a ruleset clause by clause, readably"
@@ -13,15 +11,21 @@ BADGE = {"stated": "[stated]", "interpreted": "[interpreted]", "conduct": "[cond
 
 
 def add_arguments(p):
-    p.add_argument("ruleset", help="ruleset name, e.g. r001")
+    p.add_argument("ruleset", help="ruleset name (e.g. r001) or rule file (house.tractor)")
     p.add_argument("--zh", action="store_true", help="show the Chinese statements too")
 
 
 def run(args) -> int:
-    lib = load()
-    if lib.errors:
-        raise SpecError(lib.errors)
-    rs = lib.get(args.ruleset)
+    from reference_impl.rules import is_rule_file, load_file
+    from tractor_dsl.checker import load
+    from tractor_dsl.diagnostics import SpecError
+    if is_rule_file(args.ruleset):  # a user's rule file
+        rs = load_file(args.ruleset).checked
+    else:
+        lib = load()
+        if lib.errors:
+            raise SpecError(lib.errors)
+        rs = lib.get(args.ruleset)
     print(f"{rs.name}: {rs.title}")
     if len(rs.lineage) > 1:
         print(f"extends {' -> '.join(rs.lineage[1:])}")

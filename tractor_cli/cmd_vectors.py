@@ -11,7 +11,7 @@ def add_arguments(p):
                    help="export: (re)write the files; check: exit 1 if they drifted from the spec; list: show them")
     p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
     p.add_argument("--ruleset", action="append", default=None, metavar="R",
-                   help="only this ruleset (repeatable; default: every bundled ruleset)")
+                   help="only this ruleset, a bundled name or a rule file (repeatable; default: every bundled ruleset)")
     from parallel import add_arguments as add_parallel
     add_parallel(p)
 
@@ -19,13 +19,10 @@ def add_arguments(p):
 def run(args) -> int:
     from conformance import cases
     from pathlib import Path
-    from reference_impl.rules import ruleset_names
+    from reference_impl.rules import rules_for
     directory = Path(args.dir) if args.dir else cases.VECTOR_DIR
-    unknown = [r for r in args.ruleset or [] if r not in ruleset_names()]
-    if unknown:
-        print(f"tractor vectors: unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(ruleset_names())}",
-              file=sys.stderr)
-        return 2
+    if args.ruleset:  # bundled names or users' rule files; an unknown name is a SpecError listing the known
+        args.ruleset = [rules_for(r).name for r in args.ruleset]
     if args.action == "export":
         files = cases.export_vectors(directory, cases.vector_files(args.ruleset, jobs=args.jobs,
                                                                        scheduler=args.scheduler))

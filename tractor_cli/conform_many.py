@@ -77,7 +77,7 @@ class _Progress:
             self.bar(sum(self.done), total * len(self.done), summed)
 
 
-def run_many(args, cases, deviations, interrupts, **meta) -> int:
+def run_many(args, cases, deviations, interrupts, rule_files=(), **meta) -> int:
     from conformance import matrix, report, supervise
     from conformance.attribution import attribute
     from .cmd_conform import ProgressBar, _print
@@ -89,7 +89,7 @@ def run_many(args, cases, deviations, interrupts, **meta) -> int:
                                      progress=_Progress(bar, len(args.engine)) if bar else None,
                                      timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
                                      handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema,
-                                     max_fail=args.max_fail, meta=meta)
+                                     max_fail=args.max_fail, meta=meta, rule_files=list(rule_files))
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2

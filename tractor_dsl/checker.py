@@ -78,6 +78,7 @@ class Library:
     parsed: dict[str, m.Ruleset] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
+    context: set[str] = field(default_factory=set)   # bundled rulesets read only because a user's file extends them
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -152,9 +153,35 @@ def load(paths: Iterable[str | Path] | None = None) -> Library:
                 "E502", f"ruleset '{rs.name}' is defined twice (also in {lib.parsed[rs.name].file})", rs.span))
             continue
         lib.parsed[rs.name] = rs
+    context = _bundled_context(lib, files)
     _Checker(lib).run()
+    if context:  # the bundled rulesets a user's file extends: checked with it, reported by `tractor check` alone
+        lib.diagnostics = [d for d in lib.diagnostics if d.span.file not in context]
     lib.diagnostics.sort(key=Diagnostic.sort_key)
     return lib
+
+
+def _bundled_context(lib: Library, files: list[Path]) -> set[str]:
+    """Add the bundled rulesets to ``lib`` when a ruleset of a user's file extends one of them (``ruleset
+    house extends r003``): the files of the bundled library, which ``lib`` then holds as context (their
+    rulesets are in ``lib.context``). Nothing is added when the files read include the library already."""
+    from .parser import parse, read_spec
+    missing = {rs.extends for rs in lib.parsed.values() if rs.extends and rs.extends not in lib.parsed}
+    if not missing or any(in_library(str(f)) for f in files):
+        return set()
+    context: set[str] = set()
+    for path in spec_files():
+        try:
+            text = read_spec(path)
+            rs = parse(text, str(path))
+        except SpecError:  # a broken library is `tractor check`'s to report
+            continue
+        if rs.name not in lib.parsed:
+            lib.sources[str(path)] = text
+            lib.parsed[rs.name] = rs
+            lib.context.add(rs.name)
+            context.add(str(path))
+    return context
 
 
 def check_text(text: str, file: str = "<string>", extra: dict[str, str] | None = None) -> Library:

@@ -1,0 +1,40 @@
+"""`tractor fingerprint --emit` (issue 10, point 5): the emitted ruleset holds what the engine is seen to
+do, so a conformance run against it passes; only operations the handshake lists are sent, and clauses
+probed only through others are unobserved, never "differs"."""
+import json
+import re
+
+from .conftest import cli, faux
+from .test_findings import CHANGED, MUTANT_ENGINE
+
+
+def test_emit_then_conform_against_the_emitted_file_passes(tmp_path):
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", MUTANT_ENGINE, "--ruleset", "r003", "--positions", "2", "--emit", str(emitted))
+    assert r.returncode == 0, r.stderr
+    assert "3 finding(s)" in r.stdout and "0 unexplained" in r.stdout
+    text = emitted.read_text(encoding="utf-8")
+    assert "ruleset seen extends r003" in text
+    overridden = re.findall(r"^  override (\S+)", text, re.M)
+    assert sorted(overridden) == sorted(CHANGED.values())   # the three clauses the mutant changes, no other
+    assert text.count("because \"") == 3 and "failing case(s) (e.g. r003:" in text   # evidence as the reason
+    # the mutant engine, answering under the emitted ruleset's name, against the emitted file
+    engine = MUTANT_ENGINE.replace("--as r003", "--as seen")
+    r = cli("conform", "--engine", engine, "--ruleset", str(emitted), "--report", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stdout[-2000:]
+    report = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert report["totals"]["fail"] == 0 and report["totals"]["pass"] > 1000
+
+
+def test_only_listed_operations_are_sent_and_the_rest_is_unobserved(tmp_path):
+    log = tmp_path / "asked.log"
+    # classify and winner only: the score table (result) and the kitty (kitty) cannot be asked
+    r = cli("fingerprint", "--engine", faux("few_ops", "classify,winner", log), "--ruleset", "r003",
+            "--positions", "1", "--emit", str(tmp_path / "seen.tractor"))
+    assert r.returncode == 0, r.stderr
+    assert set(log.read_text().split()) <= {"classify", "winner"}
+    rows = {line.split()[0]: line for line in r.stdout.splitlines() if line[:1].isalpha() and "  " in line}
+    assert "unobserved" in rows["score.table"] and "unobserved" in rows["kitty.capture"]
+    assert "differs" not in r.stdout
+    text = (tmp_path / "seen.tractor").read_text()
+    assert not re.search(r"^  override", text, re.M)   # it answers classify and winner as r003 does
