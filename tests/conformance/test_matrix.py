@@ -91,7 +91,9 @@ def test_max_fail_counts_no_known_deviation(small_cases):
     follows = [c for c in small_cases if c["op"] == "follow"]
     result = Runner(faux("wrong_answers"), max_fail=1).run(follows, [Deviation("known", op="follow")])
     assert not any(o.kind == "not_run" for o in result.outcomes)
-    assert {o.status for o in result.outcomes} <= {"xfail", "xpass"}
+    # an entry by op turns failures into xfail and leaves passes as passes (issue 10 point 6)
+    statuses = {o.status for o in result.outcomes}
+    assert "xfail" in statuses and statuses <= {"xfail", "pass"}
 
 
 def test_k_selects_cases_by_id(small_cases, tmp_path):
