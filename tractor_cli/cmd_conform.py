@@ -252,6 +252,7 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
     """The Hypothesis suite through the protocol: one property per ruleset and operation."""
     import time
 
+    from conformance import protocol
     from conformance.suite import EngineUnavailable, ProcessEngine, check_engine
     engine = ProcessEngine(args.engine, args.timeout)
     failures = []
@@ -261,6 +262,8 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
             def show(o, ruleset=ruleset):
                 top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
                 note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
+                if o.op in protocol.narrowed(engine.fields):   # partial answers, declared: say so
+                    note += "; " + protocol.coverage_note(o.op, engine.fields[o.op])
                 print(f"{ruleset}.{o.op:11} {o.status:8} {note}", flush=True)
             for o in check_engine(engine, ruleset, ops, args.generated, args.seed, show):
                 if o.disagreement is not None:

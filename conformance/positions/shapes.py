@@ -154,7 +154,9 @@ def build_lead(d: Draw, rules, sc: Scenario) -> dict:
         extra = singles(d, pool, d.int(0, 2)) or []
         pool -= Counter(extra)
         h.update(extra)
-    return {"level": level, "trump": trump, "cards": fmt(cards), "others": [fmt(h.elements()) for h in others]}
+    hand = cards + (singles(d, pool, d.int(0, 3)) or [])   # the leader holds the lead and a little more
+    return {"level": level, "trump": trump, "cards": fmt(cards), "hand": fmt(hand),
+            "others": [fmt(h.elements()) for h in others]}
 
 
 def _equal_throw(d: Draw, rules, v: View, others: list[Counter]) -> list[int]:
