@@ -50,7 +50,7 @@ def make_case(ruleset: str, op: str, inp: dict, decides: Iterable[str] = (), rul
     else:
         from .engine import HANDLERS
         result, clauses = HANDLERS[op](rules, inp)
-    expected = {k: result[k] for k in protocol.COMPARED[op] if k in result}
+    expected = {k: result[k] for k in protocol.result_keys(op) if k in result}
     case = {"id": case_id(ruleset, op, inp), "op": op, "ruleset": ruleset, "input": inp,
             "expected": expected, "clauses": list(clauses)}
     if decides:

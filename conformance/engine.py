@@ -218,7 +218,12 @@ def _lead(rules, inp):
     if not isinstance(others_in, list) or len(others_in) != 3:
         raise InputError("others: expected the three other hands")
     others = [_cards(h, f"others[{i}]") for i, h in enumerate(others_in)]
-    _check_copies(rules, cards + [c for h in others for c in h], "the four hands")
+    held = cards
+    if "hand" in inp:  # optional: the leader's whole hand, which must hold the lead
+        held = _cards(inp["hand"], "hand")
+        if Counter(cards) - Counter(held):
+            raise InputError("hand: the leader's hand does not hold every card of the lead")
+    _check_copies(rules, held + [c for h in others for c in h], "the four hands")
     j = judge_lead(ctx, cards, others)
     out = {"legal": bool(j.value), "reason": j.reason}
     combo = j.extra.get("combo")

@@ -28,12 +28,15 @@ SCHEMA_BASE = "https://tractor-rulebook.invalid/protocol/1/"
 OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
               "penalty")
 CONTROL = ("handshake", "shutdown")
+FAILURE_FIELDS = ("blocked", "penalty", "forced")   # lead's compared fields inside its ``failure`` object
 
 # The fields of each result that decide pass or fail; anything else an engine
-# sends (clauses, detail, ...) is informative.
+# sends (clauses, detail, ...) is informative. A handshake may declare that the
+# engine answers an operation on some of them only (``fields``). lead's
+# ``failure`` object is compared as three fields, blocked, penalty and forced.
 COMPARED = {
     "classify": ("kind", "suit", "components"),
-    "lead": ("legal", "reason", "failure"),
+    "lead": ("legal", "reason", "blocked", "penalty", "forced"),
     "follow": ("legal", "reason"),
     "winner": ("winner", "points"),
     "kitty": ("points",),
@@ -57,6 +60,14 @@ DECLARE_REASON_CODES = ("ok", "kitty_taken", "missing_first_hand_card", "wrong_c
 CONSEQUENCES = ("none", "attackers_take_stage", "attackers_take_stage_by_points", "stage_change_plus_one",
                 "banker_up_one", "opponents_up_two", "count_as_threshold", "count_below_threshold",
                 "hand_void_rebid", "banker_keeps", "opponents_up_one", "forfeit_game")
+
+
+def result_keys(op: str) -> tuple[str, ...]:
+    """The top-level keys of a result that hold its compared fields (lead's failure fields are in ``failure``)."""
+    keys = COMPARED[op]
+    if op == "lead":
+        return tuple(k for k in keys if k not in FAILURE_FIELDS) + ("failure",)
+    return keys
 
 
 class ProtocolError(ValueError):
@@ -162,127 +173,171 @@ def _is_trump(v) -> bool:
     return v is None or v in SUITS
 
 
-def _check_result(op: str, r: dict) -> str | None:
-    """A short complaint when ``r`` is not a valid result of ``op`` (mirrors <op>.result.json)."""
-    if op != "handshake" and "clauses" in r and not (type(r["clauses"]) is list and all(type(c) is str for c in r["clauses"])):
-        return "clauses: must be a list of strings"
-    if op != "handshake" and "detail" in r and type(r["detail"]) is not str:
-        return "detail: must be a string"
-    if op == "follow":
-        if type(r.get("legal")) is not bool:
-            return "legal: must be a boolean"
-        if r.get("reason") not in REASON_CODES:
-            return "reason: must be a reason code"
-        return None
-    if op == "lead":
-        if type(r.get("legal")) is not bool:
-            return "legal: must be a boolean"
-        if r.get("reason") not in REASON_CODES:
-            return "reason: must be a reason code"
-        if "failure" in r:
-            f = r["failure"]
-            if type(f) is not dict:
-                return "failure: must be an object"
-            if not _is_cards(f.get("blocked")) or not _is_cards(f.get("forced")):
-                return "failure: blocked and forced must be card lists"
-            if not _is_int(f.get("penalty")) or f["penalty"] < 0:
-                return "failure: penalty must be a non-negative integer"
-        return None
-    if op == "classify":
-        if r.get("kind") not in ("single", "pair", "triple", "tractor", "throw", "mixed", "empty"):
-            return "kind: not a combination kind"
-        if r.get("suit", 0) not in ("S", "H", "D", "C", "trump", None):
-            return "suit: must be a suit letter, trump or null"
-        comps = r.get("components")
-        if type(comps) is not list:
-            return "components: must be a list"
-        for c in comps:
-            if type(c) is not dict:
-                return "components: each must be an object"
-            if not (_is_int(c.get("size")) and 1 <= c["size"] <= 3):
-                return "components: size must be 1, 2 or 3"
-            if not (_is_int(c.get("length")) and c["length"] >= 1):
-                return "components: length must be a positive integer"
-            if not _is_cards(c.get("cards")):
-                return "components: cards must be a card list"
-            if "kind" in c and c["kind"] not in ("single", "pair", "triple", "tractor"):
-                return "components: kind must be single, pair, triple or tractor"
-        return None
-    if op == "winner":
-        if not _is_seat(r.get("winner")):
-            return "winner: must be a seat 0-3"
-        if not (_is_int(r.get("points")) and r["points"] >= 0):
-            return "points: must be a non-negative integer"
-        return None
-    if op == "kitty":
-        return None if _is_int(r.get("points")) else "points: must be an integer"
-    if op == "result":
-        if r.get("next_banker") not in ("banker", "attackers"):
-            return "next_banker: must be banker or attackers"
-        return None if _is_int(r.get("levels")) and r["levels"] >= 0 else "levels: must be a non-negative integer"
-    if op == "advance":
-        if "level" not in r or not (r["level"] is None or r["level"] in RANKS):
-            return "level: must be a rank or null"
-        return None if type(r.get("won")) is bool else "won: must be a boolean"
-    if op == "declare":
-        if type(r.get("legal")) is not bool:
-            return "legal: must be a boolean"
-        if r.get("reason") not in DECLARE_REASON_CODES:
-            return "reason: must be a declaration reason code"
-        if "trump" not in r or not _is_trump(r["trump"]):
-            return "trump: must be a suit letter or null"
-        for k in ("declarer", "banker"):
-            if k not in r or not (r[k] is None or _is_seat(r[k])):
-                return f"{k}: must be a seat or null"
-        return None
-    if op == "undeclared":
-        if type(r.get("redeal")) is not bool:
-            return "redeal: must be a boolean"
-        if "trump" not in r or not _is_trump(r["trump"]):
-            return "trump: must be a suit letter or null"
-        if "banker_side" not in r or r["banker_side"] not in ("banker", "attackers", None):
-            return "banker_side: must be banker, attackers or null"
-        return None if r.get("level") in RANKS else "level: must be a rank"
-    if op == "hand":
-        if not _is_int(r.get("attackers_points")):
-            return "attackers_points: must be an integer"
-        if r.get("next_banker") not in ("banker", "attackers"):
-            return "next_banker: must be banker or attackers"
-        return None if _is_int(r.get("levels")) and r["levels"] >= 0 else "levels: must be a non-negative integer"
-    if op == "penalty":
-        if not _is_int(r.get("points")):
-            return "points: must be an integer"
-        if type(r.get("ends_hand")) is not bool:
-            return "ends_hand: must be a boolean"
-        if r.get("consequence") not in CONSEQUENCES:
-            return "consequence: must be a consequence code"
-        if "next_banker" not in r or r["next_banker"] not in ("banker", "attackers", None):
-            return "next_banker: must be banker, attackers or null"
-        return None if _is_int(r.get("levels")) and r["levels"] >= 0 else "levels: must be a non-negative integer"
-    if op == "handshake":
-        if not (_is_int(r.get("protocol")) and r["protocol"] >= 1):
-            return "protocol: must be a positive integer"
-        if type(r.get("name")) is not str or not r["name"]:
-            return "name: must be a non-empty string"
-        if type(r.get("version")) is not str:
-            return "version: must be a string"
-        for k in ("language", "homepage"):
-            if k in r and type(r[k]) is not str:
-                return f"{k}: must be a string"
-        rs = r.get("rulesets")
-        if type(rs) is not list or not all(type(x) is str for x in rs) or len(set(rs)) != len(rs):
-            return "rulesets: must be a list of distinct strings"
-        ops = r.get("operations")
-        if type(ops) is not list or not all(o in OPERATIONS for o in ops) or len(set(ops)) != len(ops):
-            return "operations: must be a list of distinct operation names"
-        return None
+def _is_bool(v) -> bool:
+    return type(v) is bool
+
+
+def _is_count(v) -> bool:
+    return _is_int(v) and v >= 0
+
+
+def _is_next_banker(v) -> bool:
+    return type(v) is str and v in ("banker", "attackers")
+
+
+def _check_components(comps) -> str | None:
+    if type(comps) is not list:
+        return "components: must be a list"
+    for c in comps:
+        if type(c) is not dict:
+            return "components: each must be an object"
+        if not (_is_int(c.get("size")) and 1 <= c["size"] <= 3):
+            return "components: size must be 1, 2 or 3"
+        if not (_is_int(c.get("length")) and c["length"] >= 1):
+            return "components: length must be a positive integer"
+        if not _is_cards(c.get("cards")):
+            return "components: cards must be a card list"
+        if "kind" in c and c["kind"] not in ("single", "pair", "triple", "tractor"):
+            return "components: kind must be single, pair, triple or tractor"
     return None
 
 
-def check_answer(op: str, msg: Any) -> str:
+def _check_failure(f) -> str | None:
+    if type(f) is not dict:
+        return "failure: must be an object"
+    if any(k in f and not _is_cards(f[k]) for k in ("blocked", "forced")):
+        return "failure: blocked and forced must be card lists"
+    if "penalty" in f and not _is_count(f["penalty"]):
+        return "failure: penalty must be a non-negative integer"
+    return None
+
+
+def _kinds(*names):
+    return lambda v: type(v) is str and v in names
+
+
+# op -> field -> (test, complaint). A field need not be present (which ones must is the handshake's
+# ``fields``, checked by :func:`missing_fields`); a field present must be of its type. Mirrors <op>.result.json.
+_FIELD_CHECKS: dict[str, dict[str, tuple]] = {
+    "follow": {"legal": (_is_bool, "must be a boolean"), "reason": (_kinds(*REASON_CODES), "must be a reason code")},
+    "lead": {"legal": (_is_bool, "must be a boolean"), "reason": (_kinds(*REASON_CODES), "must be a reason code")},
+    "classify": {"kind": (_kinds("single", "pair", "triple", "tractor", "throw", "mixed", "empty"),
+                          "not a combination kind"),
+                 "suit": (lambda v: v is None or _kinds("S", "H", "D", "C", "trump")(v),
+                          "must be a suit letter, trump or null")},
+    "winner": {"winner": (_is_seat, "must be a seat 0-3"), "points": (_is_count, "must be a non-negative integer")},
+    "kitty": {"points": (_is_int, "must be an integer")},
+    "result": {"next_banker": (_is_next_banker, "must be banker or attackers"),
+               "levels": (_is_count, "must be a non-negative integer")},
+    "advance": {"level": (lambda v: v is None or _kinds(*RANKS)(v), "must be a rank or null"),
+                "won": (_is_bool, "must be a boolean")},
+    "declare": {"legal": (_is_bool, "must be a boolean"),
+                "reason": (_kinds(*DECLARE_REASON_CODES), "must be a declaration reason code"),
+                "trump": (_is_trump, "must be a suit letter or null"),
+                "declarer": (lambda v: v is None or _is_seat(v), "must be a seat or null"),
+                "banker": (lambda v: v is None or _is_seat(v), "must be a seat or null")},
+    "undeclared": {"redeal": (_is_bool, "must be a boolean"), "trump": (_is_trump, "must be a suit letter or null"),
+                   "banker_side": (lambda v: v is None or _is_next_banker(v), "must be banker, attackers or null"),
+                   "level": (_kinds(*RANKS), "must be a rank")},
+    "hand": {"attackers_points": (_is_int, "must be an integer"),
+             "next_banker": (_is_next_banker, "must be banker or attackers"),
+             "levels": (_is_count, "must be a non-negative integer")},
+    "penalty": {"points": (_is_int, "must be an integer"), "ends_hand": (_is_bool, "must be a boolean"),
+                "consequence": (_kinds(*CONSEQUENCES), "must be a consequence code"),
+                "next_banker": (lambda v: v is None or _is_next_banker(v), "must be banker, attackers or null"),
+                "levels": (_is_count, "must be a non-negative integer")},
+}
+
+
+def _check_result(op: str, r: dict) -> str | None:
+    """A short complaint when ``r`` is not a valid result of ``op`` (mirrors <op>.result.json)."""
+    if op == "handshake":
+        return _check_handshake(r)
+    if "clauses" in r and not (type(r["clauses"]) is list and all(type(c) is str for c in r["clauses"])):
+        return "clauses: must be a list of strings"
+    if "detail" in r and type(r["detail"]) is not str:
+        return "detail: must be a string"
+    for k, (test, complaint) in _FIELD_CHECKS.get(op, {}).items():
+        if k in r and not test(r[k]):
+            return f"{k}: {complaint}"
+    if op == "lead" and "failure" in r:
+        return _check_failure(r["failure"])
+    if op == "classify" and "components" in r:
+        return _check_components(r["components"])
+    return None
+
+
+def _check_handshake(r: dict) -> str | None:
+    if not (_is_int(r.get("protocol")) and r["protocol"] >= 1):
+        return "protocol: must be a positive integer"
+    if type(r.get("name")) is not str or not r["name"]:
+        return "name: must be a non-empty string"
+    if type(r.get("version")) is not str:
+        return "version: must be a string"
+    for k in ("language", "homepage"):
+        if k in r and type(r[k]) is not str:
+            return f"{k}: must be a string"
+    rs = r.get("rulesets")
+    if type(rs) is not list or not all(type(x) is str for x in rs) or len(set(rs)) != len(rs):
+        return "rulesets: must be a list of distinct strings"
+    ops = r.get("operations")
+    if type(ops) is not list or not all(o in OPERATIONS for o in ops) or len(set(ops)) != len(ops):
+        return "operations: must be a list of distinct operation names"
+    if "fields" in r:
+        fields = r["fields"]
+        if type(fields) is not dict:
+            return "fields: must be an object, operation -> list of compared fields"
+        for op, names in fields.items():
+            if op not in COMPARED:
+                return f"fields: {op!r} is not an operation"
+            if type(names) is not list or not names or len(set(map(repr, names))) != len(names):
+                return f"fields/{op}: must be a non-empty list of distinct field names"
+            for n in names:
+                if n not in COMPARED[op] or type(n) is not str:
+                    return (f"fields/{op}: {n!r} is not a compared field of {op} "
+                            f"(its compared fields: {', '.join(COMPARED[op])})")
+    return None
+
+
+def declared_fields(handshake: dict) -> dict[str, tuple[str, ...]]:
+    """The compared fields the engine answers, by operation: those ``fields`` declares, else all of them.
+
+    Raises :class:`ProtocolError` (kind ``handshake_failed``) when ``fields`` names an operation the
+    handshake's ``operations`` does not list (a valid handshake is assumed otherwise).
+    """
+    declared = handshake.get("fields") or {}
+    unlisted = [op for op in declared if op not in handshake["operations"]]
+    if unlisted:
+        raise ProtocolError("handshake_failed", f"fields declares the compared fields of {', '.join(unlisted)}, "
+                            "which operations does not list")
+    return {op: tuple(n for n in COMPARED[op] if n in declared.get(op, COMPARED[op]))
+            for op in handshake["operations"]}
+
+
+def narrowed(fields: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """The operations compared on fewer than all their fields, with the fields they are compared on."""
+    return {op: fs for op, fs in fields.items() if tuple(fs) != COMPARED[op]}
+
+
+def coverage_note(op: str, fields) -> str:
+    """``follow compared on legal only (not reason)``: how a report says an operation's comparison was narrowed."""
+    left = [f for f in COMPARED[op] if f not in fields]
+    return f"{op} compared on {', '.join(fields)} only (not {', '.join(left)})"
+
+
+def missing_fields(op: str, result: dict, fields=None) -> list[str]:
+    """The compared fields an answer must carry and does not: every compared field (or the declared ones),
+    except lead's failure fields, whose absence says "no failed throw" and is compared as such."""
+    need = COMPARED[op] if fields is None else fields
+    return [k for k in need if k not in result and not (op == "lead" and k in FAILURE_FIELDS)]
+
+
+def check_answer(op: str, msg: Any, fields=None) -> str:
     """Validate an answer envelope and its result; return its status ``result``/``skipped``/``errored``.
 
-    Raises :class:`ProtocolError` (kind ``invalid_answer``) with the schema's
+    ``fields`` are the compared fields the engine declared it answers for ``op``
+    (default: all of them); each must be present in a result. Raises
+    :class:`ProtocolError` (kind ``invalid_answer``) with the schema's
     explanation when the answer is not valid.
     """
     status = _fast_envelope(msg)
@@ -293,6 +348,12 @@ def check_answer(op: str, msg: Any) -> str:
         if problem:
             errs = schema_errors(f"{op}.result", msg["result"])
             raise ProtocolError("invalid_answer", "; ".join(errs) or problem)
+        if op != "handshake":
+            missing = missing_fields(op, msg["result"], fields)
+            if missing:
+                need = COMPARED[op] if fields is None else fields
+                raise ProtocolError("invalid_answer", f"{', '.join(missing)}: missing (the engine answers {op} on "
+                                    f"{', '.join(need)}{'' if fields is not None else ', all its compared fields'})")
     return status
 
 
@@ -331,27 +392,42 @@ def norm_cards(cards) -> list[str]:
     return sorted(cards, key=_card_key)
 
 
-def normalize(op: str, result: dict) -> dict:
-    """The compared fields of a result, with card lists in a canonical order."""
+def normalize(op: str, result: dict, fields=None) -> dict:
+    """The compared fields of a result (all, or ``fields``), with card lists in a canonical order.
+
+    lead's ``failure`` object becomes three fields, ``blocked``, ``penalty`` and
+    ``forced``, each absent when the result has no failure (a legal lead).
+    """
+    if op == "lead" and isinstance(result.get("failure"), dict):
+        result = {**{k: v for k, v in result.items() if k != "failure"}, **result["failure"]}
     out = {}
-    for k in COMPARED[op]:
+    for k in (COMPARED[op] if fields is None else fields):
         if k not in result:
             continue
         v = result[k]
         if op == "classify" and k == "components":
             v = sorted(({"size": c["size"], "length": c["length"], "cards": norm_cards(c["cards"])} for c in v),
                        key=lambda c: (-c["size"] * c["length"], -c["size"], [_card_key(x) for x in c["cards"]]))
-        elif op == "lead" and k == "failure" and isinstance(v, dict):
-            v = {"blocked": norm_cards(v["blocked"]), "penalty": v["penalty"], "forced": norm_cards(v["forced"])}
+        elif op == "lead" and k in ("blocked", "forced"):
+            v = norm_cards(v)
         out[k] = v
     return out
 
 
-def compare(op: str, expected: dict, got: dict) -> list[str]:
-    """The differences between an expected and an engine's result (empty when they agree)."""
-    e, g = normalize(op, expected), normalize(op, got)
+def canonical(op: str, result: dict, fields=None) -> dict:
+    """:func:`normalize` in the shape of a result: lead's failure fields back inside ``failure``."""
+    out = normalize(op, result, fields)
+    if op == "lead" and any(k in out for k in FAILURE_FIELDS):
+        out["failure"] = {k: out.pop(k) for k in FAILURE_FIELDS if k in out}
+    return out
+
+
+def compare(op: str, expected: dict, got: dict, fields=None) -> list[str]:
+    """The differences between an expected and an engine's result on the compared fields (all, or the
+    ``fields`` the engine declared it answers); empty when they agree."""
+    e, g = normalize(op, expected, fields), normalize(op, got, fields)
     diffs = []
-    for k in COMPARED[op]:
+    for k in (COMPARED[op] if fields is None else fields):
         if e.get(k, _MISSING) != g.get(k, _MISSING):
             diffs.append(f"{k}: expected {_show(e.get(k, _MISSING))}, got {_show(g.get(k, _MISSING))}")
     return diffs

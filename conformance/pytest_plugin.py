@@ -86,13 +86,19 @@ def pytest_addoption(parser):
     group.addoption("--tractor-hands", action="store_true", default=False,
                     help="also play whole hands through the engine (conformance.stateful), one test per ruleset")
     parser.addini("tractor_engine", "engine command for the conformance suite (as --tractor-engine)", default="")
-    parser.addini("tractor_ruleset", "rulesets for the conformance suite (as --tractor-ruleset)", default="")
-    parser.addini("tractor_ops", "operations for the conformance suite (as --tractor-ops)", default="")
+    # list options are ini type "args" (split like a shell: "r000 r003", commas split later too): a bare
+    # string would be iterated letter by letter
+    parser.addini("tractor_ruleset", "rulesets for the conformance suite (as --tractor-ruleset)", type="args",
+                  default=[])
+    parser.addini("tractor_ops", "operations for the conformance suite (as --tractor-ops)", type="args", default=[])
     parser.addini("tractor_profile", "quick or thorough (as --tractor-profile)", default="")
     parser.addini("tractor_seed", "seed (as --tractor-seed)", default="")
 
 
 def _split(values) -> list[str]:
+    """Names from option values: each may hold several, separated by commas or spaces."""
+    if isinstance(values, str):
+        values = [values]
     out: list[str] = []
     for v in values or ():
         out += [x.strip() for x in str(v).replace(",", " ").split() if x.strip()]
@@ -224,6 +230,10 @@ class OperationItem(pytest.Item):
             what = "ruleset" if self.op in hs.get("operations", ()) else "operation"
             pytest.skip(f"the engine's handshake does not list this {what} "
                         f"(rulesets {hs.get('rulesets')}, operations {hs.get('operations')})")
+        from .protocol import coverage_note, narrowed
+        note = coverage_note(self.op, engine.fields[self.op]) if self.op in narrowed(engine.fields) else ""
+        if note:  # partial answers, declared: said in --junitxml and with any failure
+            self.user_properties.append(("compared", note))
         outcome = check_operation(engine, self.ruleset, self.op, s.profile, s.seed)
         self.user_properties.append(("examples", outcome.examples))
         if outcome.status == "skipped":
@@ -232,7 +242,7 @@ class OperationItem(pytest.Item):
             d = outcome.disagreement
             replay = (f"  replay: pytest --tractor-engine {_quote(s.engine)} --tractor-ruleset {self.ruleset} "
                       f"--tractor-ops {self.op} --tractor-profile {s.profile} --tractor-seed {s.seed}")
-            raise EngineFailure(d.render() + "\n" + replay)
+            raise EngineFailure(d.render() + "\n" + replay + (f"\n  ({note})" if note else ""))
 
     def repr_failure(self, excinfo, style=None):
         """A disagreement as :meth:`Disagreement.render` draws it (no traceback)."""

@@ -53,6 +53,25 @@ def by_clause(result: RunResult) -> dict[str, dict[str, int]]:
     return dict(sorted(rows.items()))
 
 
+def compared_fields(result: RunResult) -> dict[str, list[str]]:
+    """The fields each operation of the run was compared on (the handshake's ``fields``, else all)."""
+    hs = result.handshake
+    if not hs:
+        return {}
+    try:
+        fields = protocol.declared_fields(hs)
+    except protocol.ProtocolError:
+        return {}
+    ran = {c["op"] for c in result.cases}
+    return {op: list(fields[op]) for op in protocol.OPERATIONS if op in ran and op in fields}
+
+
+def coverage_notes(result: RunResult) -> list[str]:
+    """One line per operation compared on fewer than all its fields: "follow compared on legal only (not reason)"."""
+    return [protocol.coverage_note(op, fs) for op, fs in compared_fields(result).items()
+            if tuple(fs) != protocol.COMPARED[op]]
+
+
 def _cols(row: dict) -> dict:
     """Fold the expectation statuses into the four columns (xfail counts as skipped, xpass as fail)."""
     return {"pass": row["pass"], "fail": row["fail"] + row["xpass"], "skipped": row["skipped"] + row["xfail"],
@@ -89,6 +108,7 @@ def report_dict(result: RunResult) -> dict:
         "totals": result.counts(),
         "findings": [f.to_dict() for f in result.findings], "unexplained": list(result.unexplained),
         "by_op": by_op(result), "by_clause": by_clause(result),
+        "compared": compared_fields(result), "narrowed": coverage_notes(result),
         "events": list(result.events),
         "deviations": [{"selector": d.label(), "reason": d.reason, "matched": d.matched} for d in result.deviations],
         "cases": cases,
@@ -130,6 +150,7 @@ def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> l
 
 def junit_xml(result: RunResult) -> str:
     root = ET.Element("testsuites", name="tractor conform")
+    narrowed = {n.split(" ", 1)[0]: n for n in coverage_notes(result)}
     suites: dict[str, ET.Element] = {}
     counts: dict[str, dict[str, int]] = {}
     for case, o in zip(result.cases, result.outcomes):
@@ -137,6 +158,9 @@ def junit_xml(result: RunResult) -> str:
         if name not in suites:
             suites[name] = ET.SubElement(root, "testsuite", name=name)
             counts[name] = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time": 0.0}
+            if case["op"] in narrowed:  # partial answers, declared: said on the suite
+                props = ET.SubElement(suites[name], "properties")
+                ET.SubElement(props, "property", name="compared", value=narrowed[case["op"]])
         c = counts[name]
         c["tests"] += 1
         c["time"] += o.seconds
@@ -283,6 +307,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
     lines = []
     name = f"{hs.get('name', '?')} {hs.get('version', '')}".strip() if hs else "(no handshake)"
     lines.append(showable(f"engine: {name} — {' '.join(result.command)}"))
+    lines += [f"partial answers: {note}" for note in coverage_notes(result)]
     lines.append("")
     found = findings_lines(result)
     if found:
@@ -334,6 +359,7 @@ def markdown(result: RunResult, show: int = 10) -> str:
                + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]))
     if result.restarts:
         out.append(f"- the engine was restarted {result.restarts} time(s)")
+    out += [f"- partial answers, declared: {note}" for note in coverage_notes(result)]
     out.append("")
     found = findings_lines(result, markdown=True)
     if found:

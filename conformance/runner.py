@@ -151,6 +151,7 @@ class Runner:
         self.events: list[dict] = []
         self.engine: EngineProcess | None = None
         self.handshake: dict | None = None
+        self.fields: dict[str, tuple[str, ...]] = {}   # op -> the compared fields the engine answers
         self._stderr_bytes = 0
         self._stderr_tail = ""
         self.handshake_seconds = 0.0   # time spent starting engines and shaking hands
@@ -210,6 +211,10 @@ class Runner:
         if result["protocol"] != protocol.PROTOCOL_VERSION:
             raise HandshakeError("handshake_failed", f"the engine speaks protocol {result['protocol']}, "
                                  f"the runner {protocol.PROTOCOL_VERSION}")
+        try:  # partial answers, declared: the fields each operation is compared on
+            self.fields = protocol.declared_fields(result)
+        except ProtocolError as e:
+            raise HandshakeError("handshake_failed", f"invalid handshake answer: {e}") from None
         return result
 
     def _stderr_note(self) -> str:
@@ -539,8 +544,9 @@ class Runner:
         if isinstance(msg, dict) and type(msg.get("seq")) is int and msg["seq"] != seq:  # it answers another
             return Outcome("errored", "wrong_seq", f"the answer has seq {_clip(json.dumps(scrub(msg['seq'])), 60)}, "
                                                    f"the request {seq}", _keep(msg))
+        fields = self.fields.get(op)
         try:
-            status = protocol.check_answer(op, msg)
+            status = protocol.check_answer(op, msg, fields)
         except ProtocolError as e:
             return Outcome("errored", e.kind, scrub(str(e)), _keep(msg))
         if self.strict_schema:
@@ -556,7 +562,7 @@ class Runner:
         if status == "errored":
             return Outcome("errored", "engine_errored", _clip(scrub(msg["errored"]["message"]), 1000), _keep(msg))
         result = msg["result"]
-        diffs = protocol.compare(op, case["expected"], result)
+        diffs = protocol.compare(op, case["expected"], result, fields)
         if diffs:
             return Outcome("fail", "disagrees", scrub("; ".join(diffs)), _keep(result))
         return Outcome("pass")

@@ -146,11 +146,11 @@ def hand_machine(engine, ruleset: str) -> type[RuleBasedStateMachine]:
             if status == "skipped":
                 self.skipped[op] += 1
                 return expected
-            norm = protocol.normalize(op, expected)
+            norm = protocol.canonical(op, expected)
             if status == "errored":
                 raise HandDisagreement(Disagreement(op, ruleset, inp, norm, got, "errored", tuple(clauses),
                                                     [str(got)]), where)
-            diffs = protocol.compare(op, expected, got)
+            diffs = protocol.compare(op, expected, got, getattr(self.engine, "fields", {}).get(op))
             if diffs:
                 raise HandDisagreement(Disagreement(op, ruleset, inp, norm, got, "fail", tuple(clauses), diffs),
                                        where)
@@ -309,10 +309,11 @@ def hand_machine(engine, ruleset: str) -> type[RuleBasedStateMachine]:
             order = [(leader + k) % 4 for k in range(4)]
             others = [_fmt(hands[s]) for s in order[1:]]
             lead = random_lead(ctx, hands[leader], rng, throw_chance=0.9 if throw else 0.0)
-            verdict = self.ask("lead", {**self.ctx_input(), "cards": _fmt(lead), "others": others},
+            held = _fmt(hands[leader])
+            verdict = self.ask("lead", {**self.ctx_input(), "cards": _fmt(lead), "hand": held, "others": others},
                                f"seat {leader} leads")
             alternative = rng.sample(hands[leader], min(len(hands[leader]), rng.randint(1, 4)))
-            self.ask("lead", {**self.ctx_input(), "cards": _fmt(alternative), "others": others},
+            self.ask("lead", {**self.ctx_input(), "cards": _fmt(alternative), "hand": held, "others": others},
                      f"seat {leader} might lead")
             trick: dict[str, Any] = {"leader": leader}
             if not verdict["legal"]:

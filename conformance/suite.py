@@ -84,6 +84,7 @@ class ProcessEngine:
         self.timeout = timeout
         self.process = None
         self.handshake: dict | None = None
+        self.fields: dict[str, tuple[str, ...]] = {}   # op -> the compared fields the engine answers
         self.seq = 0
         self.restarts = 0
 
@@ -103,6 +104,10 @@ class ProcessEngine:
             if protocol.check_answer("handshake", msg) != "result":
                 raise protocol.ProtocolError("invalid_answer", "the handshake is not a result")
         except (BadMessage, protocol.ProtocolError) as e:
+            raise EngineUnavailable(f"no valid handshake from {self.name}: {scrub(str(e))}") from None
+        try:
+            self.fields = protocol.declared_fields(msg["result"])
+        except protocol.ProtocolError as e:
             raise EngineUnavailable(f"no valid handshake from {self.name}: {scrub(str(e))}") from None
         self.handshake = scrub(msg["result"])
 
@@ -141,7 +146,7 @@ class ProcessEngine:
                 continue  # a late or repeated answer to an earlier request: not this one's
             break
         try:
-            status = protocol.check_answer(op, msg)
+            status = protocol.check_answer(op, msg, self.fields.get(op))
         except protocol.ProtocolError as e:
             return ("errored", f"invalid answer: {scrub(str(e))}")
         msg = scrub(msg)
@@ -188,7 +193,7 @@ class Disagreement(Exception):
         lines = [f"{self.ruleset} {self.op}: {self.status} — decided by {', '.join(self.clauses) or '(no clause)'}"]
         lines += ["  " + line for line in draw_input(self.op, self.input)]
         lines.append(f"  reference: {json.dumps(self.expected, ensure_ascii=False)}")
-        got = self.got if isinstance(self.got, str) else json.dumps(protocol.normalize(self.op, self.got),
+        got = self.got if isinstance(self.got, str) else json.dumps(protocol.canonical(self.op, self.got),
                                                                       ensure_ascii=False)
         lines.append(f"  engine:    {got}")
         for d in self.differences:
@@ -233,14 +238,14 @@ def check_operation(engine: Engine, ruleset: str, op: str, profile: str = "quick
         result, clauses = expected_of(op, ruleset, inp)
         for c in clauses:
             outcome.clauses[c] = outcome.clauses.get(c, 0) + 1
-        expected = protocol.normalize(op, result)
+        expected = protocol.canonical(op, result)
         status, got = engine.ask(op, ruleset, inp)
         if status == "skipped":
             skipped.append(str(got))
             return
         if status == "errored":
             raise Disagreement(op, ruleset, inp, expected, got, "errored", tuple(clauses), [str(got)])
-        diffs = protocol.compare(op, result, got)
+        diffs = protocol.compare(op, result, got, getattr(engine, "fields", {}).get(op))
         if diffs:
             raise Disagreement(op, ruleset, inp, expected, got, "fail", tuple(clauses), diffs)
 

@@ -349,6 +349,8 @@ def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> in
             def show(o, ruleset=ruleset):
                 top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
                 note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
+                if o.op in protocol.narrowed(engine.fields):   # partial answers, declared: say so
+                    note += "; " + protocol.coverage_note(o.op, engine.fields[o.op])
                 print(f"{ruleset}.{o.op:11} {o.status:8} {note}", flush=True)
             outcomes += check_engine(engine, ruleset, ops, args.generated, args.seed, show)
     except EngineUnavailable as e:

@@ -14,6 +14,7 @@ import sys
 COMMANDS = {
     "check": "cmd_check",
     "show": "cmd_show",
+    "export": "cmd_export",
     "fmt": "cmd_fmt",
     "explain": "cmd_explain",
     "play": "cmd_play",

@@ -87,7 +87,8 @@ def build_lead(d: Draw, rules) -> dict:
         cards = d.sample(hands[0], min(len(hands[0]), d.int(2, 4)))
     else:
         cards = draw_lead(d, ctx, hands[0], (11, 20))
-    return {"level": level, "trump": trump, "cards": fmt(cards), "others": [fmt(h) for h in hands[1:]]}
+    return {"level": level, "trump": trump, "cards": fmt(cards), "hand": fmt(hands[0]),
+            "others": [fmt(h) for h in hands[1:]]}
 
 
 def build_winner(d: Draw, rules) -> dict:

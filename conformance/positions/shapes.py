@@ -154,7 +154,18 @@ def build_lead(d: Draw, rules, sc: Scenario) -> dict:
         extra = singles(d, pool, d.int(0, 2)) or []
         pool -= Counter(extra)
         h.update(extra)
-    return {"level": level, "trump": trump, "cards": fmt(cards), "others": [fmt(h.elements()) for h in others]}
+    inp = {"level": level, "trump": trump, "cards": fmt(cards), "others": [fmt(h.elements()) for h in others]}
+    return {**inp, "hand": fmt(cards + _more_of_hand(inp, pool))}
+
+
+def _more_of_hand(inp: dict, pool: Counter) -> list[int]:
+    """Up to three cards of ``pool`` the leader holds besides the lead, chosen by the position itself
+    (a hash of it), not by the draw: what the draw gives the other operations stays as it was."""
+    import random
+    import zlib
+    rng = random.Random(zlib.crc32(repr(sorted(inp.items())).encode()))
+    cards = sorted(pool.elements())
+    return sorted(rng.sample(cards, min(len(cards), rng.randint(0, 3))))
 
 
 def _equal_throw(d: Draw, rules, v: View, others: list[Counter]) -> list[int]:

@@ -2,10 +2,13 @@
 // A toy Tractor engine behind the engine protocol (docs/protocol.md), in plain Node.js.
 //
 // It knows a little of ruleset r003 by heart -- its own score table and level
-// list, not the project's code -- and answers three operations:
+// list, not the project's code -- and answers four operations:
 //   result   -- attackers' points -> who banks next and how many levels;
 //   advance  -- a team's level + a gain -> the level reached, game won?;
-//   classify -- singles and pairs only; anything bigger is "skipped".
+//   classify -- singles and pairs only; anything bigger is "skipped";
+//   follow   -- single-card leads only, and legal or not only: the handshake
+//               declares it (fields: {follow: ["legal"]}), so the runner
+//               compares no reason code and says so in its reports.
 // Every other operation is answered "skipped" (and left out of the handshake,
 // so the runner does not even send it). Run it through the conformance suite:
 //
@@ -63,14 +66,25 @@ function classify(input) {
            components: [{ kind, size: cards.length, length: 1, cards }] };
 }
 
-const OPERATIONS = { advance, classify, result };
+function follow(input) {
+  // A single card led: follow its suit while you hold one. Bigger leads: not implemented.
+  const { lead, hand, play, level, trump } = input;
+  if (lead.length !== 1) return null;
+  const suit = effectiveSuit(lead[0], level, trump);
+  const holds = play.length === 1 && hand.includes(play[0]);
+  const canFollow = hand.some((c) => effectiveSuit(c, level, trump) === suit);
+  return { legal: holds && (!canFollow || effectiveSuit(play[0], level, trump) === suit) };
+}
+
+const OPERATIONS = { advance, classify, follow, result };
 
 function answer(req) {
   const seq = Number.isInteger(req.seq) ? req.seq : 0;
   const op = req.op;
   if (op === "handshake") {
     return { seq, result: { protocol: 1, name: "toy-node", version: "0.1", language: `Node.js ${process.version}`,
-                            rulesets: ["r003"], operations: Object.keys(OPERATIONS) } };
+                            rulesets: ["r003"], operations: Object.keys(OPERATIONS),
+                            fields: { follow: ["legal"] } } }; // partial answers, declared
   }
   if (op === "shutdown") return { seq, result: {} };
   if (!(op in OPERATIONS) || req.ruleset !== "r003") {
@@ -82,7 +96,7 @@ function answer(req) {
   } catch (e) {
     return { seq, errored: { message: String(e.message || e) } };
   }
-  if (out === null) return { seq, skipped: { reason: "the toy engine only classifies singles and pairs" } };
+  if (out === null) return { seq, skipped: { reason: `the toy engine's ${op} handles single cards (and pairs) only` } };
   return { seq, result: out };
 }
 

@@ -96,7 +96,8 @@ def _mutations(op, ans):
 def test_fast_check_agrees_with_the_schemas(vectors):
     """The hand-written check used on every answer accepts exactly what the JSON Schemas accept."""
     hs = engine.answer({"seq": 0, "op": "handshake", "protocol": 1})
-    samples = [("handshake", hs)]
+    partial = dict(hs, result=dict(hs["result"], fields={"follow": ["legal"], "lead": ["legal", "forced"]}))
+    samples = [("handshake", hs), ("handshake", partial)]
     seen = set()
     for i, c in enumerate(vectors, 1):
         if (c["op"], c["expected"].get("reason")) in seen:
@@ -109,7 +110,7 @@ def test_fast_check_agrees_with_the_schemas(vectors):
             schema_ok = not schema_errors("answer", m) and (
                 not isinstance(m, dict) or "result" not in m or not schema_errors(f"{op}.result", m["result"]))
             try:
-                check_answer(op, m)
+                check_answer(op, m, fields=())   # the structure only: which fields must be there is the handshake's
                 fast_ok = True
             except ProtocolError as e:
                 fast_ok = False
@@ -128,7 +129,7 @@ def test_compare_ignores_card_order_and_informative_fields():
     assert compare("lead", exp, got) == []
     got["failure"]["penalty"] = 20
     diffs = compare("lead", exp, got)
-    assert len(diffs) == 1 and diffs[0].startswith("failure:")
+    assert diffs == ["penalty: expected 10, got 20"]
     c1 = {"kind": "throw", "suit": "H", "components": [{"size": 2, "length": 1, "cards": ["5H", "5H"]},
                                                         {"size": 1, "length": 1, "cards": ["AH"]}]}
     c2 = {"kind": "throw", "suit": "H", "components": [{"kind": "single", "size": 1, "length": 1, "cards": ["AH"]},
@@ -158,3 +159,45 @@ def test_docs_cover_every_operation_reason_and_schema():
                  "handshake_failed", "engine_unavailable", "engine_errored", "engine_skipped", "not_run",
                  "ruleset_not_supported", "op_not_supported"):
         assert f"`{kind}`" in text, kind
+
+
+def test_a_result_must_carry_the_fields_the_engine_answers():
+    bare = {"seq": 1, "result": {"legal": False}}
+    with pytest.raises(ProtocolError, match="reason: missing"):
+        check_answer("follow", bare)                              # no declaration: every compared field
+    assert check_answer("follow", bare, fields=("legal",)) == "result"
+    with pytest.raises(ProtocolError, match="legal: missing"):
+        check_answer("follow", {"seq": 1, "result": {"reason": "ok"}}, fields=("legal",))
+    # a lead with no failure object carries no blocked/penalty/forced: absent is the answer "no failed throw"
+    assert check_answer("lead", {"seq": 1, "result": {"legal": True}}, fields=("legal", "forced")) == "result"
+
+
+def test_partial_comparison_compares_only_the_declared_fields():
+    exp = {"legal": False, "reason": "must_follow_suit"}
+    assert compare("follow", exp, {"legal": False}, ("legal",)) == []
+    assert compare("follow", exp, {"legal": True}, ("legal",)) == ["legal: expected false, got true"]
+    assert compare("follow", exp, {"legal": False, "reason": "must_play_pair"}, ("legal",)) == []
+    # lead.failure is three fields: an engine that reports only the first blocked unit omits blocked
+    exp = {"legal": False, "reason": "throw_beaten", "failure": {"blocked": ["KH", "QH", "QH"], "penalty": 30,
+                                                                 "forced": ["QH", "QH"]}}
+    first_unit = {"legal": False, "reason": "throw_beaten", "failure": {"blocked": ["KH"], "penalty": 30,
+                                                                        "forced": ["QH", "QH"]}}
+    assert compare("lead", exp, first_unit) == ['blocked: expected ["QH", "QH", "KH"], got ["KH"]']
+    assert compare("lead", exp, first_unit, ("legal", "reason", "penalty", "forced")) == []
+    assert compare("lead", exp, {"legal": False, "failure": {"forced": ["QH", "QH"]}}, ("legal", "forced")) == []
+    assert compare("lead", exp, {"legal": False}, ("legal", "forced")) == ['forced: expected ["QH", "QH"], got (absent)']
+
+
+def test_declared_fields_are_checked_against_the_operations():
+    hs = {"protocol": 1, "name": "e", "version": "1", "rulesets": ["*"], "operations": ["follow", "lead"]}
+    assert protocol.declared_fields(hs)["lead"] == ("legal", "reason", "blocked", "penalty", "forced")
+    assert protocol.declared_fields(dict(hs, fields={"follow": ["legal"]}))["follow"] == ("legal",)
+    with pytest.raises(ProtocolError, match="fields declares the compared fields of kitty, which operations does not"):
+        protocol.declared_fields(dict(hs, fields={"kitty": ["points"]}))
+    bad = {"seq": 0, "result": dict(hs, fields={"follow": ["legal", "why"]})}
+    with pytest.raises(ProtocolError, match="why"):
+        check_answer("handshake", bad)
+    assert protocol._check_result("handshake", bad["result"]) == (
+        "fields/follow: 'why' is not a compared field of follow (its compared fields: legal, reason)")
+    assert protocol.coverage_note("lead", ("legal", "forced")) == (
+        "lead compared on legal, forced only (not reason, blocked, penalty)")

@@ -1,0 +1,65 @@
+"""``tractor export R --json``: every setting, ladder, band, kitty row and reading, each with its clause."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conformance.protocol import schema_errors
+from tractor_dsl.checker import load
+from tractor_dsl.export import export, export_json
+
+LIB = load()
+RULESETS = sorted(LIB.rulesets)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_the_export_of_every_bundled_ruleset_is_valid_and_complete(name):
+    rs = LIB.get(name)
+    data = json.loads(export_json(rs))
+    assert schema_errors("export", data, limit=5) == []
+    clause_ids = {c.id for c in rs.clauses}
+    assert set(data["settings"]) == set(rs.values)                     # every setting
+    assert all(s["clause"] in clause_ids for s in data["settings"].values())
+    assert len(data["follow"]) == len(rs.ladders) and len(data["bands"]["rows"]) == len(rs.bands)
+    interpreted = [c for c in rs.clauses if c.readings]
+    assert [r["clause"] for r in data["readings"]] == [c.id for c in interpreted]
+    for r in data["readings"]:                                         # the chosen reading and the others
+        assert [x["name"] for x in r["readings"] if x["chosen"]] == [rs.choices[r["clause"]]] == [r["chosen"]]
+    assert data["ruleset"]["name"] == name and data["ruleset"]["lineage"][0] == name
+    assert data["ruleset"]["extends"] == (rs.lineage[1] if len(rs.lineage) > 1 else None)
+
+
+def test_the_export_says_what_the_rulebooks_say():
+    r001, r003, capped = (export(LIB.get(n)) for n in ("r001", "r003", "r003_capped"))
+    # 001:4 (level.progression): levels 3 to K, nothing must be played
+    assert r001["settings"]["level.ranks"]["value"][0] == "3" and r001["settings"]["level.end"]["value"] == "K"
+    assert r001["settings"]["level.must_play"] == {**r001["settings"]["level.must_play"], "value": []}
+    # 001:8a (score.table): 120 takes the stage, +1 level per 60 points, never more than three levels
+    assert r001["settings"]["score.threshold"]["value"] == 120 and r001["settings"]["score.cap"]["value"] == 3
+    assert r001["bands"]["clause"] == "score.table"
+    assert {"low": 180, "high": 235, "side": "attackers", "levels": 1, "step": None} in r001["bands"]["rows"]
+    # 003:4 (score.table, interpreted): every 30 points one level, no cap; the derived r003_capped caps it at 3
+    assert r003["settings"]["score.cap"]["value"] is None and capped["settings"]["score.cap"]["value"] == 3
+    assert capped["ruleset"]["extends"] == "r003" and capped["settings"]["score.cap"]["reading"] == "thirty_capped"
+    assert r003["readings"][[r["clause"] for r in r003["readings"]].index("score.table")]["chosen"] == "thirty_open"
+
+
+def test_kitty_rows_are_formulas_with_their_text_and_tree():
+    rows = export(LIB.get("r003"))["kitty"]
+    trump_single = next(r for r in rows if r["won_by"] == "trump" and r["unit"] == "single")
+    assert trump_single["formula"] == "3 * cards" and trump_single["clause"] == "kitty.capture"
+    assert trump_single["expr"] == {"op": "*", "left": {"op": "const", "value": 3}, "right": {"op": "cards"}}
+    r001 = export(LIB.get("r001"))["kitty"]
+    assert {r["setting"] for r in r001} == {"kitty.multiplier", "kitty.banker_multiplier"}
+
+
+def test_the_command_is_deterministic_and_reports_an_unknown_ruleset(tmp_path):
+    cmd = [sys.executable, "-m", "tractor_cli.main", "export"]
+    first = subprocess.run(cmd + ["r001", "--json"], capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0 and first.stdout == export_json(LIB.get("r001"))
+    out = subprocess.run(cmd + ["r001", "--json", "-o", str(tmp_path / "r001.json")], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0 and (tmp_path / "r001.json").read_text(encoding="utf-8") == first.stdout
+    bad = subprocess.run(cmd + ["r999", "--json"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "unknown ruleset 'r999'" in bad.stderr and "Traceback" not in bad.stderr

@@ -1,0 +1,48 @@
+"""The pytest plugin's settings from an ini file, and the plugin under pytest-xdist (``pytest -n``)."""
+import shlex
+import sys
+from pathlib import Path
+
+pytest_plugins = ["pytester"]
+
+REPO = Path(__file__).resolve().parents[2]
+TOY = shlex.join([sys.executable, str(REPO / "examples" / "python" / "toy_engine.py")])
+
+
+def _ini(pytester, **options):
+    lines = "\n".join(f"{k} = {v}" for k, v in options.items())
+    pytester.makeini(f"[pytest]\naddopts = -p no:cacheprovider\n{lines}\n")
+
+
+def test_list_options_in_an_ini_file_are_names_not_letters(pytester):
+    _ini(pytester, tractor_engine=TOY, tractor_ruleset="r003", tractor_ops="result advance")
+    out = pytester.runpytest_subprocess("--collect-only", "-q")
+    assert out.ret == 0, out.stdout.str() + out.stderr.str()
+    assert out.stdout.str().count("tractor::r003.") == 2
+    out.stdout.fnmatch_lines(["tractor::r003.result", "tractor::r003.advance"])
+    assert "unknown ruleset" not in out.stderr.str()
+
+
+def test_ini_lists_take_commas_and_several_lines(pytester):
+    _ini(pytester, tractor_engine=TOY, tractor_ruleset="r003,r000", tractor_ops="\n    result,\n    advance")
+    out = pytester.runpytest_subprocess("--collect-only", "-q")
+    assert out.ret == 0, out.stdout.str() + out.stderr.str()
+    for ruleset in ("r003", "r000"):
+        for op in ("result", "advance"):
+            assert f"tractor::{ruleset}.{op}" in out.stdout.str()
+
+
+def test_a_bad_ini_ruleset_is_named_whole(pytester):
+    _ini(pytester, tractor_engine=TOY, tractor_ruleset="r999")
+    out = pytester.runpytest_subprocess()
+    assert out.ret == 4
+    assert "unknown ruleset(s) r999 " in out.stderr.str(), out.stderr.str()
+
+
+def test_the_plugin_under_xdist(pytester):
+    """pytest -n 2: every worker collects the same tests, each runs against its own engine process."""
+    _ini(pytester, tractor_engine=TOY, tractor_ruleset="r003", tractor_ops="result advance classify follow")
+    out = pytester.runpytest_subprocess("-n", "2", "-rs")
+    assert out.ret == 0, out.stdout.str() + out.stderr.str()
+    out.assert_outcomes(passed=3, skipped=1)        # the Python toy does not list follow
+    assert "does not list this operation" in out.stdout.str()

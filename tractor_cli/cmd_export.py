@@ -1,0 +1,39 @@
+"""``tractor export RULESET --json``: a ruleset's settings, ladders, bands, kitty rows and readings as JSON.
+
+For engines in any language that configure themselves from the spec rather
+than hard-coding its rules; the format is :mod:`tractor_dsl.export`, its
+JSON Schema ``conformance/schemas/export.json``.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HELP = "write a ruleset's settings, follow ladders, score bands, kitty rows and readings as JSON, each with its clause"
+
+
+def add_arguments(p):
+    p.add_argument("ruleset", help="ruleset name, e.g. r003")
+    p.add_argument("--json", action="store_true", default=True,
+                   help="JSON (the only format, and the default; schema conformance/schemas/export.json)")
+    p.add_argument("-o", "--output", metavar="FILE", default=None, help="write to FILE instead of stdout")
+
+
+def run(args) -> int:
+    from tractor_dsl.checker import load
+    from tractor_dsl.diagnostics import SpecError
+    from tractor_dsl.export import export_json
+    lib = load()
+    if lib.errors:
+        raise SpecError(lib.errors)
+    text = export_json(lib.get(args.ruleset))
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            print(f"tractor export: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
