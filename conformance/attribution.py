@@ -75,12 +75,14 @@ def _alternatives(rules: Rules) -> tuple[Alternative, ...]:
     return tuple(alternatives(rules))
 
 
-def _agrees(other: dict, engine: dict, op: str) -> bool:
-    return "error" not in other and all(other.get(k) == engine.get(k) for k in protocol.COMPARED[op] if k in engine)
+def _agrees(other: dict, engine: dict, op: str, fields=None) -> bool:
+    """The runner's own comparison, on the fields the engine declared it answers (all by default)."""
+    return "error" not in other and not protocol.compare(op, other, engine, fields)
 
 
 def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
-            alts: tuple[Alternative, ...] | None = None, rounds: int = 16) -> Analysis:
+            alts: tuple[Alternative, ...] | None = None, rounds: int = 16,
+            fields: dict[str, tuple[str, ...]] | None = None) -> Analysis:
     """Findings and charges for ``failures`` (each a case and the engine's result), given the ``passes``.
 
     Findings are found one at a time, each on top of the ones before (an
@@ -90,7 +92,8 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
     alternatives of its feature that help, and the search goes on.
     """
     alts = alts if alts is not None else _alternatives(rules)
-    engine_of = {case["id"]: protocol.normalize(case["op"], got) for case, got in failures}
+    fields = fields or {}                  # partial answers, declared: op -> the fields compared
+    engine_of = {case["id"]: protocol.normalize(case["op"], got, fields.get(case["op"])) for case, got in failures}
     case_of = {case["id"]: case for case, _ in failures}
     left = set(engine_of)
     base = rules
@@ -107,15 +110,16 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
                 by_op.setdefault(case_of[cid]["op"], []).append(cid)
         out: set[str] = set()
         for op, ids in by_op.items():
-            agree = {cid for cid in ids[:SAMPLE] if _agrees(answer(on, op, case_of[cid]["input"]), engine_of[cid], op)}
+            agree = {cid for cid in ids[:SAMPLE]
+                     if _agrees(answer(on, op, case_of[cid]["input"]), engine_of[cid], op, fields.get(op))}
             if agree:
                 agree |= {cid for cid in ids[SAMPLE:]
-                          if _agrees(answer(on, op, case_of[cid]["input"]), engine_of[cid], op)}
+                          if _agrees(answer(on, op, case_of[cid]["input"]), engine_of[cid], op, fields.get(op))}
             out |= agree
         return out
 
     def keeps_passes(alt: Alternative, on: Rules) -> bool:
-        return all(answer(on, c["op"], c["input"]) == protocol.normalize(c["op"], c["expected"])
+        return all(_agrees(answer(on, c["op"], c["input"]), c["expected"], c["op"], fields.get(c["op"]))
                    for c in passes if c["op"] in alt.observers)
 
     for _ in range(rounds):
@@ -145,8 +149,9 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
                     on, covered = more, covered | hits
         base = on
         left -= covered
-        together = {cid for cid in left if _agrees(answer(base, case_of[cid]["op"], case_of[cid]["input"]),
-                                                   engine_of[cid], case_of[cid]["op"])}
+        together = {cid for cid in left
+                    if _agrees(answer(base, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
+                               case_of[cid]["op"], fields.get(case_of[cid]["op"]))}
         covered |= together   # explained by this finding on top of the ones before
         left -= together
         chosen_features.add(alt.feature)
@@ -158,15 +163,16 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             charges[cid] = Charge((f.clause,), "finding", f.feature)
     unexplained = [case_of[cid] for cid in sorted(left)]
     for i, case in enumerate(unexplained):
-        charges[case["id"]] = _deciding(case, engine_of[case["id"]], alts) if i < DECIDES_LIMIT else \
+        charges[case["id"]] = _deciding(case, engine_of[case["id"]], alts, fields.get(case["op"])) \
+            if i < DECIDES_LIMIT else \
             Charge(tuple(case.get("clauses", ())), "consulted")
     return Analysis(findings, [c["id"] for c in unexplained], charges)
 
 
-def _deciding(case: dict, engine: dict, alts) -> Charge:
+def _deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
     op = case["op"]
-    expected = protocol.normalize(op, case["expected"])
-    wrong = {k for k in protocol.COMPARED[op] if expected.get(k) != engine.get(k)}
+    expected = protocol.normalize(op, case["expected"], fields)
+    wrong = {k for k in (fields or protocol.COMPARED[op]) if expected.get(k) != engine.get(k)}
     clauses: list[str] = []
     for alt in alts:
         if op in alt.observers and alt.clause not in clauses:
@@ -190,6 +196,10 @@ def attribute(result) -> None:
     """
     from reference_impl.rules import known_names, rules_for
     known = set(known_names())
+    try:
+        fields = protocol.declared_fields(result.handshake) if result.handshake else {}
+    except protocol.ProtocolError:
+        fields = {}
     by_ruleset: dict[str, tuple[list, list]] = {}
     for case, o in zip(result.cases, result.outcomes):
         if o is None or case["ruleset"] not in known:
@@ -203,7 +213,7 @@ def attribute(result) -> None:
     for ruleset, (fails, passes) in by_ruleset.items():
         if not fails:
             continue
-        a = analyse(rules_for(ruleset), fails, passes)
+        a = analyse(rules_for(ruleset), fails, passes, fields=fields)
         result.findings.extend(a.findings)
         result.unexplained.extend(a.unexplained)
         charges.update(a.charges)

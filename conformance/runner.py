@@ -31,6 +31,7 @@ unanswered one, which a sequential engine was working on.
 """
 from __future__ import annotations
 
+import fnmatch
 import json
 import shlex
 import signal
