@@ -51,3 +51,12 @@ def parts_text(parts: Iterable[tuple[str, str]]) -> str:
 def status_style(status: str, count: int = 1) -> str | None:
     """The style of a count in a status column: coloured only when there is something to count."""
     return STYLES.get(status) if count else "dim"
+
+
+def print_indented(out: Console, text: str | Text, indent: int = 4, style: str | None = None) -> None:
+    """``text`` wrapped to the console's width (CJK-aware: a Chinese character is two columns wide), every
+    line indented; no trailing blanks."""
+    body = text if isinstance(text, Text) else Text(text, style=style)
+    for line in body.wrap(out, max(20, out.width - indent)):
+        line.rstrip()
+        out.print(Text(" " * indent) + line, soft_wrap=True)
