@@ -46,7 +46,8 @@ class ConformProgress:
             self.progress = Progress(
                 SpinnerColumn(), TextColumn("{task.description:<22}"), BarColumn(), MofNCompleteColumn(),
                 TaskProgressColumn(), TextColumn("{task.fields[tally]}"), TextColumn("eta"), TimeRemainingColumn(),
-                TimeElapsedColumn(), console=self.console, transient=True, refresh_per_second=10)
+                TextColumn("elapsed"), TimeElapsedColumn(), console=self.console, transient=True,
+                refresh_per_second=10)
             self.progress.start()
             self.task = self.progress.add_task("preparing the cases", total=None, tally="")
         return self
@@ -65,7 +66,7 @@ class ConformProgress:
         if self.progress is not None:
             self.progress.update(self.task, description=what)
         elif self.mode == "lines":
-            ui.echo(what + " …", stderr=True)
+            self.console.print(what + " …", soft_wrap=True)
 
     def start(self, cases: list[dict]) -> None:
         self.cases = cases
@@ -92,5 +93,5 @@ class ConformProgress:
             self.last = now
             elapsed = now - self.start_time
             eta = (total - done) * elapsed / done if done else 0.0
-            ui.echo(f"{done}/{total} {tally_text(tally)}  {self._where(done)}  "
-                    f"{elapsed:.0f} s, about {eta:.0f} s left", stderr=True)
+            self.console.print(f"{done}/{total} {tally_text(tally)}  {self._where(done)}  "
+                               f"{elapsed:.0f} s, about {eta:.0f} s left", soft_wrap=True)
