@@ -231,9 +231,10 @@ def _run_generated(args, rulesets: list[str], ops) -> int:
     try:
         for ruleset in rulesets:
             def show(o, ruleset=ruleset):
+                from . import ui
                 top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
                 note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
-                print(f"{ruleset}.{o.op:11} {o.status:8} {note}", flush=True)
+                ui.echo(ui.styled(f"{ruleset}.{o.op:11} ", (f"{o.status:8}", o.status), f" {note}"))
             for o in check_engine(engine, ruleset, ops, args.generated, args.seed, show):
                 if o.disagreement is not None:
                     failures.append(o.disagreement)

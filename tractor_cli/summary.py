@@ -7,7 +7,6 @@ same tables come without escape codes. Engine text is shown escaped
 """
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 
 from . import ui
@@ -16,12 +15,9 @@ NOTED = ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_f
          "strays_killed")
 
 
-def tally_table(title: str, rows: dict[str, dict]) -> Table:
+def tally_table(title: str, rows: dict[str, dict]):
     from conformance.report import COLUMNS, _cols
-    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    table.add_column(title, no_wrap=True)
-    for c in COLUMNS:
-        table.add_column(c, justify="right")
+    table = ui.table(title, *COLUMNS)
     for key, row in rows.items():
         cols = _cols(row)
         table.add_row(key, *(Text(str(cols[c]), style=ui.status_style(c, cols[c])) for c in COLUMNS))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from reference_impl.cards import show_cards
@@ -60,3 +61,11 @@ def print_indented(out: Console, text: str | Text, indent: int = 4, style: str |
     for line in body.wrap(out, max(20, out.width - indent)):
         line.rstrip()
         out.print(Text(" " * indent) + line, soft_wrap=True)
+
+
+def table(*columns: str, title: str | None = None) -> Table:
+    """A table in the commands' plain style: a bold header, the first column left, the others right."""
+    t = Table(box=None, pad_edge=False, show_edge=False, header_style="bold", title=title)
+    for i, c in enumerate(columns):
+        t.add_column(c, justify="left" if i == 0 else "right", no_wrap=i == 0)
+    return t
