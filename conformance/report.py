@@ -120,10 +120,27 @@ def report_json(result: RunResult) -> str:
     return clean_text(json.dumps(report_dict(result), ensure_ascii=False, indent=1, allow_nan=False)) + "\n"
 
 
+def _umask() -> int:
+    """The process's umask (read without changing it where /proc tells it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path: Path, data: str) -> None:
+    """Write ``path`` whole or not at all, with the mode a plain ``open`` gives (0666 less the umask):
+    ``mkstemp`` makes its file 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(clean_text(data))
             f.flush()
@@ -209,14 +226,8 @@ def _case_text(case: dict, o) -> str:
 # --------------------------------------------------------------------------- drawing cases
 
 def glyphs(tokens: list[str]) -> str:
-    from reference_impl.cards import glyph, parse_card
-    out = []
-    for t in tokens:
-        try:
-            out.append(glyph(parse_card(t)))
-        except ValueError:
-            out.append(str(t))
-    return " ".join(out) if out else "—"
+    from reference_impl.cards import show_cards  # an engine's non-string "card" is shown as it is
+    return show_cards([t if isinstance(t, str) else json.dumps(t, ensure_ascii=False) for t in tokens])
 
 
 def draw_input(op: str, inp: dict) -> list[str]:

@@ -103,7 +103,27 @@ def parse_cards(cards: str | Iterable[str]) -> list[int]:
 
 
 def format_cards(cards: Iterable[int]) -> str:
+    """Cards in notation (``5H J+``): what a program reads."""
     return " ".join(text(c) for c in cards)
+
+
+def show_cards(cards: str | Iterable[int | str], empty: str = "—") -> str:
+    """Cards as people read them (``5♥ 大王``): the one text every command and report prints cards with.
+
+    Takes card ints, notation tokens or a notation string; a token that is not
+    a card (an engine's wrong answer) is shown as it is.
+    """
+    items = re.split(r"[\s,]+", cards.strip()) if isinstance(cards, str) else list(cards)
+    out = []
+    for c in items:
+        if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 54:
+            out.append(glyph(c))
+        elif c != "":
+            try:
+                out.append(glyph(parse_card(str(c))))
+            except ValueError:
+                out.append(str(c))
+    return " ".join(out) if out else empty
 
 
 def check_copies(cards: Iterable[int], decks: int, what: str = "these cards") -> None:

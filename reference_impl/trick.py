@@ -94,4 +94,5 @@ def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
             winner, best = i, strength
     points = sum(points_of(rules, p) for p in plays)
     trace.add(rules.clause("equipment.points"))
-    return Judgment(winner, trace.tuple(), "ok", f"play {winner} wins", {"points": points, "combos": combos})
+    return Judgment(winner, trace.tuple(), "ok", f"play {winner + 1} wins (plays counted from 1, the lead first)",
+                    {"points": points, "combos": combos})

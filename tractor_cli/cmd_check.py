@@ -34,5 +34,8 @@ def run(args) -> int:
                 print(f"{name}: document {rs.document}{base}: {len(rs.overrides)} override(s)")
     errors = len(lib.errors)
     warnings = len(lib.diagnostics) - errors
-    print(f"{len(set(lib.rulesets) - lib.context)} ruleset(s) checked, {errors} error(s), {warnings} warning(s)")
+    from . import ui
+    ui.echo(ui.styled(f"{len(set(lib.rulesets) - lib.context)} ruleset(s) checked, ",
+                      (f"{errors} error(s)", "fail" if errors else "pass"),
+                      ", ", (f"{warnings} warning(s)", "skipped" if warnings else None)))
     return 1 if errors else 0

@@ -55,40 +55,9 @@ def add_arguments(p):
                    help="also validate every answer with the JSON Schemas (slower)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
-                   help="show a progress bar on stderr (default: when stderr is a terminal)")
+                   help="show progress on stderr: a bar on a terminal, plain lines elsewhere "
+                        "(default: a bar when stderr is a terminal, nothing otherwise)")
     g.add_argument("--no-progress", dest="progress", action="store_false")
-
-
-class ProgressBar:
-    """A one-line progress bar on a stream, redrawn at most ten times a second."""
-
-    def __init__(self, stream=sys.stderr, width: int = 30):
-        self.stream = stream
-        self.width = width
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.drawn = False
-
-    def __call__(self, done: int, total: int, tally: dict) -> None:
-        now = time.monotonic()
-        if now - self.last < 0.1 and done < total:
-            return
-        self.last = now
-        frac = done / total if total else 1.0
-        filled = int(self.width * frac)
-        rate = done / (now - self.start) if now > self.start else 0.0
-        bad = tally["fail"] + tally["xpass"]
-        line = (f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} "
-                f"pass {tally['pass']} fail {bad} skip {tally['skipped'] + tally['xfail']} "
-                f"err {tally['errored']}  {rate:.0f}/s ")
-        self.stream.write(line)
-        self.stream.flush()
-        self.drawn = True
-
-    def close(self) -> None:
-        if self.drawn:
-            self.stream.write("\r" + " " * (self.width + 70) + "\r")
-            self.stream.flush()
 
 
 def _split(values) -> list[str]:
@@ -232,10 +201,13 @@ def _run(args, interrupts) -> int:
             print("interrupted", file=sys.stderr)
             return interrupts.status or 130
 
+    from .progress import ConformProgress
     started = time.monotonic()
+    bar = ConformProgress(args.progress)  # at once: preparing the cases can take seconds
     try:
-        with interrupts.armed():
+        with interrupts.armed(), bar:
             if args.vectors is not None:
+                bar.preparing("reading the vectors")
                 try:
                     cases = vector_cases(args.vectors or None, rulesets or None, ops)
                 except (OSError, ValueError) as e:
@@ -244,7 +216,10 @@ def _run(args, interrupts) -> int:
                 source, seed = f"vectors {args.vectors or 'conformance/vectors'}", None
                 rulesets = rulesets or sorted({c["ruleset"] for c in cases})
             else:
-                cases = generated_cases(rulesets, ops, args.seed, args.count)
+                cases = []
+                for i, ruleset in enumerate(rulesets, 1):
+                    bar.preparing(f"preparing {ruleset} ({i}/{len(rulesets)})")
+                    cases += generated_cases([ruleset], ops, args.seed, args.count)
                 source, seed = "generated", args.seed
     except KeyboardInterrupt:  # before any case: a report that says so
         from datetime import datetime, timezone
@@ -267,8 +242,6 @@ def _run(args, interrupts) -> int:
                         ops=list(ops or protocol.OPERATIONS),
                         source=source, seed=seed)
 
-    show_progress = sys.stderr.isatty() if args.progress is None else args.progress
-    bar = ProgressBar() if show_progress else None
     try:
         runner = Runner(args.engine[0], timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
                         handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema, progress=bar,
@@ -278,12 +251,10 @@ def _run(args, interrupts) -> int:
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
-    try:
+    with bar:
+        bar.start(cases)
         result = runner.run(cases, deviations, rulesets=rulesets, ops=list(ops or protocol.OPERATIONS),
                             source=source, seed=seed)
-    finally:
-        if bar:
-            bar.close()
     return _finish(args, result, interrupts)
 
 
@@ -318,7 +289,8 @@ def _finish(args, result, interrupts, analyse: bool = True) -> int:
         from .conform_many import write_extras
         extra, problem = write_extras(args, [result])
         written += extra
-    _print(report.summary_text(result, show=args.show))
+    from .summary import print_summary
+    print_summary(result, show=args.show)
     if written:
         _print(f"report: {', '.join(str(p) for p in written)}")
     if problem:
@@ -347,11 +319,12 @@ def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> in
     try:
         for ruleset in rulesets:
             def show(o, ruleset=ruleset):
+                from . import ui
                 top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
                 note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
                 if o.op in protocol.narrowed(engine.fields):   # partial answers, declared: say so
                     note += "; " + protocol.coverage_note(o.op, engine.fields[o.op])
-                print(f"{ruleset}.{o.op:11} {o.status:8} {note}", flush=True)
+                ui.echo(ui.styled(f"{ruleset}.{o.op:11} ", (f"{o.status:8}", o.status), f" {note}"))
             outcomes += check_engine(engine, ruleset, ops, args.generated, args.seed, show)
     except EngineUnavailable as e:
         print(f"tractor conform: {e}", file=sys.stderr)

@@ -43,8 +43,11 @@ def note_of(diff) -> str:
 
 def render(comparison, lang: str = "en", topics=None) -> str:
     """The comparison as text (also used by the tests against the documentation)."""
+    from conformance.variants import topic_title
+    from conformance.variants.render import question_parts
     from reference_impl.rules import rules_for
-    from conformance.variants import question_text, topic_title
+
+    from .ui import parts_text
 
     a, b = comparison.a, comparison.b
     width = max(len(a), len(b))
@@ -64,10 +67,10 @@ def render(comparison, lang: str = "en", topics=None) -> str:
             where = f"  [{feat.clause}]" if feat and feat.clause else ""
             lines.append(f"  {name:<{width}}  {value}{where}")
         if d.position is not None:
-            lines.append(f"  position: {question_text(d.position, lang)}")
+            lines.append(f"  position: {parts_text(question_parts(d.position, lang))}")
             for name, out in ((a, d.outcome_a), (b, d.outcome_b)):
-                answer = out.text(lang) if out else "(cannot be asked)"
-                clauses = f"  [{', '.join(out.clauses)}]" if out and out.clauses else ""
+                answer = parts_text(out.parts(lang)) if out else "(cannot be asked)"
+                clauses = f"  [{', '.join(dict.fromkeys(out.clauses))}]" if out and out.clauses else ""
                 lines.append(f"    {name:<{width}}  {answer}{clauses}")
             lines.append(f"  ({notes[note_of(d)]})")
     return "\n".join(lines) + "\n"
@@ -87,5 +90,6 @@ def run(args) -> int:
         json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
-    sys.stdout.write(render(comparison, "zh" if args.zh else "en", args.topic))
+    from .ui import echo
+    echo(render(comparison, "zh" if args.zh else "en", args.topic).rstrip("\n"))
     return 0

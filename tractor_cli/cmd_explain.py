@@ -1,126 +1,228 @@
-"""``tractor explain RULESET QUESTION ...``: one judgment, with the clauses that decided it."""
+"""``tractor explain RULESET QUESTION ...``: one judgment, with the clauses that decided it.
+
+Every operation of the engine protocol can be asked. The options are turned
+into the protocol's input, judged by the reference engine
+(:func:`conformance.engine.judge`), and the question and answer are told in
+the words the rulebook and ``tractor diff`` use (:mod:`conformance.variants.render`),
+in English or (``--zh``) Chinese, cards as glyphs.
+
+Numbering: seats are 0–3, as in the protocol (seat n+1 plays after seat n; 0
+and 2 are partners). The plays of a trick are counted from 1 in the order they
+are played: play 1 is the lead.
+"""
 from __future__ import annotations
 
 import argparse
-import textwrap
+import json
+import sys
+from pathlib import Path
 
-from reference_impl.cards import CardError, check_copies, format_cards, glyph, parse_cards
+from reference_impl.cards import CardError, parse_cards
 
-HELP = "judge one position and show the clauses that decided it"
+HELP = "judge one position (any operation of the engine protocol) and show the clauses that decided it"
 
-QUESTIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance")
+QUESTIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
+             "penalty")  # conformance.protocol.OPERATIONS, in its order (a test holds them equal)
+NUMBERING = "seats 0-3 as in the protocol; plays counted from 1 in the order played (play 1 is the lead)"
+NUMBERING_ZH = "座位按协议编号0–3；出牌按出牌顺序从1数起（第1家为首家）"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("ruleset", help="ruleset name, e.g. r003")
-    p.add_argument("question", choices=QUESTIONS, help="what to judge")
+    p.add_argument("question", choices=QUESTIONS, help="what to judge (an operation of the engine protocol)")
     p.add_argument("cards", nargs="?", default="", help='classify, lead: the cards, quoted ("5H 5H 7H 7H")')
-    p.add_argument("--plays", nargs=4, metavar="PLAY", help="winner: the four plays in seat order, leader first")
     p.add_argument("--level", default=None, help="the hand's level (default: the ruleset's start level)")
     p.add_argument("--trump", default="S", help="trump suit S/H/D/C or none (default S)")
+    p.add_argument("--plays", nargs=4, metavar="PLAY",
+                   help="winner, kitty (the last trick): the four plays in the order played, play 1 (the lead) first")
+    p.add_argument("--leader", type=int, default=0, choices=range(4), metavar="SEAT",
+                   help="winner, kitty: the seat (0-3) that leads the trick; play k is by seat leader+k-1 (default 0)")
     p.add_argument("--others", nargs="*", default=[], help="lead: the other three hands, in playing order")
     p.add_argument("--lead", help="follow: the lead")
     p.add_argument("--hand", help="follow: the follower's whole hand")
-    p.add_argument("--play", help="follow: the proposed play; kitty: the play that won the last trick")
-    p.add_argument("--side", choices=("banker", "attackers"), default="attackers",
-                   help="kitty: the side that won the last trick")
-    p.add_argument("--kitty", help="kitty: the buried cards")
-    p.add_argument("--points", type=int, help="result: attackers' final points")
+    p.add_argument("--play", help="follow: the proposed play")
+    p.add_argument("--kitty", help="kitty: the buried cards; undeclared: the kitty, first card turned first")
+    p.add_argument("--banker-seat", type=int, default=0, choices=range(4), metavar="SEAT",
+                   help="kitty, declare (a later hand): the banker's seat (default 0)")
+    p.add_argument("--points", type=int, help="result, penalty: the attackers' points (for penalty: before penalties)")
     p.add_argument("--gain", type=int, help="advance: levels gained")
     p.add_argument("--banker", action="store_true", help="advance: the team gained as banker")
-
-
-def _cards(text: str | None, what: str) -> list[int]:
-    if text is None:
-        raise CardError(f"{what} is missing")
-    return parse_cards(text)
+    p.add_argument("--declare", action="append", default=[], metavar="SEAT:CARDS",
+                   help='declare: one declaration, e.g. "2:5H 5H"; repeat in the order made (the last is judged)')
+    p.add_argument("--first-hand", action="store_true", help="declare, undeclared: the first hand of the game")
+    p.add_argument("--kitty-taken", action="store_true", help="declare: the kitty was taken before the last one")
+    p.add_argument("--attackers-level", metavar="RANK", help="undeclared: the attackers' level (default --level)")
+    p.add_argument("--fault", action="append", default=[], metavar="KIND:OFFENDER[:COUNT][:late]",
+                   help='penalty: one fault, e.g. "revoke:attackers:1" or "failed_throw:banker:2:late"; repeatable')
+    p.add_argument("--transcript", metavar="FILE",
+                   help="hand: the hand's transcript, as the protocol's JSON (the transcript object, or a request "
+                        "or input holding one); - for stdin")
+    p.add_argument("--input", metavar="JSON",
+                   help="any question: the protocol's input object itself (JSON text, or @FILE), instead of options")
+    p.add_argument("--zh", action="store_true", help="the question and the answer in Chinese")
 
 
 def run(args) -> int:
+    from conformance.engine import InputError, judge
+    from conformance.variants.questions import Outcome, Question
+    from conformance.variants.render import answer_parts, question_parts
     from reference_impl.rules import rules_for
-    from reference_impl.trump import context
+
+    from . import ui
+    rules = rules_for(args.ruleset)  # an unknown name: SpecError, with the names known
+    lang = "zh" if args.zh else "en"
     try:
-        rules = rules_for(args.ruleset)
-        level = args.level or rules["level.start"]
-        ctx = context(rules, level, None if args.trump in ("none", "NT") else args.trump)
-        judgment, question = _judge(args, rules, ctx)
-    except CardError as e:
-        print(f"tractor explain: {e}")
+        inp = _input(args, rules)
+        result, clauses = judge(args.question, rules.name, inp)
+    except (CardError, InputError, ValueError) as e:
+        print(f"tractor explain: {e}", file=sys.stderr)
         return 2
-    print(f"{rules.name}, level {ctx.level}, trump {ctx.suit_name(ctx.trump) if ctx.trump is not None else 'none'}")
-    print(question)
-    print(f"answer: {_answer(judgment)}" + (f"  ({judgment.reason})" if judgment.reason != "ok" else ""))
-    if judgment.detail:
-        print(f"why: {judgment.detail}")
-    print("decided by:")
-    for cid in judgment.clauses:
+    question = Question.of(args.question, inp)
+    outcome = Outcome(args.question, result, tuple(clauses))
+    out = ui.console()
+    out.print(ui.styled((f"{rules.name}: {rules.checked.title}", "heading")), soft_wrap=True)
+    if args.question in ("winner", "kitty"):
+        out.print(ui.styled(("numbering: ", "dim"), (NUMBERING_ZH if args.zh else NUMBERING, "dim")), soft_wrap=True)
+    out.print(ui.styled(("问题：" if args.zh else "question: ", "heading"), ui.parts_text(question_parts(question, lang))))
+    answer = ui.parts_text(answer_parts(outcome, lang))
+    if args.question in ("winner", "kitty"):
+        trick = inp if args.question == "winner" else inp["last_trick"]
+        n = (result["winner"] - trick["leader"]) % 4 + 1
+        answer += f"（第{n}家）" if args.zh else f" (play {n})"
+    verdict = result.get("legal")
+    style = None if verdict is None else "legal" if verdict else "illegal"
+    out.print(ui.styled(("答案：" if args.zh else "answer: ", "heading"), (answer, style)))
+    out.print(ui.styled(("依据条款：" if args.zh else "decided by:", "heading")))
+    for cid in clauses:
         clause = rules.checked.clause(cid)
-        print(f"  {cid} [{clause.status}] ({', '.join(clause.cites)})")
-        for line in textwrap.wrap(clause.says or "", 90):
-            print(f"      {line}")
+        out.print(ui.styled("  ", (cid, "clause"), f" [{clause.status}] ({', '.join(clause.cites)})"), soft_wrap=True)
+        says = (clause.zh or clause.says) if args.zh else clause.says
+        if says:
+            ui.print_indented(out, says, 6)
     return 0
 
 
-def _answer(j) -> str:
-    v = j.value
-    if isinstance(v, bool):
-        return "legal" if v else "illegal"
-    return str(v)
+# --------------------------------------------------------------------------- options -> the protocol's input
+
+def _cards(text: str | None, what: str) -> list[str]:
+    if text is None:
+        raise CardError(f"{what} is missing")
+    return _tokens(text)
 
 
-def _show(cards: list[int]) -> str:
-    return " ".join(glyph(c) for c in cards)
+def _tokens(text: str) -> list[str]:
+    from reference_impl.cards import text as card_text
+    return [card_text(c) for c in parse_cards(text)]
 
 
-def _judge(args, rules, ctx):
+def _setting(args, rules) -> dict:
+    level = args.level or rules["level.start"]
+    trump = None if args.trump in ("none", "NT", "") else args.trump
+    if trump is not None and trump not in ("S", "H", "D", "C"):
+        raise CardError(f"--trump {args.trump}: expected S, H, D, C or none")
+    return {"level": level, "trump": trump}
+
+
+def _trick(args) -> dict:
+    if not args.plays:
+        raise CardError(f"{args.question} needs --plays with four plays, in the order played (play 1 is the lead)")
+    plays: list = [None] * 4
+    for k, p in enumerate(args.plays):
+        plays[(args.leader + k) % 4] = _tokens(p)
+    return {"leader": args.leader, "plays": plays}
+
+
+def _read_json(text: str, what: str):
+    if text.startswith("@") or what == "--transcript":
+        path = text[1:] if text.startswith("@") else text
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"{what}: cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{what}: not JSON ({e.msg}, line {e.lineno} column {e.colno})") from None
+
+
+def _fault(text: str) -> dict:
+    parts = text.split(":")
+    if len(parts) < 2:
+        raise ValueError(f"--fault {text}: expected KIND:OFFENDER[:COUNT][:late], e.g. revoke:attackers:1")
+    fault = {"fault": parts[0], "offender": parts[1]}
+    for extra in parts[2:]:
+        if extra in ("late", "at_once"):
+            fault["found"] = extra
+        elif extra.isdigit():
+            fault["minutes" if parts[0] == "lateness" else "count"] = int(extra)
+        else:
+            raise ValueError(f"--fault {text}: '{extra}' is neither a count nor late")
+    return fault
+
+
+def _declaration(text: str) -> dict:
+    seat, sep, cards = text.partition(":")
+    if not sep or seat.strip() not in ("0", "1", "2", "3"):
+        raise ValueError(f"--declare {text}: expected SEAT:CARDS with a seat 0-3, e.g. \"2:5H 5H\"")
+    return {"seat": int(seat), "cards": _tokens(cards)}
+
+
+def _input(args, rules) -> dict:
+    """The protocol's input for the question asked, from the options (or ``--input``)."""
     q = args.question
-    decks = rules.decks
+    if args.input is not None:
+        inp = _read_json(args.input, "--input")
+        if not isinstance(inp, dict):
+            raise ValueError("--input: expected a JSON object (the protocol's input)")
+        return inp
     if q == "classify":
-        from reference_impl.combos import classify
-        cards = parse_cards(args.cards)
-        check_copies(cards, decks, "the cards")
-        combo = classify(ctx, cards)
-        from reference_impl.leading import judge_lead
-        j = judge_lead(ctx, cards, [])
-        j.value = combo.shape()
-        return j, f"what is {_show(cards)}?"
+        return {**_setting(args, rules), "cards": _cards(args.cards or None, "the cards")}
     if q == "lead":
-        from reference_impl.leading import judge_lead
-        cards = parse_cards(args.cards)
-        others = [parse_cards(o) for o in args.others]
-        check_copies(cards + [c for o in others for c in o], decks, "the hands")
-        j = judge_lead(ctx, cards, others)
-        if "failure" in j.extra:
-            f = j.extra["failure"]
-            j.detail += f"; blocked {format_cards(f.blocked)}, penalty {f.penalty}, must play {format_cards(f.forced)}"
-        return j, f"may {_show(cards)} be led?"
+        if len(args.others) != 3:
+            raise CardError("lead needs --others with the three other hands, in playing order")
+        return {**_setting(args, rules), "cards": _cards(args.cards or None, "the cards"),
+                "others": [_tokens(o) for o in args.others]}
     if q == "follow":
-        from reference_impl.following import judge_follow
-        lead, hand, play = _cards(args.lead, "--lead"), _cards(args.hand, "--hand"), _cards(args.play, "--play")
-        check_copies(lead + hand, decks, "the lead and the hand")
-        return judge_follow(ctx, lead, hand, play), f"may {_show(play)} follow {_show(lead)} from {_show(hand)}?"
+        return {**_setting(args, rules), "lead": _cards(args.lead, "--lead"), "hand": _cards(args.hand, "--hand"),
+                "play": _cards(args.play, "--play")}
     if q == "winner":
-        from reference_impl.trick import judge_trick
-        if not args.plays:
-            raise CardError("winner needs --plays with four plays, the leader's first")
-        plays = [parse_cards(p) for p in args.plays]
-        check_copies([c for p in plays for c in p], decks, "the four plays")
-        j = judge_trick(ctx, plays)
-        j.detail = f"play {j.value} ({_show(plays[j.value])}) wins; {j.extra['points']} points in the trick"
-        return j, "who wins " + " | ".join(_show(p) for p in plays) + "?"
+        return {**_setting(args, rules), **_trick(args)}
     if q == "kitty":
-        from reference_impl.kitty import judge_kitty
-        play, kitty = _cards(args.play, "--play"), _cards(args.kitty, "--kitty")
-        check_copies(play + kitty, decks, "the winning play and the kitty")
-        return judge_kitty(ctx, play, args.side, kitty), f"{args.side} win the last trick with {_show(play)}; kitty {_show(kitty)}"
+        return {**_setting(args, rules), "banker": args.banker_seat, "last_trick": _trick(args),
+                "kitty": _cards(args.kitty, "--kitty")}
     if q == "result":
-        from reference_impl.scoring import judge_result
         if args.points is None:
             raise CardError("--points is missing")
-        return judge_result(rules, args.points), f"the attackers end with {args.points} points"
+        return {"attackers_points": args.points}
     if q == "advance":
-        from reference_impl.levels import advance
         if args.gain is None:
             raise CardError("--gain is missing")
-        return advance(rules, ctx.level, args.gain, args.banker), f"a team at {ctx.level} gains {args.gain}"
-    raise CardError(f"unknown question {q}")
+        return {"level": args.level or rules["level.start"], "gain": args.gain, "as_banker": args.banker}
+    if q == "declare":
+        if not args.declare:
+            raise CardError('declare needs --declare SEAT:CARDS (e.g. "2:5H 5H"), one per declaration, in order')
+        inp = {"level": args.level or rules["level.start"], "first_hand": args.first_hand,
+               "kitty_taken": args.kitty_taken, "declarations": [_declaration(d) for d in args.declare]}
+        if not args.first_hand:
+            inp["banker"] = args.banker_seat
+        return inp
+    if q == "undeclared":
+        level = args.level or rules["level.start"]
+        return {"level": level, "attackers_level": args.attackers_level or level,
+                "kitty": _cards(args.kitty, "--kitty"), "first_hand": args.first_hand}
+    if q == "hand":
+        if not args.transcript:
+            raise CardError("hand needs --transcript FILE (the protocol's transcript as JSON)")
+        data = _read_json(args.transcript, "--transcript")
+        while isinstance(data, dict) and "transcript" not in data and isinstance(data.get("input"), dict):
+            data = data["input"]
+        if isinstance(data, dict) and "transcript" in data:
+            data = data["transcript"]
+        return {"transcript": data}
+    if q == "penalty":
+        if not args.fault:
+            raise CardError("penalty needs --fault KIND:OFFENDER[:COUNT][:late], one per fault, in order")
+        if args.points is None:
+            raise CardError("--points is missing (the attackers' points before penalties)")
+        return {"faults": [_fault(f) for f in args.fault], "attackers_points": args.points}
+    raise CardError(f"unknown question {q}")  # pragma: no cover (argparse's choices)

@@ -23,6 +23,7 @@ def run(args) -> int:
     from conformance.alternatives import alternatives
     from conformance.cases import suite
     from conformance.mutation import STAGES, by_clause, run_default, run_generated
+    from conformance.suite import examples
     from reference_impl.rules import is_rule_file, rules_for, ruleset_names
     if is_rule_file(args.ruleset):
         args.ruleset = rules_for(args.ruleset).name  # a user's rule file, known by its name from now on
@@ -39,50 +40,60 @@ def run(args) -> int:
     base = rules_for(args.ruleset)
     mutants = alternatives(base)
 
-    def progress(stage):
-        def show(i, n):
-            if sys.stderr.isatty():
-                print(f"\r  {stage}: mutant {i}/{n}", end="", file=sys.stderr, flush=True)
-        return show
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from . import ui
+    err = ui.console(stderr=True)
     results = []
-    for stage in stages:
-        if stage == "default":
-            result = run_default(base, suite(args.ruleset), mutants, progress(stage), jobs=args.jobs,
-                                 scheduler=args.scheduler, ruleset=args.ruleset)
-        else:
-            result = run_generated(base, stage, args.seed, mutants, progress(stage), jobs=args.jobs,
-                                   scheduler=args.scheduler, ruleset=args.ruleset)
-        if sys.stderr.isatty():
-            print(file=sys.stderr)
-        results.append(result)
+    # a bar on a terminal only (rich draws nothing live elsewhere)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        for stage in stages:
+            task = bar.add_task(f"{stage}: mutants", total=len(mutants))
+
+            def show(i, n, task=task):
+                bar.update(task, completed=i, total=n)
+            if stage == "default":
+                result = run_default(base, suite(args.ruleset), mutants, show, jobs=args.jobs,
+                                     scheduler=args.scheduler, ruleset=args.ruleset)
+            else:
+                result = run_generated(base, stage, args.seed, mutants, show, jobs=args.jobs,
+                                       scheduler=args.scheduler, ruleset=args.ruleset)
+            results.append(result)
     from parallel import describe
-    print(f"{base.name}: {len(mutants)} mutants (alternatives of the spec); seed {args.seed}; "
-          f"on {describe(args.jobs, args.scheduler)}\n")
-    print(f"{'stage':10} {'cases':>7} {'killed':>7} {'equiv.':>7} {'survived':>9} {'kill rate':>10}")
+    out = ui.console()
+    out.print(f"{base.name}: {len(mutants)} mutants (alternatives of the spec); seed {args.seed}; "
+              f"on {describe(args.jobs, args.scheduler)}\n", soft_wrap=True)
+    table = ui.table("stage", "cases", "killed", "equiv.", "survived", "kill rate")
     for r in results:
-        cases = f"{r.cases}" if r.stage == "default" else f"{r.cases}/op"
-        print(f"{r.stage:10} {cases:>7} {r.killed:7d} {r.equivalent:7d} {len(r.survived):9d} {r.rate:9.1f}%")
-    print(f"\n(the headline is the default stage: exactly what `tractor conform --ruleset {base.name}` runs)")
+        cases = f"{r.cases}" if r.stage == "default" else \
+            f"{r.cases}/op (follow {examples(r.stage, 'follow')})"
+        table.add_row(r.stage, cases, str(r.killed), str(r.equivalent),
+                      ui.styled((str(len(r.survived)), "fail" if r.survived else "dim")), f"{r.rate:.1f}%")
+    out.print(table)
+    out.print(f"\n(the headline is the default stage: exactly what `tractor conform --ruleset {base.name}` runs)",
+              soft_wrap=True)
     for r in results:
-        print(f"\n{r.stage}: by clause")
-        print(f"  {'clause':32} {'killed':>7} {'equiv.':>7} {'survived':>9} {'kill rate':>10}")
+        out.print(f"\n{r.stage}: by clause", style="bold")
+        table = ui.table("clause", "killed", "equiv.", "survived", "kill rate")
         for clause, (k, e, s) in sorted(by_clause(r).items()):
             rate = f"{100 * k / (k + s):.0f}%" if k + s else "-"
-            print(f"  {clause:32} {k:7d} {e:7d} {s:9d} {rate:>10}")
+            table.add_row(clause, str(k), str(e), ui.styled((str(s), "fail" if s else "dim")), rate)
+        out.print(table)
         if r.survived:
-            print(f"  surviving mutants ({r.stage} cannot tell them from the spec):")
+            out.print(f"  surviving mutants ({r.stage} cannot tell them from the spec):", soft_wrap=True)
             for o in r.survived:
-                print(f"    {o.mutant.id} [{o.mutant.clause}] {o.mutant.description}")
+                out.print(f"    {o.mutant.id} [{o.mutant.clause}] {o.mutant.description}", soft_wrap=True)
         if args.verbose:
             for o in r.outcomes:
                 if o.killed_by:
-                    print(f"    killed {o.mutant.id} [{o.mutant.clause}] {o.mutant.description} — by {o.killed_by}")
+                    out.print(f"    killed {o.mutant.id} [{o.mutant.clause}] {o.mutant.description} — by {o.killed_by}",
+                              soft_wrap=True)
     equivalent = [o for o in results[0].outcomes if o.equivalent and not o.killed_by]
     if equivalent:
-        print("\nequivalent mutants (no position can tell them apart):")
+        out.print("\nequivalent mutants (no position can tell them apart):", soft_wrap=True)
         for o in equivalent:
-            print(f"  {o.mutant.id} {o.mutant.description} — {o.equivalent}")
+            out.print(f"  {o.mutant.id} {o.mutant.description} — {o.equivalent}", soft_wrap=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({r.stage: [{"id": o.mutant.id, "clause": o.mutant.clause, "feature": o.mutant.feature,

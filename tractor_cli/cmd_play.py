@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from reference_impl.cards import glyph
+from reference_impl.cards import show_cards
 
 HELP = "play whole games under a ruleset (random legal or heuristic players) and print the transcript"
 
@@ -32,7 +32,47 @@ def add_arguments(p):
 
 
 def _cards(cards) -> str:
-    return " ".join(glyph(c) for c in cards)
+    return show_cards(cards)
+
+
+def declaration_lines(declarations) -> list[str]:
+    """The declarations of a hand, each said for what it is: the first declaration, a reinforcement (加固:
+    the standing declarer adds copies of his card) or an overcall (反主)."""
+    lines, seat_card, count = [], None, 0
+    for seat, cards in declarations:
+        cards = list(cards)
+        if seat_card is not None and seat == seat_card[0] and cards and all(c == seat_card[1] for c in cards):
+            count += len(cards)
+            lines.append(f"seat {seat} reinforces (加固) with {_cards(cards)}: now {_cards([seat_card[1]] * count)}")
+            continue
+        verb = "declares" if seat_card is None else "overcalls (反主) with"
+        seat_card, count = ((seat, cards[-1]) if cards else None), len(cards)
+        lines.append(f"seat {seat} {verb} {_cards(cards)}")
+    return lines
+
+
+def outcome_line(rules, game) -> str:
+    """The last line of a game: who won and why, with the levels after the last hand."""
+    final = dict(game.levels[-1])
+    why = ""
+    if game.ended_by == "end level" and game.hands:
+        from reference_impl.levels import advance
+        hand = game.hands[-1]
+        as_banker = hand.next_banker_side == "banker"
+        before = final[game.winner]
+        j = advance(rules, before, hand.levels_gained, as_banker)
+        final[game.winner] = f"past {rules['level.end']}"
+        side = "the banker side" if as_banker else "the attackers"
+        why = (f": at {before} it gained {hand.levels_gained} level(s) as {side} in hand {hand.number} and passed "
+               f"{rules['level.end']}, the end level ({', '.join(dict.fromkeys(j.clauses))})")
+    outcome = f"team {game.winner} wins{why}" if game.winner is not None else "no winner within the hand limit"
+    if game.ended_by == "time":
+        outcome += (f" at time ({game.minutes} minutes, {game.clock:.0f} played"
+                    + (f"; hand {game.abandoned} abandoned" if game.abandoned else "")
+                    + f"; decided by {', '.join(dict.fromkeys(game.clauses))})")
+    elif game.minutes is not None and game.winner is not None:
+        outcome += f", after {game.clock:.0f} of {game.minutes} minutes"
+    return f"== {outcome}; final levels team0 {final[0]} / team1 {final[1]} =="
 
 
 def play_games(indices, ruleset: str, seed: int, max_hands: int, players: str, minutes: int | None = None) -> list:
@@ -73,36 +113,28 @@ def run(args) -> int:
     except RuntimeError as e:
         print(f"tractor play: {e}", file=sys.stderr)
         return 2
+    from .ui import echo
     for game in (g for chunk in chunks for g in chunk):
         seed = game.seed
         if args.json:
-            print(json.dumps(game.to_json(), ensure_ascii=False))
+            echo(json.dumps(game.to_json(), ensure_ascii=False))
             continue
-        print(f"== {rules.name}: game with seed {seed} ==")
+        lines = [f"== {rules.name}: game with seed {seed} =="]
         for hand, levels in zip(game.hands, game.levels):
             trump = "none" if hand.trump is None else "♠♥♦♣"[hand.trump]
-            print(f"hand {hand.number}: levels team0 {levels[0]} / team1 {levels[1]}; banker seat {hand.banker} "
-                  f"(team {hand.banker % 2}), level {hand.level}, trump {trump}"
-                  + (f", {hand.redeals} redeal(s)" if hand.redeals else ""))
+            lines.append(f"hand {hand.number}: levels team0 {levels[0]} / team1 {levels[1]}; banker seat {hand.banker} "
+                         f"(team {hand.banker % 2}), level {hand.level}, trump {trump}"
+                         + (f", {hand.redeals} redeal(s)" if hand.redeals else ""))
             if not args.brief:
-                for seat, cards in hand.declarations:
-                    print(f"  seat {seat} declares {_cards(cards)}")
-                print(f"  buried: {_cards(hand.buried)}")
+                lines += [f"  {line}" for line in declaration_lines(hand.declarations)]
+                lines.append(f"  buried: {_cards(hand.buried)}")
                 for i, t in enumerate(hand.tricks, 1):
                     failed = f" [failed throw {_cards(t.attempted)}: {t.penalty:+d}]" if t.attempted else ""
                     plays = " | ".join(f"{s}: {_cards(c)}" for s, c in t.plays)
-                    print(f"  {i:2d}. {plays} -> seat {t.winner} (+{t.points}){failed}")
-            print(f"  attackers: {hand.trick_points} in tricks, {hand.kitty_points:+d} kitty, "
-                  f"{hand.penalty_points:+d} penalties = {hand.attackers_points}; "
-                  f"{hand.next_banker_side} +{hand.levels_gained}")
-        final = game.levels[-1]
-        outcome = f"team {game.winner} wins" if game.winner is not None else "no winner within the hand limit"
-        if game.ended_by == "time":
-            outcome += (f" at time ({game.minutes} minutes, {game.clock:.0f} played"
-                        + (f"; hand {game.abandoned} abandoned" if game.abandoned else "")
-                        + f"; decided by {', '.join(dict.fromkeys(game.clauses))})")
-        elif game.minutes is not None:
-            outcome += f" by passing the end level after {game.clock:.0f} of {game.minutes} minutes"
-        print(f"== {outcome}; final levels team0 {final[0]} / team1 {final[1]} ==")
-        sys.stdout.flush()
+                    lines.append(f"  {i:2d}. {plays} -> seat {t.winner} (+{t.points}){failed}")
+            lines.append(f"  attackers: {hand.trick_points} in tricks, {hand.kitty_points:+d} kitty, "
+                         f"{hand.penalty_points:+d} penalties = {hand.attackers_points}; "
+                         f"{hand.next_banker_side} +{hand.levels_gained}")
+        lines.append(outcome_line(rules, game))
+        echo("\n".join(lines))
     return 0

@@ -1,12 +1,13 @@
 """``tractor show RULESET``: the ruleset clause by clause, as a reader sees it."""
 from __future__ import annotations
 
-import textwrap
-
 from tractor_dsl.render import rule_text
+
+from . import ui
 
 HELP = "print a ruleset clause by clause, readably"
 
+STYLE = {"stated": "green", "interpreted": "yellow", "conduct": "dim"}
 BADGE = {"stated": "[stated]", "interpreted": "[interpreted]", "conduct": "[conduct: not machine-checkable]"}
 
 
@@ -26,30 +27,32 @@ def run(args) -> int:
         if lib.errors:
             raise SpecError(lib.errors)
         rs = lib.get(args.ruleset)
-    print(f"{rs.name}: {rs.title}")
+    out = ui.console()
+    out.print(ui.styled((f"{rs.name}: {rs.title}", "heading")), soft_wrap=True)
     if len(rs.lineage) > 1:
-        print(f"extends {' -> '.join(rs.lineage[1:])}")
-    print(f"source document {rs.document}\n")
+        out.print(f"extends {' -> '.join(rs.lineage[1:])}", soft_wrap=True)
+    out.print(f"source document {rs.document}\n", soft_wrap=True)
     for clause in rs.clauses:
         term = f"  {clause.term}" if clause.term else ""
-        print(f"{clause.id}{term}  {BADGE.get(clause.status, '')}  ({', '.join(clause.cites)})")
-        for line in textwrap.wrap(clause.says or "", 96):
-            print(f"    {line}")
-        if args.zh and clause.zh:
-            print(f"    {clause.zh}")
+        out.print(ui.styled((clause.id, "clause"), f"{term}  ", (BADGE.get(clause.status, ""), STYLE.get(clause.status)),
+                            f"  ({', '.join(clause.cites)})"), soft_wrap=True)
+        ui.print_indented(out, clause.says or "", 4)
+        if args.zh and clause.zh:  # wrapped to the terminal, a Chinese character two columns wide
+            ui.print_indented(out, clause.zh, 4)
         if clause.status == "interpreted":
-            for line in textwrap.wrap("Why: " + (clause.reason or ""), 96):
-                print(f"    {line}")
+            ui.print_indented(out, "Why: " + (clause.reason or ""), 4)
+            if args.zh and clause.reason_zh:
+                ui.print_indented(out, "理由：" + clause.reason_zh, 4)
             chosen = rs.choices.get(clause.id)
             for r in clause.readings:
                 mark = "*" if r.name == chosen else "-"
-                print(f"    {mark} reading {r.name}: {r.description}")
+                ui.print_indented(out, f"{mark} reading {r.name}: {r.description}", 4)
             for alt in clause.alternatives:
-                print(f"    - alternative: {alt}")
+                ui.print_indented(out, f"- alternative: {alt}", 4)
         if clause.id in rs.overrides:
-            print(f"    overridden here: {rs.overrides[clause.id].because}")
+            ui.print_indented(out, f"overridden here: {rs.overrides[clause.id].because}", 4)
         rules = list(clause.rules) + [x for r in clause.readings if r.name == rs.choices.get(clause.id) for x in r.rules]
         for rule in rules:
-            print(f"      {rule_text(rule)}")
-        print()
+            out.print(f"      {rule_text(rule)}", soft_wrap=True)
+        out.print()
     return 0

@@ -80,22 +80,21 @@ class _Progress:
 def run_many(args, cases, deviations, interrupts, rule_files=(), **meta) -> int:
     from conformance import matrix, report, supervise
     from conformance.attribution import attribute
-    from .cmd_conform import ProgressBar, _print
+    from .cmd_conform import _print
+    from .progress import ConformProgress
 
-    show_progress = sys.stderr.isatty() if args.progress is None else args.progress
-    bar = ProgressBar() if show_progress else None
+    bar = ConformProgress(args.progress)
     try:
-        results = matrix.run_engines(args.engine, cases, deviations, interrupts=interrupts,
-                                     progress=_Progress(bar, len(args.engine)) if bar else None,
-                                     timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
-                                     handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema,
-                                     max_fail=args.max_fail, meta=meta, rule_files=list(rule_files))
+        with bar:
+            bar.start(list(cases) * len(args.engine))   # one bar: the cases answered by all the engines
+            results = matrix.run_engines(args.engine, cases, deviations, interrupts=interrupts,
+                                         progress=_Progress(bar, len(args.engine)) if bar.mode else None,
+                                         timeout=args.timeout, window=args.window, max_restarts=args.max_restarts,
+                                         handshake_timeout=args.handshake_timeout, strict_schema=args.strict_schema,
+                                         max_fail=args.max_fail, meta=meta, rule_files=list(rule_files))
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
-    finally:
-        if bar:
-            bar.close()
     left = supervise.end_children()
     if left:
         results[0].events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left "

@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, module in _available():
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(_run=module.run, _parser=p)
     return parser
 
 
@@ -54,7 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         from conformance.interrupts import catch_early  # a signal from now on still ends with a report
         catch_early()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and getattr(args, "_parser", None):  # a bad option of a command: that command's usage
+        args._parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2

@@ -95,7 +95,7 @@ def ask(rules: Rules, q: Question) -> Outcome:
         result, clauses = handler(rules, q.input)
     except (InputError, CardError, ValueError) as e:
         raise InvalidQuestion(str(e)) from None
-    return Outcome(q.op, result, tuple(clauses))
+    return Outcome(q.op, result, tuple(dict.fromkeys(clauses)))  # each clause once, in the order consulted
 
 
 def try_ask(rules: Rules, q: Question, lenient: bool = False) -> Outcome | None:

@@ -237,5 +237,5 @@ def test_001_6_tractor_play_shows_the_redeal_level(capsys):
 
 def test_explain_winner_refuses_three_copies_with_two_decks(capsys):
     assert main(["explain", "r000", "winner", "--level", "5", "--trump", "S", "--plays", "3S", "3S", "3S", "4S"]) == 2
-    assert "3 × 3S" in capsys.readouterr().out
+    assert "3 × 3S" in capsys.readouterr().err
     assert main(["explain", "r001", "winner", "--level", "5", "--trump", "S", "--plays", "3S", "3S", "3S", "4S"]) == 0

@@ -1,0 +1,75 @@
+"""``tractor play`` (reinforcements, the last line) and ``tractor show --zh`` (wrapped, CJK-aware)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from rich.cells import cell_len
+
+from reference_impl.rules import rules_for
+from tractor_cli.main import main
+
+
+@pytest.fixture(autouse=True)
+def _plain(monkeypatch):
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+
+
+def _play(capsys, *argv) -> str:
+    assert main(["play", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def test_a_reinforcement_says_so(capsys):
+    out = _play(capsys, "r003", "--seed", "1", "--max-hands", "1")
+    hand = out.split("  buried:")[0]
+    # 003:6.2: the declarer reinforces his declaration with more copies of the same card (加固)
+    assert re.search(r"seat (\d) overcalls \(反主\) with 2♠ 2♠\n  seat \1 reinforces \(加固\) with 2♠: now 2♠ 2♠ 2♠",
+                     hand), hand
+    for seed in range(1, 6):
+        lines = [x for x in _play(capsys, "r003", "--seed", str(seed), "--max-hands", "2").splitlines()
+                 if " declares " in x or "(加固)" in x or "(反主)" in x]
+        assert all(a != b for a, b in zip(lines, lines[1:])), lines
+
+
+def _after(rules, hand_line: str, result_line: str) -> dict[int, str]:
+    """The levels after a hand, from its two printed lines (the table's ranks, 003:3.2)."""
+    m = re.search(r"levels team0 (\w+) / team1 (\w+); banker seat \d \(team (\d)\)", hand_line)
+    levels, banker_team = {0: m.group(1), 1: m.group(2)}, int(m.group(3))
+    side, gain = re.search(r"; (banker|attackers) \+(\d)$", result_line).groups()
+    team = banker_team if side == "banker" else 1 - banker_team
+    ranks = list(rules["level.ranks"])
+    levels[team] = ranks[min(ranks.index(levels[team]) + int(gain), len(ranks) - 1)]
+    return levels
+
+
+def test_the_last_line_shows_the_levels_after_the_last_hand(capsys):
+    for seed in (1, 2, 3):
+        lines = _play(capsys, "r000", "--seed", str(seed), "--max-hands", "2", "--brief").splitlines()
+        hand, result, last = lines[-3], lines[-2], lines[-1]
+        if "wins" in last:
+            continue
+        after = _after(rules_for("r000"), hand, result)
+        assert last.endswith(f"final levels team0 {after[0]} / team1 {after[1]} =="), (hand, result, last)
+
+
+def test_a_won_game_says_who_passed_which_level(capsys):
+    last = _play(capsys, "r003", "--seed", "1", "--brief").splitlines()[-1]
+    # 003:3.2: the first team to pass A wins
+    m = re.match(r"== team (\d) wins: at (\w+) it gained (\d) level\(s\) as (the banker side|the attackers) in hand "
+                 r"\d+ and passed A, the end level \(level\.progression\); final levels team0 (.+) / team1 (.+) ==$",
+                 last)
+    assert m, last
+    assert (m.group(5), m.group(6))[int(m.group(1))] == "past A"
+
+
+def test_show_zh_wraps_chinese_to_the_width(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "50")
+    assert main(["show", "r003", "--zh"]) == 0
+    out = capsys.readouterr().out
+    zh_lines = [x for x in out.splitlines()   # the statements and reasons (not the clause headings, not rules)
+                if re.search(r"[\u4e00-\u9fff]", x) and x.startswith("    ") and not x.startswith("      ")]
+    assert zh_lines
+    assert max(cell_len(x) for x in zh_lines) <= 50   # a Chinese character is two columns wide
+    long = next(c.zh for c in rules_for("r003").checked.clauses if c.zh and cell_len(c.zh) > 60)
+    assert long not in out and long[:8] in out       # wrapped, not cut

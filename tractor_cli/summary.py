@@ -1,0 +1,89 @@
+"""The summary ``tractor conform`` prints: rich tables with coloured pass and fail counts.
+
+The facts are those of :func:`conformance.report.summary_text` (the plain text
+the reports are built from), laid out for a terminal; on a file or a pipe the
+same tables come without escape codes. Engine text is shown escaped
+(:func:`tractor_dsl.diagnostics.showable`).
+"""
+from __future__ import annotations
+
+from rich.text import Text
+
+from . import ui
+
+NOTED = ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed", "interrupted",
+         "strays_killed", "stopped_early")
+
+
+def tally_table(title: str, rows: dict[str, dict]):
+    from conformance.report import COLUMNS, _cols
+    table = ui.table(title, *COLUMNS)
+    for key, row in rows.items():
+        cols = _cols(row)
+        table.add_row(key, *(Text(str(cols[c]), style=ui.status_style(c, cols[c])) for c in COLUMNS))
+    return table
+
+
+def totals_line(result) -> Text:
+    t = result.counts()
+    rate = len(result.cases) / result.duration if result.duration > 0 else 0.0
+    pieces: list = [f"{len(result.cases)} cases: "]
+    for i, (k, word) in enumerate((("pass", "pass"), ("fail", "fail"), ("skipped", "skipped"),
+                                   ("errored", "errored"), ("xfail", "xfail"), ("xpass", "xpass"))):
+        if k in ("xfail", "xpass") and not t[k]:
+            continue
+        pieces += [", " if i else "", (f"{t[k]} {word}", ui.status_style(k, t[k]))]
+    pieces.append(f" in {result.duration:.1f} s ({rate:.0f} cases/s)"
+                  + (f", {result.restarts} restart(s)" if result.restarts else ""))
+    if result.interrupted:
+        pieces.append((" — INTERRUPTED", "fail"))
+    return ui.styled(*pieces)
+
+
+def print_summary(result, show: int = 3) -> None:
+    """The summary on stdout; a closed stdout is not an error (the reports are written already)."""
+    from conformance.report import by_clause, by_op, coverage_notes, draw_case, findings_lines
+    from tractor_dsl.diagnostics import showable
+    out = ui.console()
+    hs = result.handshake or {}
+    name = f"{hs.get('name', '?')} {hs.get('version', '')}".strip() if hs else "(no handshake)"
+    try:
+        out.print(showable(f"engine: {name} — {' '.join(result.command)}"), soft_wrap=True)
+        for note in coverage_notes(result):      # partial answers, declared: never narrowed silently
+            out.print(f"partial answers: {note}", soft_wrap=True)
+        out.print()
+        found = findings_lines(result)           # findings first: what the engine reads differently
+        if found:
+            head, *rest = found
+            out.print(Text(head, style="bold"), soft_wrap=True)
+            for line in rest:
+                out.print(showable(line), soft_wrap=True)
+            out.print()
+        out.print(tally_table("ruleset.operation", by_op(result)))
+        out.print()
+        out.print(tally_table("clause", by_clause(result)))
+        bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass")]
+        errored = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status == "errored"]
+        if bad and show:
+            out.print()
+            out.print(f"disagreements ({len(bad)}; showing {min(show, len(bad))}):", style="bold")
+            for c, o in bad[:show]:
+                head, _, rest = draw_case(c, o).partition("\n")
+                out.print(Text(head, style=ui.STYLES["fail"]), soft_wrap=True)
+                out.print(rest, soft_wrap=True)
+        if errored:
+            kinds: dict[str, int] = {}
+            for _, o in errored:
+                kinds[o.kind] = kinds.get(o.kind, 0) + 1
+            out.print()
+            out.print(Text("errored: ", style=ui.STYLES["errored"]) + Text(", ".join(
+                f"{k} {n}" for k, n in sorted(kinds.items()))), soft_wrap=True)
+            for c, o in errored[:max(show, 1)]:
+                out.print(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}", soft_wrap=True)
+        for e in result.events:
+            if e["kind"] in NOTED:
+                out.print(f"note: {e['kind']}: {showable(e['message'])}", soft_wrap=True)
+        out.print()
+        out.print(totals_line(result), soft_wrap=True)
+    except (BrokenPipeError, ValueError):
+        pass
