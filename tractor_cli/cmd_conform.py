@@ -39,6 +39,8 @@ def add_arguments(p):
                    choices=("quick", "thorough"),
                    help="run the generated property-based suite (Hypothesis, shrinking through the engine) "
                         "instead of the seeded cases; profile quick (default) or thorough")
+    from parallel import add_arguments as add_parallel
+    add_parallel(p)   # --jobs, --scheduler: the generated suite's properties on every core or a Dask cluster
     p.add_argument("--expect", metavar="FILE", help="known deviations (JSON or TOML), each with a reason")
     p.add_argument("--write-expect", metavar="FILE",
                    help="write the run's failures as an expectation file (TOML by a .toml suffix, else JSON): "
@@ -311,28 +313,34 @@ def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> in
     from conformance import protocol
     from conformance.expectations import apply_expectations
     from conformance.runner import RunResult
-    from conformance.suite import EngineUnavailable, ProcessEngine, check_engine
-    engine = ProcessEngine(args.engine[0], args.timeout)
-    outcomes = []
+    from conformance.generated_parallel import run_generated
+    from conformance.suite import EngineUnavailable
+    from parallel import describe
+    from . import ui
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     start = time.monotonic()
+    wanted = list(ops or protocol.OPERATIONS)
+    ui.echo(f"{len(rulesets) * len(wanted)} properties (profile {args.generated}) on "
+            f"{describe(args.jobs, args.scheduler)}, each worker with its own engine process")
     try:
-        for ruleset in rulesets:
-            def show(o, ruleset=ruleset):
-                from . import ui
-                top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
-                note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
-                if o.op in protocol.narrowed(engine.fields):   # partial answers, declared: say so
-                    note += "; " + protocol.coverage_note(o.op, engine.fields[o.op])
-                ui.echo(ui.styled(f"{ruleset}.{o.op:11} ", (f"{o.status:8}", o.status), f" {note}"))
-            outcomes += check_engine(engine, ruleset, ops, args.generated, args.seed, show)
+        engine = run_generated(args.engine[0], args.timeout, rulesets, wanted, args.generated, args.seed,
+                               jobs=args.jobs, scheduler=args.scheduler)
     except EngineUnavailable as e:
+        print(f"tractor conform: {e}", file=sys.stderr)
+        return 2
+    except RuntimeError as e:   # the Dask scheduler cannot be reached
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
     finally:
         from conformance import supervise
-        engine.close()
         supervise.end_children()
+    outcomes = engine.outcomes
+    for o in outcomes:
+        top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
+        note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
+        if o.op in protocol.narrowed(engine.fields):   # partial answers, declared: say so
+            note += "; " + protocol.coverage_note(o.op, engine.fields[o.op])
+        ui.echo(ui.styled(f"{o.ruleset}.{o.op:11} ", (f"{o.status:8}", o.status), f" {note}"))
     cases, results = generated_outcomes(outcomes)
     apply_expectations(cases, results, deviations)
     events = [{"kind": "stale_expectation", "message": f"no case matched the expected deviation ({d.label()})"}

@@ -111,3 +111,25 @@ def test_mutate_refuses_mutants_a_worker_cannot_rebuild():
     stranger = replace(alternatives(base)[0], description="not an alternative of the spec")
     with pytest.raises(ValueError, match="not alternatives of r000"):
         run_default(base, [], [stranger], jobs=2, ruleset="r000")
+
+
+def test_the_generated_suite_gives_the_same_outcomes_on_any_number_of_workers():
+    import shlex
+    import sys
+
+    from conformance.generated_parallel import run_generated
+    engine = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine"])
+
+    def seen(run):
+        return [(o.ruleset, o.op, o.status, o.examples, sorted(o.clauses.items())) for o in run.outcomes]
+    one = run_generated(engine, 10.0, ["r000"], ["advance", "result"], "quick", 3, jobs=1)
+    two = run_generated(engine, 10.0, ["r000"], ["advance", "result"], "quick", 3, jobs=2)
+    assert [o.status for o in one.outcomes] == ["pass", "pass"] and one.handshake["name"]
+    assert seen(two) == seen(one)
+
+
+def test_the_generated_suite_names_an_engine_that_cannot_start():
+    from conformance.generated_parallel import run_generated
+    from conformance.suite import EngineUnavailable
+    with pytest.raises(EngineUnavailable, match="cannot start the engine"):
+        run_generated("/nonexistent/engine", 5.0, ["r000"], ["advance"], "quick", 0, jobs=2)
