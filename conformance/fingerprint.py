@@ -145,8 +145,26 @@ def discriminating(ruleset: str, variants: dict[str, Rules], ops: list[str], wan
     return found
 
 
+def _probe(variants: dict[str, Rules], clause: str, checked: CheckedRuleset, ops: Any) -> list[str]:
+    return [op for op in _ops_for(variants, clause, checked) if ops is None or op in ops]
+
+
+def _positions_chunk(clauses: list[str], ruleset: str, wanted: int, seed: int, ops: Any) -> list[list[dict]]:
+    """On a worker: the discriminating positions of ``clauses`` (the ruleset and its readings rebuilt
+    there; both are deterministic)."""
+    from reference_impl.rules import rules_for
+    checked = rules_for(ruleset).checked
+    table = reading_rulesets(checked)
+    out = []
+    for clause in clauses:
+        probe = _probe(table[clause], clause, checked, ops)
+        out.append(discriminating(checked.name, table[clause], probe, wanted, seed) if probe else [])
+    return out
+
+
 def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: int = 0,
-                progress: Callable[[str], None] | None = None, ops: Any = None) -> list[Verdict]:
+                progress: Callable[[str], None] | None = None, ops: Any = None, *, jobs: int | None = 1,
+                scheduler: str | None = None, ruleset: str | None = None) -> list[Verdict]:
     """Which reading of each multi-reading clause of ``checked`` the engine follows.
 
     Only operations in ``ops`` (the handshake's list; default: every one) are
@@ -155,15 +173,25 @@ def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: 
     *unobserved*: nothing is known of it, which is not a difference.
     """
     verdicts = []
-    for clause, variants in reading_rulesets(checked).items():
+    table = reading_rulesets(checked)
+    searched: dict[str, list[dict]] = {}
+    if ruleset is not None and (jobs != 1 or scheduler):
+        # the search for positions is the costly part, and needs no engine: on the executor (parallel);
+        # the engine is then asked here, one process, in clause order
+        from parallel import cut, map_chunks
+        names = list(table)
+        found = map_chunks(_positions_chunk, cut(names, 1), jobs=jobs, scheduler=scheduler,
+                           extra=(ruleset, wanted, seed, None if ops is None else list(ops)))
+        searched = {name: cases for name, chunk in zip(names, found) for cases in chunk}
+    for clause, variants in table.items():
         if progress:
             progress(clause)
-        probe = [op for op in _ops_for(variants, clause, checked) if ops is None or op in ops]
+        probe = _probe(variants, clause, checked, ops)
         chosen = checked.choices.get(clause, "")
         if not probe:
             verdicts.append(Verdict(clause, tuple(variants), chosen, [], 0, [], unobserved=True))
             continue
-        cases = discriminating(checked.name, variants, probe, wanted, seed)
+        cases = searched[clause] if clause in searched else discriminating(checked.name, variants, probe, wanted, seed)
         followed = set(variants)
         evidence = []
         answered = 0

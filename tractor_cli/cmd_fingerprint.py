@@ -18,6 +18,8 @@ def add_arguments(p):
                    help="also run the seeded suite and write a ruleset extending R that overrides every reading "
                         "and feature the engine is seen to follow, with the evidence as each override's reason")
     p.add_argument("--name", help="the emitted ruleset's name (default: the --emit file's name)")
+    from parallel import add_arguments as add_parallel
+    add_parallel(p)   # the search for discriminating positions; the engine is asked from this process
 
 
 def run(args) -> int:
@@ -36,8 +38,8 @@ def run(args) -> int:
             return 2
         verdicts = fingerprint(engine, rules.checked, args.positions, args.seed,
                                lambda c: print(f"  probing {c} ...", file=sys.stderr) if sys.stderr.isatty() else None,
-                               ops=listed)
-    except EngineUnavailable as e:
+                               ops=listed, jobs=args.jobs, scheduler=args.scheduler, ruleset=args.ruleset)
+    except (EngineUnavailable, RuntimeError) as e:   # RuntimeError: the Dask scheduler cannot be reached
         print(f"tractor fingerprint: {e}", file=sys.stderr)
         return 2
     finally:

@@ -133,3 +133,13 @@ def test_the_generated_suite_names_an_engine_that_cannot_start():
     from conformance.suite import EngineUnavailable
     with pytest.raises(EngineUnavailable, match="cannot start the engine"):
         run_generated("/nonexistent/engine", 5.0, ["r000"], ["advance"], "quick", 0, jobs=2)
+
+
+def test_fingerprint_searches_the_same_positions_on_any_number_of_workers():
+    # the search for each clause's discriminating positions is what fingerprint spreads over workers
+    from conformance.fingerprint import _positions_chunk
+    clauses = ["tractor.bridge", "score.table"]
+    inline = _positions_chunk(clauses, "r000", 1, 5, None)
+    spread = map_chunks(_positions_chunk, cut(clauses, 1), jobs=2, extra=("r000", 1, 5, None))
+    assert [cases for chunk in spread for cases in chunk] == inline
+    assert all(cases and len({str(a) for a in cases[0]["answers"].values()}) > 1 for cases in inline)
