@@ -13,7 +13,7 @@ HELP = "write a ruleset's settings, follow ladders, score bands, kitty rows and 
 
 
 def add_arguments(p):
-    p.add_argument("ruleset", help="ruleset name, e.g. r003")
+    p.add_argument("ruleset", help="a bundled ruleset's name (e.g. r003) or a user's .tractor file")
     p.add_argument("--json", action="store_true", default=True,
                    help="JSON (the only format, and the default; schema conformance/schemas/export.json)")
     p.add_argument("-o", "--output", metavar="FILE", default=None, help="write to FILE instead of stdout")
@@ -23,10 +23,15 @@ def run(args) -> int:
     from tractor_dsl.checker import load
     from tractor_dsl.diagnostics import SpecError
     from tractor_dsl.export import export_json
-    lib = load()
-    if lib.errors:
-        raise SpecError(lib.errors)
-    text = export_json(lib.get(args.ruleset))
+    from reference_impl.rules import is_rule_file, load_file
+    if is_rule_file(args.ruleset):   # a user's rule file (it may extend a bundled ruleset)
+        checked = load_file(args.ruleset).checked
+    else:
+        lib = load()
+        if lib.errors:
+            raise SpecError(lib.errors)
+        checked = lib.get(args.ruleset)
+    text = export_json(checked)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -63,3 +63,21 @@ def test_the_command_is_deterministic_and_reports_an_unknown_ruleset(tmp_path):
     assert out.returncode == 0 and (tmp_path / "r001.json").read_text(encoding="utf-8") == first.stdout
     bad = subprocess.run(cmd + ["r999", "--json"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "unknown ruleset 'r999'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_users_rule_file_is_exported_with_what_it_overrides(tmp_path):
+    # a house rule file extending r003 (tests/conformance/rulesets/mutant_r003.tractor): its export is
+    # valid, names its base, and carries its own kitty row (the trump pair x2 per card, not 003:9.3's x3)
+    from pathlib import Path
+    mutant = Path(__file__).parents[1] / "conformance" / "rulesets" / "mutant_r003.tractor"
+    cmd = [sys.executable, "-m", "tractor_cli.main", "export", str(mutant), "--json"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert schema_errors("export", data, limit=5) == []
+    assert data["ruleset"]["name"] == "mutant_r003" and data["ruleset"]["extends"] == "r003"
+
+    def trump_pair(doc):
+        return [r["formula"] for r in doc["kitty"] if r["setting"] == "kitty.multiplier"
+                and r["won_by"] == "trump" and r["unit"] == "pair"]
+    assert trump_pair(data) == ["2 * cards"] and trump_pair(export(LIB.get("r003"))) == ["3 * cards"]
