@@ -55,8 +55,8 @@ def test_show_explain_and_diff_take_a_file(house):
     r = cli("diff", "r003", str(house))
     assert r.returncode == 0 and "house" in r.stdout and "score.bands" in r.stdout
     # 0 points for the attackers: r003 gives the banker +4 (no cap), house +3 (the cap)
-    assert "levels=3" in cli("explain", str(house), "result", "--points", "0").stdout
-    assert "levels=4" in cli("explain", "r003", "result", "--points", "0").stdout
+    assert "keeps the bank and rises 3 levels" in cli("explain", str(house), "result", "--points", "0").stdout
+    assert "keeps the bank and rises 4 levels" in cli("explain", "r003", "result", "--points", "0").stdout
 
 
 def test_the_engine_serves_a_users_file_under_its_name_or_another(house):
