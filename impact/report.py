@@ -70,7 +70,8 @@ def print_tables(data: dict, console=None) -> None:
         at.add_column("clauses")
         at.add_column("decides [95 % interval]", justify="right")
         for a in p["attribution"]:
-            clauses = " / ".join(c or "—" for c in (a["clause_a"], a["clause_b"]))
+            pair = (a["clause_a"],) if a["clause_a"] == a["clause_b"] else (a["clause_a"], a["clause_b"])
+            clauses = " / ".join(c or "—" for c in pair)   # each side's clause; one when both name the same
             at.add_row(a["feature"], clauses, fmt(a["decided"], "share"))
         at.add_row("(no single feature)", "", fmt(p["undecided"], "share"))
         console.print(at)

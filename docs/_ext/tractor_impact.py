@@ -154,7 +154,8 @@ def pair_lines(p: dict, lang: str) -> list[str]:
                         [[en if lang == "en" else zh, fmt(p[k], "share")] for k, en, zh in PAIR_ROWS], "60 40")
     n_div = p["judgment_differs"].get("count") or 0
     if n_div:
-        rows = [[f"``{x['feature']}``", " / ".join(f"``{c}``" if c else "—" for c in (x["clause_a"], x["clause_b"])),
+        rows = [[f"``{x['feature']}``", " / ".join(f"``{c}``" if c else "—" for c in
+                                                       dict.fromkeys((x["clause_a"], x["clause_b"]))),
                  fmt(x["decided"], "share")] for x in p["attribution"]]
         rows.append([t["no_single"], "", fmt(p["undecided"], "share")])
         lines += [t["decided_by"].format(n=n_div), ""]
