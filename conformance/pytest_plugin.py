@@ -36,6 +36,7 @@ Options (each also readable from an ini file: ``tractor_engine = ...``):
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -121,13 +122,27 @@ class Settings:
         self.seed = int(seed) if seed is not None else 0
         self.timeout = config.getoption("tractor_timeout") or 10.0
         self.hands = bool(config.getoption("tractor_hands"))
+        self.root = config.rootpath          # a relative rule file is looked for here too
 
     def validate(self) -> None:
-        from reference_impl.rules import ruleset_names
+        from reference_impl.rules import is_rule_file, rules_for, ruleset_names
+        from tractor_dsl.diagnostics import SpecError
         from .protocol import OPERATIONS
         known = ruleset_names()
         if "all" in self.rulesets:
             self.rulesets = known
+        named = []
+        for r in self.rulesets:      # a user's rule file: its ruleset, known by its own name from now on
+            if is_rule_file(r):
+                path = r if os.path.exists(r) else str(self.root / r)
+                try:
+                    r = rules_for(path).name
+                except SpecError as e:
+                    raise pytest.UsageError(f"--tractor-ruleset {r}:\n" + "\n".join(
+                        d.headline() for d in e.diagnostics)) from None
+                known = known + [r]
+            named.append(r)
+        self.rulesets = named
         bad = [r for r in self.rulesets if r not in known]
         if bad:
             raise pytest.UsageError(f"--tractor-ruleset: unknown ruleset(s) {', '.join(bad)} "

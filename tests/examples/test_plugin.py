@@ -111,3 +111,27 @@ def test_whole_hands_through_the_plugin(tmp_path):
                     "--tractor-hands", "-v")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "tractor::r003.advance PASSED" in out.stdout and "tractor::r003.hands PASSED" in out.stdout
+
+
+HOUSE = '''ruleset house extends r003 {
+  title "r003 capped at 3 levels" "003号规则，每盘至多升三级"
+  override score.table choose thirty_capped because "our club caps a hand at three levels"
+    "本俱乐部每盘至多升三级"
+}
+'''
+
+
+def test_a_users_rule_file_is_a_ruleset_of_the_plugin_too(tmp_path):
+    # the file extends r003 and chooses its capped reading of the score table; `tractor engine
+    # --rules` serves it under its own name, and the plugin judges by the same file
+    (tmp_path / "house.tractor").write_text(HOUSE, encoding="utf-8")
+    served = f"{REFERENCE} --rules house.tractor"
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\ntractor_engine = {served}\ntractor_ruleset = house.tractor\n"
+                                         "tractor_ops = result\n", encoding="utf-8")
+    out = pytest_in(tmp_path, "-p", "conformance.pytest_plugin", "-v")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "tractor::house.result PASSED" in out.stdout
+    bad = tmp_path / "bad.tractor"
+    bad.write_text(HOUSE.replace("thirty_capped", "nonsense").replace("house", "bad"), encoding="utf-8")
+    out = pytest_in(tmp_path, "-p", "conformance.pytest_plugin", "--tractor-ruleset", "bad.tractor")
+    assert out.returncode == 4 and "error[E508]" in out.stderr and "Traceback" not in out.stderr, out.stderr
