@@ -38,7 +38,7 @@ from . import protocol
 from .alternatives import Alternative, alternatives
 from .engine import HANDLERS, InputError
 from .equivalence import equivalence_reason, proven_ladder_equivalent
-from .positions import RandomDraw, Rejected, Scenario, build, scenarios
+from .positions import RandomDraw, Rejected, Scenario, attempt, build, scenarios
 
 # The field an engine answering partially is most likely to answer.
 PRIMARY = {"classify": "kind", "lead": "legal", "follow": "legal", "winner": "winner", "kitty": "points",
@@ -144,7 +144,7 @@ def coverage_positions(rules: Rules, seed: int = 0) -> list[Decided]:
                 if sc.kind == "rung" and sc.args[2] == "meet":
                     out += _rung_positions(d, rules, sc)
             elif sc.kind != "random":
-                inp = _attempt(d, rules, sc, 200)
+                inp = attempt(d, rules, sc, 200)
                 if inp is not None:
                     out.append(Decided(op, inp, [_decision_text(sc)]))
     return out
@@ -190,14 +190,6 @@ def _decision_text(sc: Scenario) -> str:
     level, gain, banker = sc.args
     return f"climb from {level} by {gain} as {'banker' if banker else 'attackers'}"
 
-
-def _attempt(d: RandomDraw, rules: Rules, sc: Scenario, tries: int) -> dict | None:
-    for _ in range(tries):
-        try:
-            return build(d, rules, sc)
-        except Rejected:
-            continue
-    return None
 
 
 def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] | None = None

@@ -160,6 +160,19 @@ def is_rule_file(spec: str) -> bool:
     return isinstance(spec, str) and (spec.endswith(".tractor") or "/" in spec or os.sep in spec)
 
 
+def checked_ruleset(spec: str):
+    """The checked ruleset a command argument names: a user's rule file, or a bundled name read afresh
+    from the library (a :class:`SpecError` for either's problems)."""
+    if is_rule_file(spec):
+        return load_file(spec).checked
+    from tractor_dsl.checker import load
+    from tractor_dsl.diagnostics import SpecError
+    lib = load()
+    if lib.errors:
+        raise SpecError(lib.errors)
+    return lib.get(spec)
+
+
 def load_file(path) -> Rules:
     """The ruleset defined in a user's rule file, which may extend any bundled ruleset.
 

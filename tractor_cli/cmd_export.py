@@ -20,17 +20,9 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    from tractor_dsl.checker import load
-    from tractor_dsl.diagnostics import SpecError
+    from reference_impl.rules import checked_ruleset
     from tractor_dsl.export import export_json
-    from reference_impl.rules import is_rule_file, load_file
-    if is_rule_file(args.ruleset):   # a user's rule file (it may extend a bundled ruleset)
-        checked = load_file(args.ruleset).checked
-    else:
-        lib = load()
-        if lib.errors:
-            raise SpecError(lib.errors)
-        checked = lib.get(args.ruleset)
+    checked = checked_ruleset(args.ruleset)   # a bundled name or a user's rule file
     text = export_json(checked)
     if args.output:
         try:

@@ -17,16 +17,8 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    from reference_impl.rules import is_rule_file, load_file
-    from tractor_dsl.checker import load
-    from tractor_dsl.diagnostics import SpecError
-    if is_rule_file(args.ruleset):  # a user's rule file
-        rs = load_file(args.ruleset).checked
-    else:
-        lib = load()
-        if lib.errors:
-            raise SpecError(lib.errors)
-        rs = lib.get(args.ruleset)
+    from reference_impl.rules import checked_ruleset
+    rs = checked_ruleset(args.ruleset)   # a bundled name or a user's rule file
     out = ui.console()
     out.print(ui.styled((f"{rs.name}: {rs.title}", "heading")), soft_wrap=True)
     if len(rs.lineage) > 1:
