@@ -28,7 +28,8 @@ def add_arguments(p):
     p.add_argument("--ops", default=None, metavar="OP,...", help="only these operations (default: all)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated cases (default 0)")
     p.add_argument("--count", type=int, default=None, metavar="N",
-                   help="cases per operation (default: a per-operation count, about 1,500 cases per ruleset)")
+                   help="random positions per operation, added to the decision positions, which do not "
+                        "depend on it (default: a count per operation, conformance.cases.DEFAULT_COUNTS)")
     p.add_argument("--vectors", nargs="?", const="", default=None, metavar="DIR",
                    help="replay the exported test vectors (default conformance/vectors/) instead of generating")
     p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",

@@ -67,7 +67,7 @@ from tractor_reference import (
 from tractor_rulebook import ClauseDirective, RulebookDirective, RulebookListDirective
 from tractor_site import page_lang
 from tractor_nodes import (
-    clause_anchor, clause_ref, _env_docs, _env_records, library, page_ref, rulebook_doc, ruleset_names,
+    clause_anchor, clause_ref, _env_docs, _env_records, env_rulebooks, library, page_ref, rulebook_doc, ruleset_names,
     STUB_MARK)
 
 
@@ -110,6 +110,8 @@ def sanitize_docstring(app, what, name, obj, options, lines: list[str]) -> None:
 def write_stubs(app, config) -> None:
     """One page per ruleset in this build's language (``rulebooks/NAME.rst`` of ``docs/`` or of
     ``docs/zh/``), so every ruleset in spec/ gets its rulebooks."""
+    if not config.tractor_rulebook_pages:
+        return      # a site of its own (an engine's, a club's) shows the rulebooks it names itself
     lang = page_lang(config)
     names = ruleset_names()
     folder = Path(app.srcdir) / "rulebooks"
@@ -124,41 +126,77 @@ def write_stubs(app, config) -> None:
             path.unlink()
 
 
+def rulebook_page(app, ruleset: str) -> str | None:
+    """The page showing a ruleset's rulebook: the one whose ``tractor-rulebook`` shows it, else (on a site
+    that writes the bundled rulebooks) ``rulebooks/NAME``; None where no page does."""
+    book = env_rulebooks(app.env).get(ruleset)
+    if book is not None and book["doc"] is not None:
+        return book["doc"]
+    if app.config.tractor_rulebook_pages and ruleset in library().rulesets:
+        return rulebook_doc(ruleset, page_lang(app.config))
+    return None
+
+
+def ruleset_clauses(app, ruleset: str) -> list[str] | None:
+    book = env_rulebooks(app.env).get(ruleset)
+    if book is not None:
+        return book["clauses"]
+    rs = library().rulesets.get(ruleset)
+    return None if rs is None else [c.id for c in rs.clauses]
+
+
+def _link(app, docname: str, target: str, anchor: str | None, content) -> nodes.reference:
+    if target == docname and anchor:
+        ref = nodes.reference("", "", internal=True, refid=anchor)
+    else:
+        uri = app.builder.get_relative_uri(docname, target) + (f"#{anchor}" if anchor else "")
+        ref = nodes.reference("", "", internal=True, refuri=uri)
+    ref += content
+    return ref
+
+
 def resolve_clause_refs(app, doctree, docname) -> None:
-    lib = library()
     for node in list(doctree.findall(clause_ref)):
-        ruleset, cid, lang = node["ruleset"], node["clause"], node["lang"]
-        target = rulebook_doc(ruleset, lang)
+        ruleset, cid = node["ruleset"], node["clause"]
         content = node.children[0] if node.children else nodes.literal(cid, cid)
-        rs = lib.rulesets.get(ruleset)
-        known = rs is not None and any(c.id == cid for c in rs.clauses)
-        if not known or target not in app.env.all_docs:
+        clauses = ruleset_clauses(app, ruleset)
+        target = rulebook_page(app, ruleset)
+        if clauses is None or cid not in clauses:
             logger.warning(f"link to unknown clause {ruleset}:{cid}", location=node)
             node.replace_self(content)
-            continue
-        anchor = clause_anchor(cid)
-        if target == docname:
-            ref = nodes.reference("", "", internal=True, refid=anchor)
+        elif target is None:
+            node.replace_self(content)          # a ruleset no page of this site shows whole
+        elif target not in app.env.all_docs:
+            logger.warning(f"link to clause {ruleset}:{cid} on a missing page {target}", location=node)
+            node.replace_self(content)
         else:
-            uri = app.builder.get_relative_uri(docname, target) + "#" + anchor
-            ref = nodes.reference("", "", internal=True, refuri=uri)
-        ref["classes"].append("tr-clause-ref")
-        ref += content
-        node.replace_self(ref)
+            ref = _link(app, docname, target, clause_anchor(cid), content)
+            ref["classes"].append("tr-clause-ref")
+            node.replace_self(ref)
     for node in list(doctree.findall(page_ref)):
-        target = node["target"]
-        if target not in app.env.all_docs:
-            logger.warning(f"link to unknown page {target}", location=node)
+        ruleset = node.get("ruleset")
+        target = rulebook_page(app, ruleset) if ruleset else node["target"]
+        if ruleset and target is None and ruleset_clauses(app, ruleset) is not None:
+            node.replace_self(node.children)    # a ruleset no page of this site shows whole
+            continue
+        if target is None or target not in app.env.all_docs:
+            logger.warning(f"link to unknown page {target or ruleset}", location=node)
             node.replace_self(node.children)
             continue
-        ref = nodes.reference("", "", *node.children, internal=True,
-                              refuri=app.builder.get_relative_uri(docname, target))
-        node.replace_self(ref)
+        node.replace_self(_link(app, docname, target, None, node.children))
 
 
 def purge(app, env, docname) -> None:
     _env_records(env).pop(docname, None)
     _env_docs(env).discard(docname)
+    books = env_rulebooks(env)
+    for name, book in list(books.items()):
+        if docname in book["shown_on"]:
+            book["shown_on"] = [d for d in book["shown_on"] if d != docname]
+            if book["doc"] == docname:
+                book["doc"] = None
+            if not book["shown_on"]:
+                del books[name]
 
 
 def merge(app, env, docnames, other) -> None:
@@ -168,6 +206,16 @@ def merge(app, env, docnames, other) -> None:
             records[d] = _env_records(other)[d]
         if d in _env_docs(other):
             _env_docs(env).add(d)
+    books = env_rulebooks(env)
+    for name, theirs in env_rulebooks(other).items():
+        mine = books.get(name)
+        if mine is None:
+            books[name] = dict(theirs)
+            continue
+        if mine["doc"] is not None and theirs["doc"] not in (None, mine["doc"]):
+            logger.warning(f"the rulebook of {name!r} is shown on two pages: {mine['doc']} and {theirs['doc']}")
+        mine["doc"] = mine["doc"] or theirs["doc"]
+        mine["shown_on"] = sorted(set(mine["shown_on"]) | set(theirs["shown_on"]))
 
 
 def outdated(app, env, added, changed, removed) -> list[str]:
@@ -191,7 +239,11 @@ def ship_card_css(app, config) -> None:
 
 
 def setup(app):
+    app.setup_extension("sphinx.ext.autodoc")     # tractor-api, and docstrings shown as written
     app.setup_extension("tractor_site")
+    # write a page per bundled ruleset (rulebooks/NAME.rst); another site turns this off and shows the
+    # rulebooks it wants with the directives, a user's rule file included
+    app.add_config_value("tractor_rulebook_pages", True, "env", [bool])
     app.add_node(clause_ref)
     app.add_node(page_ref)
     for name, cls in (("tractor-rulebook", RulebookDirective), ("tractor-clause", ClauseDirective),

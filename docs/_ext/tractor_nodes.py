@@ -3,6 +3,7 @@ clause references, tables, the examples recorded, and the base directive."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
@@ -84,6 +85,27 @@ def ruleset_names() -> list[str]:
     return sorted(library().rulesets)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """A ruleset a directive shows: bundled (``file`` is None) or read from a user's rule file, with the
+    library it was checked in (where its bases' titles are)."""
+
+    rs: Any
+    lib: Any
+    file: str | None = None
+
+
+def file_ruleset(path: Path) -> Shown:
+    """The ruleset of a user's rule file, which may extend any bundled ruleset; also known to the
+    interpreter by its name from now on (the examples are computed through it). A problem in the file
+    is a :class:`~tractor_dsl.diagnostics.SpecError` naming file:line:column."""
+    from reference_impl.rules import load_file
+    from tractor_dsl.checker import load
+    rules = load_file(path)
+    lib = load([path])
+    return Shown(lib.rulesets[rules.name], lib, str(path))
+
+
 def base_names() -> list[str]:
     return [n for n in ruleset_names() if len(library().rulesets[n].lineage) == 1]
 
@@ -129,9 +151,9 @@ def rulebook_doc(ruleset: str, lang: str) -> str:
     return f"rulebooks/{ruleset}"
 
 
-def ruleset_title(name: str) -> tuple[str, str | None]:
+def ruleset_title(name: str, lib=None) -> tuple[str, str | None]:
     """A ruleset's title in English and in Chinese (a derived ruleset without its own takes its base's)."""
-    lib = library()
+    lib = lib or library()
     for n in lib.rulesets[name].lineage:
         parsed = lib.parsed.get(n)
         if parsed is not None and parsed.title:
@@ -267,6 +289,20 @@ def section(title: str | list, ident: str, classes: list[str] | None = None) -> 
     return sec
 
 
+def rulebook_link(ruleset: str, text: str | nodes.Node) -> page_ref:
+    """A link to the page showing a ruleset's rulebook: on this site ``rulebooks/NAME``, on another
+    site the page whose ``tractor-rulebook`` shows it; plain text where no page does."""
+    ref = page_ref("", "", target="", ruleset=ruleset)
+    ref += nodes.inline("", text) if isinstance(text, str) else text
+    return ref
+
+
+def _same_file(a: str | None, b: str | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return Path(a).resolve() == Path(b).resolve()
+
+
 def doc_link(target: str, text: str | nodes.Node) -> page_ref:
     """A link to a page of this tree that keeps its content as it is (code, placeholders)."""
     ref = page_ref("", "", target=target)
@@ -290,12 +326,58 @@ def _env_docs(env) -> set[str]:
     return env.tractor_docs
 
 
+def env_rulebooks(env) -> dict[str, dict]:
+    """The rulesets this build shows, bundled or from users' files: name -> the page showing its rulebook
+    (``doc``, None if no page does), its file (None if bundled), its clause ids and the pages showing any
+    of it. Links to a ruleset's clauses and to its rulebook go by this."""
+    if not hasattr(env, "tractor_rulebooks"):
+        env.tractor_rulebooks = {}
+    return env.tractor_rulebooks
+
+
 class TractorDirective(SphinxDirective):
     def lang(self) -> str:
         return _lang(self.options, self.config)
 
     def note(self) -> None:
         _env_docs(self.env).add(self.env.docname)
+
+    def register(self, shown: Shown, rulebook: bool) -> None:
+        """Note a ruleset this page shows (its whole rulebook, or a clause), so links to its clauses and
+        its rulebook find the page; one ruleset name read from two files, or two rulebooks of one
+        ruleset, is an error."""
+        books = env_rulebooks(self.env)
+        rs = shown.rs
+        known = books.get(rs.name)
+        here = self.env.docname
+        if known is not None and _same_file(known["file"], shown.file) is False:
+            raise self.error(f"ruleset {rs.name!r} is read from two places: {known['file'] or 'the bundled spec'}"
+                             f" and {shown.file or 'the bundled spec'}")
+        if known is not None and rulebook and known["doc"] not in (None, here):
+            raise self.error(f"the rulebook of {rs.name!r} is already shown on page {known['doc']}")
+        books[rs.name] = {"doc": here if rulebook else (known or {}).get("doc"), "file": shown.file,
+                          "clauses": [c.id for c in rs.clauses],
+                          "shown_on": sorted({here, *((known or {}).get("shown_on", []))})}
+
+    def ruleset(self, spec: str) -> Shown:
+        """The ruleset an argument names: a bundled one (``r003``) or a user's rule file (``house.tractor``,
+        relative to this page, or to the source folder with a leading ``/``, as ``literalinclude`` reads it).
+        A file is a dependency of the page: the page is rebuilt when it changes."""
+        from reference_impl.rules import is_rule_file
+        from tractor_dsl.diagnostics import SpecError
+        if not is_rule_file(spec):
+            lib = library()
+            if spec not in lib.rulesets:
+                raise self.error(f"unknown ruleset {spec!r} (known: {', '.join(ruleset_names())}; "
+                                 "or give a rule file, such as house.tractor)")
+            return Shown(lib.rulesets[spec], lib)
+        rel, path = self.env.relfn2path(spec)
+        self.env.note_dependency(rel)
+        try:
+            return file_ruleset(Path(path))
+        except SpecError as e:
+            raise self.error(f"the rule file {spec} cannot be used:\n"
+                             + "\n".join(d.headline() for d in e.diagnostics)) from None
 
     def record(self, ident: str, kind: str, position, outcomes: dict[str, Any]) -> None:
         """Record one example: its position and the outcome shown for each ruleset (or reading)."""

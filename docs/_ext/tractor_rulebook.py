@@ -7,7 +7,7 @@ from docutils.parsers.rst import directives
 from tractor_site import prose
 from tractor_nodes import (
     badge, base_names, cites_node, clause_anchor, clause_link, colon, derived_names, doc_link,
-    effective_rules, L, library, make_table, para, rulebook_doc, ruleset_names, ruleset_title, section, source_file,
+    effective_rules, L, library, make_table, para, rulebook_link, ruleset_title, section, source_file,
     source_order, spec_file, TractorDirective)
 
 
@@ -118,29 +118,29 @@ class RulebookDirective(TractorDirective):
     def run(self):
         self.note()
         lang = self.lang()
-        lib = library()
-        name = self.arguments[0]
-        if name not in lib.rulesets:
-            raise self.error(f"unknown ruleset {name!r} (known: {', '.join(ruleset_names())})")
-        rs = lib.rulesets[name]
+        shown = self.ruleset(self.arguments[0])
+        rs, lib = shown.rs, shown.lib
+        name = rs.name
+        self.register(shown, rulebook=True)
         clauses = source_order(rs)
         counts = {s: sum(1 for c in clauses if c.status == s) for s in ("stated", "interpreted", "conduct")}
-        title = prose(self.env, lang, *ruleset_title(name), f"{name}: title")
+        title = prose(self.env, lang, *ruleset_title(name, lib), f"{name}: title")
         if lang == "zh":
             heading = ["规则书 ", nodes.literal(name, name), "：", title]
         else:
             heading = ["Rulebook ", nodes.literal(name, name), ": ", title]
         sec = section(heading, nodes.make_id(f"rulebook-{name}"), classes=["tr-rulebook"])
         src = source_file(rs.document)
+        origin = spec_file(rs) if shown.file is None else self.arguments[0]
         if lang == "zh":
-            intro = para("本规则书由 ", nodes.literal(spec_file(rs), spec_file(rs)),
+            intro = para("本规则书由 ", nodes.literal(origin, origin),
                          f" 生成，依据原始文件 {rs.document}",
                          *(["（", nodes.literal(src, src), "）"] if src else []),
                          f"。共{len(clauses)}条，按原文顺序排列：明文{counts['stated']}条、解释{counts['interpreted']}条、"
                          f"行为规范{counts['conduct']}条。每条注明出处（原文条款编号，点击可见原文要点）与性质；"
                          "各例均由参考解释器计算得出。", classes=["tr-intro"])
         else:
-            intro = para("This rulebook is generated from ", nodes.literal(spec_file(rs), spec_file(rs)),
+            intro = para("This rulebook is generated from ", nodes.literal(origin, origin),
                          f", which formalises source document {rs.document}",
                          *([" (", nodes.literal(src, src), ")"] if src else []),
                          f". Its {len(clauses)} clauses follow the order of the source: {counts['stated']} "
@@ -150,12 +150,12 @@ class RulebookDirective(TractorDirective):
         sec += intro
         if len(rs.lineage) > 1:
             base = lib.rulesets[rs.lineage[1]]
-            base_title = prose(self.env, lang, *ruleset_title(base.name), f"{base.name}: title")
+            base_title = prose(self.env, lang, *ruleset_title(base.name, lib), f"{base.name}: title")
             if lang == "zh":
-                p = para("本规则集扩展自 ", doc_link(rulebook_doc(base.name, lang), base.name), "（", base_title,
+                p = para("本规则集扩展自 ", rulebook_link(base.name, base.name), "（", base_title,
                          "）。以下条款与之不同：", classes=["tr-intro"])
             else:
-                p = para("This ruleset extends ", doc_link(rulebook_doc(base.name, lang), base.name), " (",
+                p = para("This ruleset extends ", rulebook_link(base.name, base.name), " (",
                          base_title, "). It differs in these clauses:", classes=["tr-intro"])
             sec += p
             items = nodes.bullet_list()
@@ -184,11 +184,11 @@ class ClauseDirective(TractorDirective):
     def run(self):
         self.note()
         lang = self.lang()
-        lib = library()
-        name, cid = self.arguments
-        if name not in lib.rulesets:
-            raise self.error(f"unknown ruleset {name!r}")
-        rs = lib.rulesets[name]
+        spec, cid = self.arguments
+        shown = self.ruleset(spec)
+        rs = shown.rs
+        name = rs.name
+        self.register(shown, rulebook=False)
         try:
             clause = rs.clause(cid)
         except KeyError:
@@ -214,7 +214,7 @@ class RulebookListDirective(TractorDirective):
             rs = lib.rulesets[name]
             title = prose(self.env, lang, *ruleset_title(name), f"{name}: title")
             base = rs.lineage[1] if len(rs.lineage) > 1 else None
-            rows.append([doc_link(rulebook_doc(name, lang), nodes.literal(name, name)),
-                         [doc_link(rulebook_doc(name, lang), title)], rs.document or "",
+            rows.append([rulebook_link(name, nodes.literal(name, name)),
+                         [rulebook_link(name, title)], rs.document or "",
                          nodes.literal(base, base) if base else "—", str(len(rs.clauses))])
         return [make_table(headers, rows, classes=["tr-rulebook-list"], widths=[16, 56, 8, 12, 8])]
