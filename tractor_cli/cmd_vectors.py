@@ -39,8 +39,23 @@ def run(args) -> int:
             return 1
         print(f"vectors under {directory} match the spec")
         return 0
+    return list_vectors(directory, args.ruleset)
+
+
+def list_vectors(directory, rulesets: list[str] | None) -> int:
+    """The vector files under ``directory`` (of ``rulesets`` only, when named) and their case counts."""
     import json
-    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
-    for path, meta in sorted(index["files"].items()):
+    try:
+        index = json.loads((directory / "index.json").read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"tractor vectors: no readable index of vectors under {directory} ({e.__class__.__name__}): "
+              f"write them with `tractor vectors export --dir {directory}`", file=sys.stderr)
+        return 2
+    shown = {path: meta for path, meta in index.items() if not rulesets or path.split("/", 1)[0] in rulesets}
+    for path, meta in sorted(shown.items()):
         print(f"{path}\t{meta['cases']} case(s)")
-    return 0
+    missing = [r for r in rulesets or () if not any(p.split("/", 1)[0] == r for p in shown)]
+    for r in missing:
+        print(f"tractor vectors: no vectors of {r} under {directory}: write them with "
+              f"`tractor vectors export --ruleset R --dir {directory}`", file=sys.stderr)
+    return 1 if missing else 0

@@ -6,7 +6,7 @@ from docutils.parsers.rst import directives
 
 from tractor_site import prose
 from tractor_nodes import (
-    badge, base_names, cites_node, clause_anchor, clause_link, colon, derived_names, doc_link,
+    badge, base_names, cites_node, clause_anchor, clause_link, colon, derived_names,
     effective_rules, L, library, make_table, para, rulebook_link, ruleset_title, section, source_file,
     source_order, spec_file, TractorDirective)
 

@@ -83,3 +83,17 @@ def test_export_and_check_round_trip(tmp_path):
     proc = cli("conform", "--engine", "tractor engine", "--vectors", str(tmp_path), "--ruleset", "r001",
                "--ops", "follow", "--report", "")
     assert proc.returncode == 1 and "1 fail" in proc.stdout and case["id"] in proc.stdout
+
+
+def test_list_shows_the_named_rulesets_and_says_which_have_none(tmp_path):
+    """`vectors list --ruleset R` lists R's files only; a ruleset without vectors there is named on stderr."""
+    r001 = cli("vectors", "list", "--ruleset", "r001")
+    assert r001.returncode == 0 and "r001/follow.jsonl" in r001.stdout
+    assert {line.split("/", 1)[0] for line in r001.stdout.splitlines()} == {"r001"}
+    house = tmp_path / "house.tractor"
+    house.write_text('ruleset house extends r003 {\n  override score.table choose thirty_capped because "a cap"\n}\n',
+                     encoding="utf-8")
+    none = cli("vectors", "list", "--ruleset", str(house))
+    assert none.returncode == 1 and none.stdout == "" and "no vectors of house under" in none.stderr
+    empty = cli("vectors", "list", "--dir", str(tmp_path / "nowhere"))
+    assert empty.returncode == 2 and "no readable index of vectors" in empty.stderr and "Traceback" not in empty.stderr
