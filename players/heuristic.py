@@ -3,8 +3,11 @@
 * **Declaring:** declares (or overcalls, or reinforces) with the option that
   makes the most of its cards trump, when at least a third of its hand would
   be trump; never overcalls its partner.
-* **Burying:** buries low side cards without points, shortest suits first
-  (to void a suit and ruff it later), keeping pairs and trumps.
+* **Burying:** voids its shortest side suits that hold no pair and not the
+  suit's top rank, points and all (扣分: a lone 10 there is lost anyway), then
+  buries its lowest side singles; a banker with two fifths of its hand in
+  trumps buries a 5 as readily as an 8, a weaker one keeps points out of the
+  kitty. Keeps pairs and trumps.
 * **Leading:** tractors first; then a safe throw (units no unseen card can
   beat, in a side suit no opponent is known to be void in); then a safe unit
   (a top pair, a top single); the banker side draws trumps with a long trump
@@ -109,14 +112,35 @@ class HeuristicPlayer:
         return None
 
     def bury(self, view: SeatView, n: int) -> list[int]:
+        """Void the shortest side suits that hold no pair and not the suit's top rank, points and all
+        (a lone 10 or K there falls to the first lead of the suit anyway, so it is buried: 扣分); fill
+        the rest with the cheapest side singles without points. Trumps and pairs are kept."""
         ctx = view.ctx
         hand = Counter(view.hand)
         length = Counter(ctx.suit[c] for c in view.hand)
+        top = {}
+        for d in range(52):
+            if ctx.suit[d] != TRUMP and top.get(ctx.suit[d], -1) < ctx.key[d]:
+                top[ctx.suit[d]] = ctx.key[d]
+        chosen: Counter = Counter()
+        for suit in sorted((s for s in length if s != TRUMP), key=lambda s: (length[s], s)):
+            cards = [c for c in view.hand if ctx.suit[c] == suit]
+            if any(hand[c] >= 2 or ctx.key[c] == top[suit] for c in cards):
+                continue
+            if sum(chosen.values()) + len(cards) <= n:
+                chosen.update(cards)
+
+        # a banker holding many trumps expects to win the last trick, and buries a low point card (a 5)
+        # as readily as a middling card; a weaker one keeps its points out of the kitty
+        confident = length[TRUMP] * 3 >= len(view.hand)
+        weight = 0.6 if confident else 3.0
 
         def cost(c: int) -> tuple:
-            return (ctx.suit[c] == TRUMP, self._points(ctx.rules, c) > 0, hand[c] >= 2,
-                    length[ctx.suit[c]], self._rank(ctx, c), self.rng.random())
-        return sorted(view.hand, key=cost)[:n]
+            return (ctx.suit[c] == TRUMP, hand[c] >= 2,
+                    self._rank(ctx, c) + weight * self._points(ctx.rules, c), length[ctx.suit[c]],
+                    self.rng.random())
+        rest = sorted((Counter(view.hand) - chosen).elements(), key=cost)
+        return (sorted(chosen.elements()) + rest)[:n]
 
     # ------------------------------------------------------------------ leading
 

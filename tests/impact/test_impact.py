@@ -105,3 +105,13 @@ def test_the_command_refuses_bad_input(capsys):
     assert main(["impact", "r000", "r000", "--hands", "1", "--quiet"]) == 2
     assert "named twice" in capsys.readouterr().err
     assert main(["impact", "r000", "nope", "--hands", "1", "--quiet"]) != 0
+
+
+def test_a_captured_kitty_carries_points_so_kitty_rules_show_in_play():
+    """Players bury points as players do (voiding a short suit, 扣分), so a captured kitty is sometimes worth
+    something and a kitty multiplier (000:2.14) can change a hand; a banker that never buried a point made
+    every kitty rule look irrelevant."""
+    data = run_impact(["r000", "r000_no_bridge"], hands=80, seed=3, games=0, jobs=1)
+    fig = data["per_ruleset"]["r000"]
+    assert fig["kitty_captures"]["count"] > 0
+    assert fig["kitty_value"]["value"] > 0

@@ -144,3 +144,39 @@ def test_the_heuristic_player_gives_points_to_a_winning_partner():
                     current=((2, tuple(lead)), (3, tuple(parse_cards("5H")))))
     options = follow_options(ctx, classify(ctx, lead), hand)
     assert HeuristicPlayer(1).follow(view, options) == parse_cards("KH")
+
+
+def _banker_view(hand: str, level: str = "5", trump: str = "S") -> SeatView:
+    from reference_impl.cards import parse_cards
+    from reference_impl.trump import context
+    rules = rules_for("r000")
+    cards = parse_cards(hand)
+    return SeatView(seat=0, rules=rules, level=level, hand=cards, first_hand=False, banker=0, levels=(level, level),
+                    ctx=context(rules, level, trump), kitty=cards[-8:])
+
+
+def test_the_banker_voids_a_short_suit_points_and_all():
+    """A two-card heart holding (10H 4H: no pair, not the top rank) is buried whole, its 10 points too (扣分);
+    the diamond suit, which holds its ace, is kept."""
+    from reference_impl.cards import format_cards, parse_cards
+    view = _banker_view("10H 4H AD 3D 6D 7C 7C 8C 9C JC 2S 3S 4S 6S 7S 8S 9S 10S JS QS KS AS J+ J- 5S 5H "
+                        "3C 4C 2C 6C 8D")
+    buried = HeuristicPlayer(0).bury(view, 8)
+    assert len(buried) == 8 and not (Counter(buried) - Counter(view.hand))
+    assert Counter(parse_cards("10H 4H")) <= Counter(buried), format_cards(buried)
+    assert parse_cards("AD")[0] not in buried and parse_cards("7C")[0] not in buried   # a top card, a pair
+    assert not any(view.ctx.suit[c] == view.ctx.suit[parse_cards("2S")[0]] for c in buried)   # no trump
+
+
+def test_a_weak_banker_keeps_points_out_of_the_kitty_a_strong_one_buries_a_five():
+    """The same side cards (no void possible: every side suit holds a pair), and 8 to bury from nine side
+    singles: a banker with few trumps keeps its 5 (its only point card) out of the kitty; one with a
+    third of its hand in trumps buries the 5 as readily as its 9s."""
+    from reference_impl.cards import parse_cards
+    five = parse_cards("5D")[0]
+    side = "5D 9D JD 3D 3D 9C JC QC 3C 3C 9H JH QH 3H 3H "
+    weak = _banker_view(side + "2S 3S J+", level="7")
+    strong = _banker_view(side + "2S 3S 4S 6S 8S 9S 10S JS QS KS J+ J-", level="7")
+    assert five not in HeuristicPlayer(0).bury(weak, 8)
+    assert five in HeuristicPlayer(0).bury(strong, 8)
+    assert not any(c in parse_cards("3D 3C 3H") for c in HeuristicPlayer(0).bury(weak, 8))   # pairs kept
