@@ -184,6 +184,10 @@ def _run(args, interrupts) -> int:
     if args.generated and len(args.engine) > 1:
         print("tractor conform: --generated takes one --engine", file=sys.stderr)
         return 2
+    if args.write_expect and len(args.engine) > 1:
+        print("tractor conform: --write-expect writes one engine's expectations: give one --engine",
+              file=sys.stderr)
+        return 2
     if args.report:
         problem = check_report_dir(args.report)
         if problem:
@@ -265,19 +269,11 @@ def _finish(args, result, interrupts, analyse: bool = True) -> int:
     """Write the reports (signals are only noted by now), then print the summary; the exit status.
     ``analyse=False``: no findings (the generated suite has one shrunk position per operation and no
     passing positions to keep, which findings need)."""
-    from conformance import report, supervise
-    left = supervise.end_children()  # the engines are stopped: any child left is something they left
-    if left:
-        result.events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left behind, "
-                              "outside their sessions, were killed at the end of the run"})
-    if analyse and not result.interrupted and interrupts.status is None:
-        from conformance.attribution import attribute
-        try:
-            attribute(result)  # findings, and the clause each failure is charged to
-            from conformance.expectations import apply_finding_expectations
-            apply_finding_expectations(result)
-        except Exception as e:  # the analysis must never cost the report
-            result.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+    from conformance import report
+    from .conform_end import analyse as analyse_run, end_children, exit_status
+    end_children([result])
+    if analyse:
+        analyse_run([result], interrupts)
     if getattr(args, "write_expect", None):
         problem = write_expect(args.write_expect, result)
         if problem:
@@ -296,14 +292,7 @@ def _finish(args, result, interrupts, analyse: bool = True) -> int:
     print_summary(result, show=args.show)
     if written:
         _print(f"report: {', '.join(str(p) for p in written)}")
-    if problem:
-        print(f"tractor conform: {problem}", file=sys.stderr)
-        return 2
-    if interrupts.status is not None:
-        return interrupts.status
-    if result.interrupted:
-        return 130
-    return 1 if result.failed else 0
+    return exit_status([result], interrupts, problem)
 
 
 def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> int:

@@ -78,9 +78,9 @@ class _Progress:
 
 
 def run_many(args, cases, deviations, interrupts, rule_files=(), **meta) -> int:
-    from conformance import matrix, report, supervise
-    from conformance.attribution import attribute
+    from conformance import matrix, report
     from .cmd_conform import _print
+    from .conform_end import analyse, end_children, exit_status
     from .progress import ConformProgress
 
     bar = ConformProgress(args.progress)
@@ -95,16 +95,8 @@ def run_many(args, cases, deviations, interrupts, rule_files=(), **meta) -> int:
     except ValueError as e:
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
-    left = supervise.end_children()
-    if left:
-        results[0].events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left "
-                                  "behind, outside their sessions, were killed at the end of the run"})
-    for r in results:
-        if not r.interrupted and interrupts.status is None:
-            try:
-                attribute(r)
-            except Exception as e:  # the analysis must never cost the report
-                r.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+    end_children(results)
+    analyse(results, interrupts)
     names = matrix.engine_names(results)
     m = matrix.build(results, names)
     written, problem = [], None
@@ -134,11 +126,4 @@ def run_many(args, cases, deviations, interrupts, rule_files=(), **meta) -> int:
     shown += [f"{sum(p.suffix == '.svg' for p in written)} badge(s) in {args.badges}"] if args.badges else []
     if written:
         _print(f"\nreport: {', '.join(shown)}")
-    if problem:
-        print(f"tractor conform: {problem}", file=sys.stderr)
-        return 2
-    if interrupts.status is not None:
-        return interrupts.status
-    if any(r.interrupted for r in results):
-        return 130
-    return 1 if any(r.failed for r in results) else 0
+    return exit_status(results, interrupts, problem)

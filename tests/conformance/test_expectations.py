@@ -73,3 +73,22 @@ def test_unexplained_failures_are_written_by_case():
     data = written_expectations(result)
     assert data["deviations"] == [{"case": "r003:lead:1", "reason": "unexplained: no single feature gives the "
                                                                      "engine's answer (m)"}]
+
+
+def test_finding_entries_apply_to_each_engine_of_a_matrix_run(tmp_path):
+    """With several engines, an entry selecting by finding still turns that finding's failures into xfail
+    (the analysis ran per engine, but the finding entries were left unapplied)."""
+    from .conftest import REFERENCE
+    known = tmp_path / "known.toml"
+    known.write_text('[[deviations]]\nfinding = "kitty.multiplier"\nreason = "our kitty pays x2 per card"\n',
+                     encoding="utf-8")
+    r = cli("conform", "--engine", REFERENCE, "--engine", MUTANT_ENGINE, "--ruleset", "r003", "--ops", "kitty",
+            "--expect", str(known), "--report", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    reports = [json.loads(p.read_text()) for p in sorted((tmp_path / "rep").glob("*/report.json"))]
+    assert len(reports) == 2
+    assert sorted(rep["totals"]["xfail"] > 0 for rep in reports) == [False, True]   # the mutant's kitty row
+    assert all(rep["totals"]["fail"] == 0 for rep in reports)
+    two = cli("conform", "--engine", REFERENCE, "--engine", MUTANT_ENGINE, "--ruleset", "r003",
+              "--write-expect", str(tmp_path / "w.toml"))
+    assert two.returncode == 2 and "give one --engine" in two.stderr and not (tmp_path / "w.toml").exists()
