@@ -120,10 +120,53 @@ def _bars(ax, labels, series: dict[str, list[dict]], share: bool = True):
     ax.legend(fontsize=8)
 
 
+PLOT_TEXT = {
+    "en": {
+        "points_x": "attackers' points (bins of {bin})", "points_y": "share of hands (%)",
+        "points_title": "Attackers' points, {hands} hands per ruleset",
+        "rulesets": ("bank held", "kitty captured", "a failed throw"),
+        "rulesets_y": "share of hands (%), 95 % Wilson interval", "rulesets_title": "Per ruleset",
+        "pairs": dict(PAIR_ROWS), "vs": "{a} vs {b}", "pairs_x": "share (%), 95 % Wilson interval",
+        "pairs_title": "How often the rulesets' difference shows",
+    },
+    "zh": {   # the terms of the Chinese impact page (docs/_ext/tractor_impact.py)
+        "points_x": "闲家得分（每档{bin}分）", "points_y": "占手数的比例（%）",
+        "points_title": "闲家得分，每个规则集{hands}手",
+        "rulesets": ("守庄", "闲家抠底", "有甩牌失败"),
+        "rulesets_y": "占手数的比例（%），95 % 威尔逊区间", "rulesets_title": "各规则集",
+        "pairs": {"judgment_differs": "任一判断不同的手数", "play_differs": "出牌不同的手数",
+                  "result_differs": "结果不同的手数", "winner_differs": "胜方不同的整局"},
+        "vs": "{a} 与 {b}", "pairs_x": "比例（%），95 % 威尔逊区间",
+        "pairs_title": "两个规则集的不同多常显现",
+    },
+}
+# Chinese plots keep their text as text (SVG only): the reader's browser draws it with its own Chinese
+# fonts, so no Chinese font is needed where the plots are made
+CJK_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", "WenQuanYi Zen Hei",
+                "sans-serif"]
+
+
 def write_plots(data: dict, directory: str | Path, formats: tuple[str, ...] = ("svg", "png")) -> list[str]:
-    """``attackers_points``, ``rulesets`` and ``pairs`` plots into ``directory``."""
+    """``attackers_points``, ``rulesets`` and ``pairs`` plots into ``directory``, in English (``formats``)
+    and in Chinese (``NAME.zh.svg``, the text left as text)."""
+    import logging
+    import warnings
     plt = _pyplot()
-    directory = Path(directory)
+    written = _plots(plt, data, Path(directory), formats, PLOT_TEXT["en"], "")
+    fonts = logging.getLogger("matplotlib.font_manager")
+    level = fonts.level
+    fonts.setLevel(logging.ERROR)    # "font family ... not found": the reader's browser picks the font
+    try:
+        with plt.rc_context({"svg.fonttype": "none", "font.family": CJK_FAMILIES}), warnings.catch_warnings():
+            # the layout is measured with a font that may lack the Chinese glyphs; the browser draws them
+            warnings.filterwarnings("ignore", message=".*missing from.*")
+            written += _plots(plt, data, Path(directory), ("svg",), PLOT_TEXT["zh"], ".zh")
+    finally:
+        fonts.setLevel(level)
+    return written
+
+
+def _plots(plt, data: dict, directory: Path, formats: tuple[str, ...], t: dict, suffix: str) -> list[str]:
     directory.mkdir(parents=True, exist_ok=True)
     names = data["rulesets"]
     written = []
@@ -134,20 +177,19 @@ def write_plots(data: dict, directory: str | Path, formats: tuple[str, ...] = ("
         total = sum(hist.values()) or 1
         xs = sorted(hist)
         ax.step([x + bin_w / 2 for x in xs], [100 * hist[x] / total for x in xs], where="mid", label=n)
-    ax.set_xlabel(f"attackers' points (bins of {bin_w})")
-    ax.set_ylabel("share of hands (%)")
-    ax.set_title(f"Attackers' points, {data['hands']} hands per ruleset")
+    ax.set_xlabel(t["points_x"].format(bin=bin_w))
+    ax.set_ylabel(t["points_y"])
+    ax.set_title(t["points_title"].format(hands=data["hands"]))
     ax.legend(fontsize=8)
-    written += _save(fig, directory, "attackers_points", formats)
+    written += _save(fig, directory, "attackers_points" + suffix, formats)
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(8, 4))
-    keys = [("bank_held", "bank held"), ("kitty_captures", "kitty captured"),
-            ("hands_with_failed_throw", "a failed throw")]
-    _bars(ax, [label for _, label in keys], {n: [data["per_ruleset"][n][k] for k, _ in keys] for n in names})
-    ax.set_ylabel("share of hands (%), 95 % Wilson interval")
-    ax.set_title("Per ruleset")
-    written += _save(fig, directory, "rulesets", formats)
+    keys = ("bank_held", "kitty_captures", "hands_with_failed_throw")
+    _bars(ax, list(t["rulesets"]), {n: [data["per_ruleset"][n][k] for k in keys] for n in names})
+    ax.set_ylabel(t["rulesets_y"])
+    ax.set_title(t["rulesets_title"])
+    written += _save(fig, directory, "rulesets" + suffix, formats)
     plt.close(fig)
 
     pairs = [p for p in data["pairs"] if p["comparable"]]
@@ -156,18 +198,19 @@ def write_plots(data: dict, directory: str | Path, formats: tuple[str, ...] = ("
         fig, ax = plt.subplots(figsize=(8, 1.1 + 0.75 * len(pairs)))
         y = np.arange(len(pairs))[::-1]
         height = 0.8 / len(PAIR_ROWS)
-        for i, (key, label) in enumerate(PAIR_ROWS):
+        for i, (key, _) in enumerate(PAIR_ROWS):
             ests = [p[key] for p in pairs]
             vals = [100 * (e["value"] or 0) for e in ests]
             err = [[100 * max(0.0, (e["value"] or 0) - (e["low"] or 0)) for e in ests],
                    [100 * max(0.0, (e["high"] or 0) - (e["value"] or 0)) for e in ests]]
-            ax.barh(y + (len(PAIR_ROWS) / 2 - i - 0.5) * height, vals, height, xerr=err, capsize=2, label=label)
+            ax.barh(y + (len(PAIR_ROWS) / 2 - i - 0.5) * height, vals, height, xerr=err, capsize=2,
+                    label=t["pairs"][key])
         ax.set_yticks(y)
-        ax.set_yticklabels([f"{p['a']} vs {p['b']}" for p in pairs], fontsize=8)
+        ax.set_yticklabels([t["vs"].format(a=p["a"], b=p["b"]) for p in pairs], fontsize=8)
         ax.set_xlim(0, 100)
-        ax.set_xlabel("share (%), 95 % Wilson interval")
-        ax.set_title("How often the rulesets' difference shows", pad=40)
+        ax.set_xlabel(t["pairs_x"])
+        ax.set_title(t["pairs_title"], pad=40)
         ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
-        written += _save(fig, directory, "pairs", formats)
+        written += _save(fig, directory, "pairs" + suffix, formats)
         plt.close(fig)
     return written

@@ -10,8 +10,8 @@ their difference changes a judgment, the play, a hand's result and a game's
 winner, and which feature decides the first divergence; then the figures per
 ruleset and the plots found beside the JSON. Every figure is shown with its
 95 % interval. The page's language decides the words: on a Chinese page every
-text is Chinese (the plots, drawn with English words, are left to the English
-page, which the Chinese one points to).
+text is Chinese, the plots too (``NAME.zh.svg``, their text drawn by the
+reader's browser).
 """
 from __future__ import annotations
 
@@ -95,7 +95,9 @@ T = {
         "no_single": "（无单一设定）",
         "kinds": "首次分歧按判断分类——{kinds}。", "kind": "{what}：{n}", "sep": "；",
         "per_ruleset": "各规则集的数字", "plots": "图表",
-        "plots_note": "这些数字的图表（图中文字为英文）见英文版的比较页。",
+        "plot_pairs": "两个规则集的不同多常显现",
+        "plot_rulesets": "各规则集的守庄、闲家抠底与甩牌失败",
+        "plot_points": "各规则集闲家得分的分布",
     },
 }
 INTERVALS_ZH = {"proportion": "威尔逊区间（95 %）", "mean": "正态近似区间（均值 ± 1.96 s/√n，95 %）"}
@@ -207,13 +209,13 @@ class ImpactDirective(SphinxDirective):
                              for k, en, zh, kind in RULESET_ROWS])
         title = t["plots"]
         lines += [title, "~" * _width(title), ""]
-        if lang == "zh":   # the plots are drawn with English words: the Chinese page points to them
-            return self._parse(lines + [t["plots_note"], ""], path)
+        suffix = ".zh" if lang == "zh" else ""    # the Chinese plots: NAME.zh.svg (impact.report.write_plots)
         for stem in ("pairs", "rulesets", "attackers_points"):
             alt = t[{"pairs": "plot_pairs", "rulesets": "plot_rulesets", "attackers_points": "plot_points"}[stem]]
-            if (path.parent / f"{stem}.svg").exists():
-                lines += [f".. figure:: {rel}/{stem}.svg", f"   :alt: {alt}", "   :width: 100%", "",
-                          f"   {alt[0].upper() + alt[1:]}.", ""]
+            if (path.parent / f"{stem}{suffix}.svg").exists():
+                caption = alt + "。" if lang == "zh" else f"{alt[0].upper() + alt[1:]}."
+                lines += [f".. figure:: {rel}/{stem}{suffix}.svg", f"   :alt: {alt}", "   :width: 100%", "",
+                          f"   {caption}", ""]
         return self._parse(lines, path)
 
     def _parse(self, lines: list[str], path: Path) -> list:

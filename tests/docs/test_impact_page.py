@@ -40,5 +40,13 @@ def test_the_chinese_comparison_page_has_the_impact_figures_in_chinese(site):
     assert f"{data['hands']} 手" in zh.text() and data["command"] in zh.text()
     words = sorted(set(LATIN_WORD.findall(RULESET_ID.sub(" ", _prose(zh)))))
     assert not words, f"English in the Chinese impact section: {words}"
-    # the English page keeps its plots; the Chinese one, whose plots would be in English, points to them
-    assert len(en.find_all(tag="img")) == 3 and not zh.find_all(tag="img")
+    # each page has its three plots, the Chinese one drawn in Chinese: text kept as text in the SVG
+    assert len(en.find_all(tag="img")) == 3 and len(zh.find_all(tag="img")) == 3
+    for img in zh.find_all(tag="img"):
+        src = img.attrs["src"]
+        assert src.endswith(".zh.svg"), src
+        svg = (site.out / "zh" / src).read_text(encoding="utf-8")
+        texts = " ".join(re.findall(r"<text\b[^>]*>([^<]*)</text>", svg))
+        assert re.search(r"[\u4e00-\u9fff]", texts), f"{src}: no Chinese text"
+        words = sorted(set(LATIN_WORD.findall(RULESET_ID.sub(" ", texts))))
+        assert not words, f"English in the Chinese plot {src}: {words}"
