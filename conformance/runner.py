@@ -218,6 +218,14 @@ class Runner:
             raise HandshakeError("handshake_failed", f"invalid handshake answer: {e}") from None
         return result
 
+    def probe(self) -> dict:
+        """Start the engine, shake hands and stop it: its handshake result (raises :class:`HandshakeError`).
+        How a run given no ruleset learns which rulesets the engine plays."""
+        try:
+            return self._start()
+        finally:
+            self._stop()
+
     def _stderr_note(self) -> str:
         tail = self.engine.stderr_tail(600).strip() if self.engine else ""
         return f"; stderr: {tail}" if tail else ""

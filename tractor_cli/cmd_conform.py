@@ -23,8 +23,9 @@ def add_arguments(p):
                    help='the engine command, split like a shell would but run without one (e.g. "tractor engine"); '
                         "repeat it to run several engines at once, each in its own process, against the same cases")
     p.add_argument("--ruleset", action="append", default=[], metavar="R",
-                   help="ruleset to check (repeatable, or comma-separated; 'all' for every ruleset); "
-                        "required unless --vectors")
+                   help="ruleset to check: a bundled name or a rule file (repeatable, or comma-separated; "
+                        "'all' for every bundled ruleset; default: the bundled rulesets the engine's handshake "
+                        "lists)")
     p.add_argument("--ops", default=None, metavar="OP,...", help="only these operations (default: all)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated cases (default 0)")
     p.add_argument("--count", type=int, default=None, metavar="N",
@@ -119,6 +120,31 @@ def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
     return names, files
 
 
+def rulesets_of_engines(args) -> tuple[list[str], str | None]:
+    """With no ``--ruleset``: the bundled rulesets the engines' handshakes list (each engine is started,
+    greets and is stopped), said on stdout. An engine whose handshake fails adds every bundled ruleset,
+    so the run itself reports the failure as it would with ``--ruleset all``."""
+    from conformance.runner import HandshakeError, Runner
+    from reference_impl.rules import ruleset_names
+    known = ruleset_names()
+    found: set[str] = set()
+    listed: set[str] = set()
+    for command in args.engine:
+        try:
+            hs = Runner(command, timeout=args.timeout, handshake_timeout=args.handshake_timeout).probe()
+        except (HandshakeError, ValueError):
+            found.update(known)
+            continue
+        listed.update(str(r) for r in hs.get("rulesets", []))
+        found.update(r for r in hs.get("rulesets", []) if r in known)
+    if not found:
+        return [], (f"the engine's handshake lists no bundled ruleset (it lists: {', '.join(sorted(listed)) or 'none'}); "
+                    "give --ruleset R, a bundled name or your rule file")
+    rulesets = [r for r in known if r in found]
+    _print(f"rulesets: {', '.join(rulesets)} (those the engine's handshake lists; --ruleset chooses)")
+    return rulesets, None
+
+
 def engine_with_rules(command: str, rule_files: list[dict]) -> str:
     """The engine command, with ``--rules FILE`` for each user's file when the engine is ``tractor engine``
     given no ``--rules`` of its own (any other engine learns of them from the handshake)."""
@@ -179,8 +205,10 @@ def _run(args, interrupts) -> int:
               f"known: {', '.join(protocol.OPERATIONS)}", file=sys.stderr)
         return 2
     if args.vectors is None and not rulesets:
-        print("tractor conform: give --ruleset R (or 'all'), or --vectors", file=sys.stderr)
-        return 2
+        rulesets, problem = rulesets_of_engines(args)
+        if problem:
+            print(f"tractor conform: {problem}", file=sys.stderr)
+            return 2
     if args.generated and len(args.engine) > 1:
         print("tractor conform: --generated takes one --engine", file=sys.stderr)
         return 2

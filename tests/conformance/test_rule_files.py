@@ -101,3 +101,16 @@ def test_play_and_vectors_take_a_file(house, tmp_path):
     lines = (tmp_path / "v" / "house" / "result.jsonl").read_text().splitlines()
     assert lines and all(json.loads(x)["ruleset"] == "house" for x in lines)
     assert cli("vectors", "check", "--dir", str(tmp_path / "v"), "--ruleset", str(house)).returncode == 0
+
+
+def test_with_no_ruleset_the_run_checks_what_the_handshake_lists(tmp_path):
+    """`tractor conform --engine CMD` alone checks the bundled rulesets the engine says it plays, and says so."""
+    from .conftest import faux
+    r = cli("conform", "--engine", faux("rulesets", "r001,our_house"), "--ops", "result",
+            "--report", str(tmp_path / "rep"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "rulesets: r001 (those the engine's handshake lists" in r.stdout
+    report = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert report["rulesets"] == ["r001"] and {c["ruleset"] for c in report["cases"]} == {"r001"}
+    none = cli("conform", "--engine", faux("rulesets", "our_house"), "--report", "")
+    assert none.returncode == 2 and "lists no bundled ruleset (it lists: our_house)" in none.stderr
