@@ -25,6 +25,10 @@ PAIR_ROWS = (
 )
 
 
+LABEL_WIDTH = 24      # the figure's name, wrapped
+FIGURE_WIDTH = 22     # "100.0% [96.3%, 100.0%]"
+
+
 def fmt(e: dict, kind: str | None = None) -> str:
     """``value [low, high]``: shares in per cent, means with one decimal."""
     if e is None or e.get("value") is None:
@@ -46,18 +50,28 @@ def print_tables(data: dict, console=None) -> None:
     from rich.table import Table
     console = console or Console()
     names = data["rulesets"]
-    t = Table(title=f"Per ruleset: {data['hands']} hands, {data['games']} games, seed {data['seed']}, "
-                    f"{data['players']} players (95 % intervals)")
-    t.add_column("figure")
-    for n in names:
-        t.add_column(n, justify="right")
-    for key, label, kind in RULESET_ROWS:
-        t.add_row(label, *[fmt(data["per_ruleset"][n][key], kind) for n in names])
-    console.print(t)
+    # as many rulesets side by side as the terminal holds without wrapping a figure; then the next ones
+    per_table = max(1, (console.width - LABEL_WIDTH - 4) // (FIGURE_WIDTH + 3))
+    for start in range(0, len(names), per_table):
+        shown = names[start:start + per_table]
+        part = f" ({start // per_table + 1} of {-(-len(names) // per_table)})" if len(names) > per_table else ""
+        t = Table(title=f"Per ruleset{part}: {data['hands']} hands, {data['games']} games, seed {data['seed']}, "
+                        f"{data['players']} players (95 % intervals)")
+        t.add_column("figure", max_width=LABEL_WIDTH)
+        for n in shown:
+            t.add_column(n, justify="right", min_width=FIGURE_WIDTH, no_wrap=True)
+        for key, label, kind in RULESET_ROWS:
+            t.add_row(label, *[fmt(data["per_ruleset"][n][key], kind) for n in shown])
+        console.print(t)
+    apart: dict[str, list[str]] = {}      # the pairs not compared hand by hand, by reason
+    for p in data["pairs"]:
+        if not p["comparable"]:
+            apart.setdefault(p["reason"], []).append(f"{p['a']} vs {p['b']}")
+    for reason, pairs in apart.items():
+        console.print(f"not compared hand by hand — {reason}: {', '.join(pairs)}")
     for p in data["pairs"]:
         title = f"{p['a']} vs {p['b']}"
         if not p["comparable"]:
-            console.print(f"[bold]{title}[/bold]: not compared hand by hand — {p['reason']}")
             continue
         pt = Table(title=f"{title}: {len(p['features_differing'])} feature(s) differ")
         pt.add_column("figure")

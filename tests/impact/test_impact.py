@@ -115,3 +115,23 @@ def test_a_captured_kitty_carries_points_so_kitty_rules_show_in_play():
     fig = data["per_ruleset"]["r000"]
     assert fig["kitty_captures"]["count"] > 0
     assert fig["kitty_value"]["value"] > 0
+
+
+def test_the_terminal_tables_show_every_figure_whole_on_a_narrow_terminal():
+    """On 80 columns the per-ruleset figures are split into tables that fit, never wrapped inside a figure;
+    the pairs with different packs are listed once per reason."""
+    import io
+    import json
+    from pathlib import Path
+    from rich.console import Console
+    from impact.report import RULESET_ROWS, fmt, print_tables
+    data = json.loads((Path(__file__).resolve().parents[2] / "docs" / "impact" / "impact.json").read_text())
+    out = io.StringIO()
+    print_tables(data, Console(file=out, width=80))
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    for n in data["rulesets"]:
+        for key, _, kind in RULESET_ROWS:
+            assert fmt(data["per_ruleset"][n][key], kind) in text, (n, key)
+    apart = [p for p in data["pairs"] if not p["comparable"]]
+    assert apart and text.count("not compared hand by hand") == len({p["reason"] for p in apart})
