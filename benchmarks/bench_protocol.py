@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from conformance import protocol  # noqa: E402
 from conformance.engine import judge  # noqa: E402
-from conformance.runner import Runner, generated_cases  # noqa: E402
+from conformance.runner import Runner  # noqa: E402
+from conformance.cases import generated_cases  # noqa: E402
 
 
 def in_process(cases) -> float:

@@ -21,6 +21,7 @@ a test checks that they are exactly what the generator gives.
 """
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import random
@@ -119,10 +120,40 @@ def suite(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0, counts:
           ) -> list[dict]:
     """What ``tractor conform --ruleset R`` runs: the vectors of a bundled ruleset at the default seed and
     counts (they are exactly what :func:`generate` gives, and load at once), else generated cases."""
-    from .runner import vector_cases
     if seed == VECTOR_SEED and counts is None and (VECTOR_DIR / ruleset).is_dir():
         return vector_cases(VECTOR_DIR, [ruleset], list(ops) if ops else None)
     return generate(ruleset, ops, seed, counts)
+
+
+def generated_cases(rulesets: list[str], ops: list[str] | None, seed: int, count: int | None) -> list[dict]:
+    """The suite of each ruleset in turn (:func:`suite`)."""
+    out: list[dict] = []
+    for rs in rulesets:
+        out.extend(suite(rs, ops, seed=seed, counts=count))
+    return out
+
+
+def vector_cases(directory: str | Path | None = None, rulesets: list[str] | None = None,
+                 ops: list[str] | None = None) -> list[dict]:
+    """The checked-in (or exported) vectors, filtered by ruleset and operation."""
+    directory = Path(directory) if directory else VECTOR_DIR
+    out: list[dict] = []
+    for path in sorted(directory.glob("*/*.jsonl")):
+        rs, op = path.parent.name, path.stem
+        if rulesets and rs not in rulesets:
+            continue
+        if ops and op not in ops:
+            continue
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    out.append(json.loads(line))
+    return out
+
+
+def select_cases(cases: list[dict], patterns: list[str]) -> list[dict]:
+    """The cases whose id matches one of the shell-style patterns (``r001:follow:*``), in their order."""
+    return [c for c in cases if any(fnmatch.fnmatchcase(c["id"], p) for p in patterns)]
 
 
 # --------------------------------------------------------------------------- test vectors

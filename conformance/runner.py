@@ -31,7 +31,6 @@ unanswered one, which a sequential engine was working on.
 """
 from __future__ import annotations
 
-import fnmatch
 import json
 import shlex
 import signal
@@ -596,39 +595,3 @@ def _keep(value: Any) -> Any:
     value = scrub(value)
     s = json.dumps(value, ensure_ascii=False)
     return value if len(s) <= ANSWER_KEEP else s[:ANSWER_KEEP] + f"… ({len(s)} characters)"
-
-
-# --------------------------------------------------------------------------- sources of cases
-
-def generated_cases(rulesets: list[str], ops: list[str] | None, seed: int, count: int | None) -> list[dict]:
-    from .cases import suite
-    out: list[dict] = []
-    for rs in rulesets:
-        out.extend(suite(rs, ops, seed=seed, counts=count))
-    return out
-
-
-VECTOR_DIR = Path(__file__).parent / "vectors"
-
-
-def vector_cases(directory: str | Path | None = None, rulesets: list[str] | None = None,
-                 ops: list[str] | None = None) -> list[dict]:
-    """The checked-in (or exported) vectors, filtered by ruleset and operation."""
-    directory = Path(directory) if directory else VECTOR_DIR
-    out: list[dict] = []
-    for path in sorted(directory.glob("*/*.jsonl")):
-        rs, op = path.parent.name, path.stem
-        if rulesets and rs not in rulesets:
-            continue
-        if ops and op not in ops:
-            continue
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    out.append(json.loads(line))
-    return out
-
-
-def select_cases(cases: list[dict], patterns: list[str]) -> list[dict]:
-    """The cases whose id matches one of the shell-style patterns (``r001:follow:*``), in their order."""
-    return [c for c in cases if any(fnmatch.fnmatchcase(c["id"], p) for p in patterns)]

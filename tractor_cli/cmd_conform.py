@@ -184,8 +184,8 @@ def run(args) -> int:
 
 def _run(args, interrupts) -> int:
     from conformance import protocol
-    from conformance.runner import (ExpectationError, RunResult, Runner, generated_cases, load_expectations,
-                                    vector_cases)
+    from conformance.runner import ExpectationError, RunResult, Runner, load_expectations
+    from conformance.cases import generated_cases, vector_cases
     from reference_impl.rules import ruleset_names
 
     rulesets = _split(args.ruleset)
@@ -265,7 +265,7 @@ def _run(args, interrupts) -> int:
                            source="vectors" if args.vectors is not None else "generated", seed=args.seed)
         return _finish(args, result, interrupts)
     if args.k:
-        from conformance.runner import select_cases
+        from conformance.cases import select_cases
         cases = select_cases(cases, args.k)
     if not cases:
         print("tractor conform: no cases to run" + (f" (-k {' '.join(args.k)} selects none)" if args.k else ""),

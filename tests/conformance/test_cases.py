@@ -6,7 +6,7 @@ import pytest
 from conformance import protocol
 from conformance.cases import case_id, generate, random_positions, suite
 from conformance.positions import OPERATIONS as BUILT, scenarios
-from conformance.runner import vector_cases
+from conformance.cases import vector_cases
 from reference_impl.rules import ruleset_names, rules_for
 
 

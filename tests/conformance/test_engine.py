@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from conformance import engine, protocol
-from conformance.runner import vector_cases
+from conformance.cases import vector_cases
 
 from .conftest import REPO
 

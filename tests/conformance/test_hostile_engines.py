@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from conformance import protocol, report
-from conformance.runner import Runner, generated_cases
+from conformance.runner import Runner
+from conformance.cases import generated_cases
 
 from .conftest import ENGINES, REPO, faux
 

@@ -4,7 +4,8 @@ import xml.etree.ElementTree as ET
 
 from conformance import badges, matrix
 from conformance.html_report import render
-from conformance.runner import Runner, select_cases
+from conformance.runner import Runner
+from conformance.cases import select_cases
 
 from .conftest import REFERENCE, cli, faux
 

@@ -5,7 +5,8 @@ from collections import Counter
 import pytest
 
 from conformance import report
-from conformance.runner import Runner, vector_cases
+from conformance.runner import Runner
+from conformance.cases import vector_cases
 
 from .conftest import faux
 

@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 
 from conformance import engine, protocol
 from conformance.protocol import ProtocolError, check_answer, compare, schema_errors
-from conformance.runner import vector_cases
+from conformance.cases import vector_cases
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

@@ -153,7 +153,7 @@ def test_disagreements_are_failures_and_drawn_as_cards(small_cases):
 
 
 def test_unsupported_rulesets_and_operations_are_skipped(small_cases):
-    from conformance.runner import generated_cases
+    from conformance.cases import generated_cases
     r003 = generated_cases(["r003"], ["classify"], seed=1, count=3)
     cases = small_cases + r003
     _, result = _run(faux("partial"), cases)
@@ -242,7 +242,9 @@ def test_cli_exit_codes_progress_and_usage(tmp_path):
     assert doc["totals"]["fail"] > 0 and doc["ops"] == ["follow"]
     assert cli("conform", "--engine", "x", "--ruleset", "r999").returncode == 2
     assert cli("conform", "--engine", "x", "--ruleset", "r001", "--ops", "fly").returncode == 2
-    assert cli("conform", "--engine", "x").returncode == 2
+    # no --ruleset: the engine's handshake says which; one that cannot start is reported as with 'all'
+    nothing = cli("conform", "--engine", "x", "--report", "")
+    assert nothing.returncode == 1 and "handshake_failed: cannot start x" in nothing.stdout
     bad = tmp_path / "e.json"
     bad.write_text("{}")
     assert cli("conform", "--engine", "x", "--ruleset", "r001", "--expect", str(bad)).returncode == 2

@@ -6,7 +6,7 @@ import pytest
 from conformance import cases, protocol
 from reference_impl.rules import ruleset_names
 from conformance.engine import supported_operations
-from conformance.runner import vector_cases
+from conformance.cases import vector_cases
 
 from .conftest import cli
 

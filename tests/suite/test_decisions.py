@@ -12,7 +12,7 @@ from conformance.alternatives import alternatives, ladders_of
 from conformance.decisions import answer, distinguish
 from conformance.equivalence import (abstract_holdings, equivalence_reason, ladder_equivalent,
                                      proven_ladder_equivalent)
-from conformance.runner import vector_cases
+from conformance.cases import vector_cases
 from reference_impl.cards import parse_cards
 from reference_impl.combos import classify
 from reference_impl.following import obligation
