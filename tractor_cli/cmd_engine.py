@@ -26,7 +26,8 @@ def run(args) -> int:
         sys.stdout.buffer.write(protocol.encode(protocol.result_answer(0, engine.handshake_result())))
         return 0
     try:
-        return engine.serve()
+        from conformance.engine_io import serve
+        return serve()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

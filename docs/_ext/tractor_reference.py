@@ -261,7 +261,7 @@ class EngineExchangeDirective(TractorDirective):
 
     def run(self):
         self.note()
-        from conformance import engine, protocol
+        from conformance import engine_io, protocol
         lines = []
         seq = 0
         msgs = [protocol.handshake_request(0, "docs")]
@@ -274,7 +274,7 @@ class EngineExchangeDirective(TractorDirective):
         msgs.append(protocol.shutdown_request(seq + 1))
         for msg in msgs:
             lines.append("→ " + json.dumps(msg, ensure_ascii=False))
-            lines.append("← " + json.dumps(engine.answer(msg), ensure_ascii=False))
+            lines.append("← " + json.dumps(engine_io.answer(msg), ensure_ascii=False))
         text = "\n".join(lines)
         block = nodes.literal_block(text, text, classes=["tr-exchange"])
         block["language"] = "none"

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conformance import engine, protocol
+from conformance import engine, engine_io, protocol
 from conformance.cases import vector_cases
 
 from .conftest import REPO
@@ -74,19 +74,19 @@ def test_handshake_flag_prints_the_handshake():
     ("hand", {"transcript": []}, "transcript"),
 ])
 def test_bad_input_is_errored_with_a_message(op, inp, words):
-    ans = engine.answer(protocol.request(9, op, "r001", inp))
+    ans = engine_io.answer(protocol.request(9, op, "r001", inp))
     assert "errored" in ans, ans
     assert words in ans["errored"]["message"], ans
     assert protocol.check_answer(op, ans) == "errored"
 
 
 def test_an_operation_the_interpreter_lacks_is_skipped():
-    ans = engine.answer(protocol.request(2, "follow", "r001", {}), supported=frozenset({"classify"}))
+    ans = engine_io.answer(protocol.request(2, "follow", "r001", {}), supported=frozenset({"classify"}))
     assert ans == {"seq": 2, "skipped": {"reason": "the reference interpreter does not implement follow yet"}}
 
 
 def test_a_request_without_a_seq_is_errored():
-    ans = engine.answer({"op": "classify"})
+    ans = engine_io.answer({"op": "classify"})
     assert "errored" in ans and ans["seq"] == 0
 
 
@@ -172,7 +172,7 @@ def test_respond_never_raises():
     for item in [("line", b"\x00"), ("line", b"[]"), ("line", b'{"seq": -1}'), ("line", b'{"seq": 1, "op": {}}'),
                  ("oversized", 5, b""), ("line", b'{"seq": 2, "op": "classify", "ruleset": [], "input": []}'),
                  ("line", b'{"seq": 3, "op": "hand", "ruleset": "r001", "input": {"transcript": {"level": []}}}')]:
-        data, stop = engine.respond(item)
+        data, stop = engine_io.respond(item)
         msg = json.loads(data)
         assert not stop and protocol.check_answer("classify", msg) == "errored", (item, msg)
 

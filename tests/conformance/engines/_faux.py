@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from conformance import engine, protocol  # noqa: E402
+from conformance import engine, engine_io, protocol  # noqa: E402
 
 
 def every(n: int, offset: int = 0):
@@ -28,7 +28,7 @@ def serve(tamper=None, on_handshake=None, on_start=None):
         if not line.strip():
             continue
         msg = json.loads(line)
-        ans = engine.answer(msg, supported)
+        ans = engine_io.answer(msg, supported)
         op = msg.get("op")
         data = None
         if op == "handshake":
