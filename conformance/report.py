@@ -267,6 +267,7 @@ def draw_case(case: dict, o) -> str:
         lines.append(f"  engine:   {_answer_text(o.answer)}")
     else:
         lines.append(f"  engine:   {showable(o.message)}")
+    lines.append(f"  explain:  tractor explain --case {case['id']}")
     return "\n".join(lines)
 
 

@@ -23,13 +23,16 @@ HELP = "judge one position (any operation of the engine protocol) and show the c
 
 QUESTIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
              "penalty")  # conformance.protocol.OPERATIONS, in its order (a test holds them equal)
+DEFAULT_REPORT = "reports/conform/report.json"   # where tractor conform writes its report by default
 NUMBERING = "seats 0-3 as in the protocol; plays counted from 1 in the order played (play 1 is the lead)"
 NUMBERING_ZH = "座位按协议编号0–3；出牌按出牌顺序从1数起（第1家为首家）"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("ruleset", help="ruleset name, e.g. r003")
-    p.add_argument("question", choices=QUESTIONS, help="what to judge (an operation of the engine protocol)")
+    p.add_argument("ruleset", nargs="?", help="a bundled ruleset's name (e.g. r003) or a rule file "
+                                               "(with --case: taken from the case's id unless given)")
+    p.add_argument("question", nargs="?", choices=QUESTIONS,
+                   help="what to judge (an operation of the engine protocol; with --case: the case's)")
     p.add_argument("cards", nargs="?", default="", help='classify, lead: the cards, quoted ("5H 5H 7H 7H")')
     p.add_argument("--level", default=None, help="the hand's level (default: the ruleset's start level)")
     p.add_argument("--trump", default="S", help="trump suit S/H/D/C or none (default S)")
@@ -59,6 +62,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "or input holding one); - for stdin")
     p.add_argument("--input", metavar="JSON",
                    help="any question: the protocol's input object itself (JSON text, or @FILE), instead of options")
+    p.add_argument("--case", metavar="ID",
+                   help="a case of a conformance run by its id (r003:follow:0df4860e6781), as a report names it: "
+                        "its input is read from the report (--report), else from the default suite")
+    p.add_argument("--report", metavar="FILE",
+                   help=f"--case: the conform report holding the case, report.json or its folder "
+                        f"(default {DEFAULT_REPORT} when it exists)")
     p.add_argument("--zh", action="store_true", help="the question and the answer in Chinese")
 
 
@@ -69,10 +78,16 @@ def run(args) -> int:
     from reference_impl.rules import rules_for
 
     from . import ui
-    rules = rules_for(args.ruleset)  # an unknown name: SpecError, with the names known
     lang = "zh" if args.zh else "en"
+    found = None
     try:
-        inp = _input(args, rules)
+        if args.case:
+            rules, found = _case(args)
+        elif args.ruleset is None or args.question is None:
+            raise ValueError("give RULESET QUESTION (e.g. r003 follow --lead ...), or --case ID")
+        else:
+            rules = rules_for(args.ruleset)  # an unknown name: SpecError, with the names known
+        inp = found["input"] if found else _input(args, rules)
         result, clauses = judge(args.question, rules.name, inp)
     except (CardError, InputError, ValueError) as e:
         print(f"tractor explain: {e}", file=sys.stderr)
@@ -81,6 +96,9 @@ def run(args) -> int:
     outcome = Outcome(args.question, result, tuple(clauses))
     out = ui.console()
     out.print(ui.styled((f"{rules.name}: {rules.checked.title}", "heading")), soft_wrap=True)
+    if found:
+        out.print(ui.styled(("案例：" if args.zh else "case: ", "heading"), f"{args.case} ",
+                            (f"({found['where']})", "dim")), soft_wrap=True)
     if args.question in ("winner", "kitty"):
         out.print(ui.styled(("numbering: ", "dim"), (NUMBERING_ZH if args.zh else NUMBERING, "dim")), soft_wrap=True)
     out.print(ui.styled(("问题：" if args.zh else "question: ", "heading"), ui.parts_text(question_parts(question, lang))))
@@ -100,6 +118,58 @@ def run(args) -> int:
         if says:
             ui.print_indented(out, says, 6)
     return 0
+
+
+# --------------------------------------------------------------------------- a case of a conformance run
+
+def _case(args):
+    """The ruleset and the case ``--case`` names: its input from the report, else from the ruleset's default
+    suite (where a bundled ruleset's cases are its test vectors). Sets ``args.question`` to the case's."""
+    from conformance.cases import suite
+    from reference_impl.rules import rules_for
+    parts = args.case.split(":")
+    if len(parts) != 3 or parts[1] not in QUESTIONS:
+        raise ValueError(f"--case {args.case}: expected RULESET:OPERATION:HASH, as a report names a case "
+                         "(e.g. r003:follow:0df4860e6781)")
+    name, op = parts[0], parts[1]
+    if args.question is not None and args.question != op:
+        raise ValueError(f"--case {args.case} is a {op} case, not {args.question}")
+    args.question = op
+    try:
+        rules = rules_for(args.ruleset or name)
+    except Exception as e:   # SpecError: an unknown ruleset (say how to give a user's file) or a broken file
+        raise ValueError(f"{e}" + ("" if args.ruleset else f"; for a ruleset of your own, give its rule file: "
+                                   f"tractor explain house.tractor --case {args.case}")) from None
+    if rules.name != name:
+        raise ValueError(f"--case {args.case} is a case of {name}, not of {rules.name}")
+    looked = []
+    report = Path(args.report) if args.report else Path(DEFAULT_REPORT)
+    if report.is_dir():
+        report = report / "report.json"
+    if args.report or report.is_file():
+        looked.append(str(report))
+        for case in _report_cases(report):
+            if case.get("id") == args.case and isinstance(case.get("input"), dict):
+                return rules, {"input": case["input"], "where": f"from {report}"}
+    looked.append(f"the default suite of {rules.name}")
+    for case in suite(rules.name, [op]):
+        if case["id"] == args.case:
+            return rules, {"input": case["input"], "where": f"from the default suite of {rules.name}"}
+    raise ValueError(f"no case {args.case} in {' or '.join(looked)} (a passing case is not kept in a report; "
+                     "a run with another --seed or --count: give its --report)")
+
+
+def _report_cases(path: Path) -> list:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"--report: cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"--report: {path} is not JSON ({e.msg}, line {e.lineno})") from None
+    cases = data.get("cases") if isinstance(data, dict) else None
+    if not isinstance(cases, list):
+        raise ValueError(f"--report: {path} is not a conform report (no cases)")
+    return [c for c in cases if isinstance(c, dict)]
 
 
 # --------------------------------------------------------------------------- options -> the protocol's input

@@ -121,3 +121,31 @@ def test_a_bad_option_prints_the_usage_of_explain(capsys):
     err = capsys.readouterr().err
     assert e.value.code == 2
     assert err.startswith("usage: tractor explain") and "--leader" in err and "--bogus" in err
+
+
+def test_a_failing_case_of_a_run_is_explained_by_its_id(tmp_path, capsys, monkeypatch):
+    """A conform report names each failing case and how to explain it; `explain --case ID` reads the case's
+    input from the report (or the default suite) and answers as the vector expects."""
+    from conformance import report
+    from conformance.runner import Outcome as RunOutcome
+    case = json.loads((VECTORS / "r003" / "follow.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    drawn = report.draw_case(case, RunOutcome("fail", "disagrees", "m", {"legal": not case["expected"]["legal"]}))
+    assert f"explain:  tractor explain --case {case['id']}" in drawn
+    monkeypatch.chdir(tmp_path)       # no report here: the default suite of r003 holds the case
+    code, out, err = _explain(capsys, "--case", case["id"])
+    assert code == 0, err
+    assert f"case: {case['id']} (from the default suite of r003)" in out
+    assert ("answer: legal" in out) == case["expected"]["legal"]
+    # a report holding the case (as conform writes a failing one), another input under the same id
+    other = json.loads((VECTORS / "r003" / "follow.jsonl").read_text(encoding="utf-8").splitlines()[1])
+    (tmp_path / "rep").mkdir()
+    (tmp_path / "rep" / "report.json").write_text(json.dumps({"cases": [{"id": case["id"], "input": other["input"]}]}))
+    code, out, err = _explain(capsys, "--case", case["id"], "--report", str(tmp_path / "rep"))
+    assert code == 0 and "report.json)" in out and ("answer: legal" in out) == other["expected"]["legal"]
+    for bad, says in ((["--case", "r003:follow"], "expected RULESET:OPERATION:HASH"),
+                      (["--case", "r003:follow:000000000000"], "no case r003:follow:000000000000"),
+                      (["--case", "house:follow:000000000000"], "give its rule file"),
+                      (["r003", "lead", "--case", case["id"]], "is a follow case, not lead"),
+                      ([], "give RULESET QUESTION")):
+        code, out, err = _explain(capsys, *bad)
+        assert code == 2 and says in err and "Traceback" not in err, (bad, err)
