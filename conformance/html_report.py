@@ -122,6 +122,7 @@ def case_html(case: dict, o) -> str:
         items.append(("engine", answer_html(o.answer)))
     else:
         items.append(("engine", _e(o.message)))
+    items.append(("explain", f"<code>tractor explain --case {_e(case['id'])}</code>"))
     body = "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in items)
     cls = "failure errored" if o.status == "errored" else "failure"
     return (f'<div class="{cls}"><h4>{_e(o.status.upper())} <code>{_e(case["id"])}</code> '
