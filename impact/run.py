@@ -39,8 +39,9 @@ def run_impact(names: list[str], hands: int, seed: int, games: int | None = None
         raise ValueError("impact compares at least two rulesets")
     if len(set(names)) != len(names):
         raise ValueError("a ruleset is named twice")
-    for n in names:
-        rules_for(n)  # unknown names fail here, with the known ones
+    labels = [rules_for(n).name for n in names]  # unknown names fail here, with the known ones
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"two of {', '.join(names)} define the same ruleset name")
     if not common_levels(names):
         raise ValueError(f"no rank is a level in every one of {', '.join(names)}")
     games = default_games(hands) if games is None else games
@@ -69,10 +70,14 @@ def default_command(names, hands, seed, games, players) -> str:
 
 
 def summarize(tally, names, hands, games, seed, players, max_hands) -> dict:
+    """The figures, keyed by each ruleset's name (a user's rule file by the name it defines, its path kept as
+    ``file``; the command keeps the paths, which reproduce the run)."""
+    label = {n: rules_for(n).name for n in names}
     per = {}
     for n in names:
         t = tally.rulesets[n]
-        per[n] = {
+        per[label[n]] = {
+            **({"file": n} if label[n] != n else {}),
             "title": rules_for(n).checked.title,
             "hands": t.hands,
             "bank_held": wilson(t.bank_held, t.hands).to_dict(),
@@ -93,7 +98,7 @@ def summarize(tally, names, hands, games, seed, players, max_hands) -> dict:
         for b in names[i + 1:]:
             ra, rb = rules_for(a), rules_for(b)
             if (a, b) not in comparable:
-                pairs.append({"a": a, "b": b, "comparable": False,
+                pairs.append({"a": label[a], "b": label[b], "comparable": False,
                               "reason": f"different packs ({ra.decks} and {rb.decks} decks, {ra.hand_size} and "
                                         f"{rb.hand_size} cards a hand): no hand is dealt the same"})
                 continue
@@ -105,7 +110,7 @@ def summarize(tally, names, hands, games, seed, players, max_hands) -> dict:
                             "decided": wilson(pt.decided_by.get(k, 0), pt.judgment_differs).to_dict()}
                            for k in keys]
             pairs.append({
-                "a": a, "b": b, "comparable": True, "hands": pt.hands, "games": pt.games,
+                "a": label[a], "b": label[b], "comparable": True, "hands": pt.hands, "games": pt.games,
                 "features_differing": keys,
                 "judgment_differs": wilson(pt.judgment_differs, pt.hands).to_dict(),
                 "play_differs": wilson(pt.play_differs, pt.hands).to_dict(),
@@ -116,7 +121,7 @@ def summarize(tally, names, hands, games, seed, players, max_hands) -> dict:
                 "undecided": wilson(pt.undecided, pt.judgment_differs).to_dict(),
             })
     return {
-        "rulesets": names, "hands": hands, "games": games, "seed": seed, "players": players, "max_hands": max_hands,
+        "rulesets": [label[n] for n in names], "hands": hands, "games": games, "seed": seed, "players": players, "max_hands": max_hands,
         "intervals": {"proportion": PROPORTION_INTERVAL, "mean": MEAN_INTERVAL},
         "design": {"first_hand_share": FIRST_HAND_SHARE, "levels": common_levels(names), "point_bin": POINT_BIN},
         "per_ruleset": per, "pairs": pairs,

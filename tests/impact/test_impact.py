@@ -135,3 +135,35 @@ def test_the_terminal_tables_show_every_figure_whole_on_a_narrow_terminal():
             assert fmt(data["per_ruleset"][n][key], kind) in text, (n, key)
     apart = [p for p in data["pairs"] if not p["comparable"]]
     assert apart and text.count("not compared hand by hand") == len({p["reason"] for p in apart})
+
+
+KITTY_FLAT = '''ruleset kitty_flat extends r000 {
+  title "r000 with a flat kitty x2" "000号规则，抠底一律×2"
+  override kitty.capture {
+    cites 000:2.14
+    status stated
+    says "The attackers' kitty points count double, whatever wins the last trick."
+    zh "闲家抠底，底分一律×2。"
+    set kitty.capturers = attackers
+    set kitty.trump_only = false
+    set kitty.multiplier = { trump: { single: 2, pair: 2, triple: 2, tractor: 2, throw: 2 }, side: { single: 2, pair: 2, triple: 2, tractor: 2, throw: 2 } }
+    set kitty.banker_multiplier = none
+    set kitty.multi_unit = whole_play
+  } because "a house rule" "俱乐部规则"
+}
+'''
+
+
+def test_an_organisers_house_rule_is_measured_under_its_own_name(tmp_path):
+    """A house kitty rule (a flat x2 instead of 000:2.14's x2/x4 by the last trick's shape) from a user's file:
+    the figures carry its name, the file is kept, and the kitty multiplier decides the hands that differ."""
+    house = tmp_path / "kitty_flat.tractor"
+    house.write_text(KITTY_FLAT, encoding="utf-8")
+    data = run_impact(["r000", str(house)], hands=300, seed=1, games=0, jobs=1)
+    assert data["rulesets"] == ["r000", "kitty_flat"]
+    assert data["per_ruleset"]["kitty_flat"]["file"] == str(house) and "file" not in data["per_ruleset"]["r000"]
+    assert str(house) in data["command"]
+    pair = data["pairs"][0]
+    assert (pair["a"], pair["b"]) == ("r000", "kitty_flat") and pair["judgment_differs"]["count"] > 0
+    decided = {a["feature"]: a["decided"]["count"] for a in pair["attribution"]}
+    assert decided["kitty.multiplier"] == pair["judgment_differs"]["count"]
