@@ -54,13 +54,26 @@ def status_style(status: str, count: int = 1) -> str | None:
     return STYLES.get(status) if count else "dim"
 
 
+# Chinese punctuation that never starts a line (禁则): it hangs at the end of the line before instead
+NO_LINE_START = set("，。、；：？！）」』”’》〉】…—%")
+
+
 def print_indented(out: Console, text: str | Text, indent: int = 4, style: str | None = None) -> None:
     """``text`` wrapped to the console's width (CJK-aware: a Chinese character is two columns wide), every
-    line indented; no trailing blanks."""
+    line indented, no line starting with closing punctuation; no trailing blanks."""
     body = text if isinstance(text, Text) else Text(text, style=style)
-    for line in body.wrap(out, max(20, out.width - indent)):
+    lines = list(body.wrap(out, max(20, out.width - indent - 4)))   # room for two hanging marks (），)
+    emptied = set()
+    for i in range(1, len(lines)):
+        while lines[i].plain and lines[i].plain[0] in NO_LINE_START:
+            lines[i - 1] = lines[i - 1] + lines[i][:1]
+            lines[i] = lines[i][1:]
+            if not lines[i].plain:
+                emptied.add(i)
+    for i, line in enumerate(lines):
         line.rstrip()
-        out.print(Text(" " * indent) + line, soft_wrap=True)
+        if i not in emptied:
+            out.print(Text(" " * indent) + line, soft_wrap=True)
 
 
 def table(*columns: str, title: str | None = None) -> Table:

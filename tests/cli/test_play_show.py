@@ -73,3 +73,6 @@ def test_show_zh_wraps_chinese_to_the_width(monkeypatch, capsys):
     assert max(cell_len(x) for x in zh_lines) <= 50   # a Chinese character is two columns wide
     long = next(c.zh for c in rules_for("r003").checked.clauses if c.zh and cell_len(c.zh) > 60)
     assert long not in out and long[:8] in out       # wrapped, not cut
+    # no line starts with closing punctuation (禁则): a comma or a full stop hangs at the end of the line before
+    starts = [x.strip()[:1] for x in zh_lines]
+    assert not [c for c in starts if c in "，。、；：？！）」』”"], [x for x in zh_lines if x.strip()[:1] in "，。、；："]
