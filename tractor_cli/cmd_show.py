@@ -13,7 +13,7 @@ BADGE = {"stated": "[stated]", "interpreted": "[interpreted]", "conduct": "[cond
 
 def add_arguments(p):
     p.add_argument("ruleset", help="ruleset name (e.g. r001) or rule file (house.tractor)")
-    p.add_argument("--zh", action="store_true", help="show the Chinese statements too")
+    p.add_argument("--zh", action="store_true", help="show the Chinese of every text too (title, statements, reasons, readings, alternatives)")
 
 
 def run(args) -> int:
@@ -21,6 +21,8 @@ def run(args) -> int:
     rs = checked_ruleset(args.ruleset)   # a bundled name or a user's rule file
     out = ui.console()
     out.print(ui.styled((f"{rs.name}: {rs.title}", "heading")), soft_wrap=True)
+    if args.zh and rs.title_zh:
+        out.print(ui.styled((f"{rs.name}：{rs.title_zh}", "heading")), soft_wrap=True)
     if len(rs.lineage) > 1:
         out.print(f"extends {' -> '.join(rs.lineage[1:])}", soft_wrap=True)
     out.print(f"source document {rs.document}\n", soft_wrap=True)
@@ -39,10 +41,17 @@ def run(args) -> int:
             for r in clause.readings:
                 mark = "*" if r.name == chosen else "-"
                 ui.print_indented(out, f"{mark} reading {r.name}: {r.description}", 4)
-            for alt in clause.alternatives:
+                if args.zh and r.description_zh:
+                    ui.print_indented(out, f"  {r.description_zh}", 4)
+            for alt, alt_zh in zip(clause.alternatives, clause.alternatives_zh):
                 ui.print_indented(out, f"- alternative: {alt}", 4)
+                if args.zh and alt_zh:
+                    ui.print_indented(out, f"  {alt_zh}", 4)
         if clause.id in rs.overrides:
-            ui.print_indented(out, f"overridden here: {rs.overrides[clause.id].because}", 4)
+            ov = rs.overrides[clause.id]
+            ui.print_indented(out, f"overridden here: {ov.because}", 4)
+            if args.zh and ov.because_zh:
+                ui.print_indented(out, f"本规则集改写此条，理由：{ov.because_zh}", 4)
         rules = list(clause.rules) + [x for r in clause.readings if r.name == rs.choices.get(clause.id) for x in r.rules]
         for rule in rules:
             out.print(f"      {rule_text(rule)}", soft_wrap=True)

@@ -53,6 +53,7 @@ class CheckedRuleset:
     bands: tuple[m.Band, ...]
     band_origin: Origin | None
     file: str = ""
+    title_zh: str | None = None          # the Chinese title (a derived ruleset without its own: its base's)
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -446,7 +447,8 @@ class _Checker(ClauseChecks):
             name=rs.name, title=rs.title or (base.title if base else rs.name), document=document,
             lineage=(rs.name,) + (base.lineage if base else ()), clauses=tuple(clauses), choices=choices,
             overrides=overrides, values=values, origins=origins, ladders=ladders, bands=tuple(bands),
-            band_origin=band_origin, file=rs.file)
+            band_origin=band_origin, file=rs.file,
+            title_zh=rs.title_zh if rs.title else (base.title_zh if base else None))
 
     def check_bands(self, bands: list[m.Band], origin: Origin | None, rs: m.Ruleset) -> None:
         if not bands:

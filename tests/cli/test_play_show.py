@@ -76,3 +76,19 @@ def test_show_zh_wraps_chinese_to_the_width(monkeypatch, capsys):
     # no line starts with closing punctuation (禁则): a comma or a full stop hangs at the end of the line before
     starts = [x.strip()[:1] for x in zh_lines]
     assert not [c for c in starts if c in "，。、；：？！）」』”"], [x for x in zh_lines if x.strip()[:1] in "，。、；："]
+
+
+def test_show_zh_gives_the_chinese_of_every_text(monkeypatch, capsys):
+    """With --zh a reader gets the Chinese title, each reading, each alternative and the override's reason."""
+    monkeypatch.setenv("COLUMNS", "400")     # one line per text: each can be found whole
+    assert main(["show", "r003_capped", "--zh"]) == 0
+    out = capsys.readouterr().out
+    rs = rules_for("r003_capped").checked
+    assert f"r003_capped：{rs.title_zh}" in out and "三副牌" in rs.title_zh
+    clause = rs.clause("score.table")
+    assert [r.description_zh for r in clause.readings if r.description_zh and r.description_zh not in out] == []
+    assert rs.overrides["score.table"].because_zh in out
+    alts = [a for c in rs.clauses for a in c.alternatives_zh if a]
+    assert alts and all(a in out for a in alts)
+    assert main(["show", "r003_capped"]) == 0
+    assert rs.title_zh not in capsys.readouterr().out      # English only without --zh
