@@ -72,6 +72,35 @@ def coverage_notes(result: RunResult) -> list[str]:
             if tuple(fs) != protocol.COMPARED[op]]
 
 
+def decision_points(result: RunResult) -> dict[str, dict[str, int]]:
+    """Per ruleset, the decision points the run's cases decide (each follow rung, band edge, kitty row and
+    reading the spec states: :mod:`conformance.decisions`) and how many passed (every case deciding it
+    passed), failed (one failed, errored or passed against an expectation) or were skipped."""
+    worst: dict[tuple[str, str], str] = {}
+    rank = {"pass": 0, "skipped": 1, "xfail": 1, "fail": 2, "xpass": 2, "errored": 2}
+    for case, o in zip(result.cases, result.outcomes):
+        for point in case.get("decides", ()):
+            key = (case["ruleset"], point)
+            if key not in worst or rank[o.status] > rank[worst[key]]:
+                worst[key] = o.status
+    out: dict[str, dict[str, int]] = {}
+    for (ruleset, _), status in worst.items():
+        row = out.setdefault(ruleset, {"total": 0, "pass": 0, "fail": 0, "skipped": 0})
+        row["total"] += 1
+        row[{0: "pass", 1: "skipped", 2: "fail"}[rank[status]]] += 1
+    return dict(sorted(out.items()))
+
+
+def decision_lines(result: RunResult) -> list[str]:
+    """What a run's verdict covers: a line per ruleset whose cases decide points of the spec."""
+    lines = []
+    for ruleset, row in decision_points(result).items():
+        rest = "".join(f", {row[k]} {k}" for k in ("fail", "skipped") if row[k])
+        lines.append(f"decision points of {ruleset}: {row['total']} (each follow rung, band edge, kitty row and "
+                     f"reading the spec states, with a case that decides it): {row['pass']} pass{rest}")
+    return lines
+
+
 def _cols(row: dict) -> dict:
     """Fold the expectation statuses into the four columns (xfail counts as skipped, xpass as fail)."""
     return {"pass": row["pass"], "fail": row["fail"] + row["xpass"], "skipped": row["skipped"] + row["xfail"],
@@ -107,7 +136,7 @@ def report_dict(result: RunResult) -> dict:
         "started": result.started, "duration": round(result.duration, 3), "interrupted": result.interrupted,
         "totals": result.counts(),
         "findings": [f.to_dict() for f in result.findings], "unexplained": list(result.unexplained),
-        "by_op": by_op(result), "by_clause": by_clause(result),
+        "by_op": by_op(result), "by_clause": by_clause(result), "decision_points": decision_points(result),
         "compared": compared_fields(result), "narrowed": coverage_notes(result),
         "events": list(result.events),
         "deviations": [{"selector": d.label(), "reason": d.reason, "matched": d.matched} for d in result.deviations],
@@ -348,6 +377,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
             lines.append(f"note: {e['kind']}: {showable(e['message'])}")
     t = result.counts()
     lines.append("")
+    lines += decision_lines(result)
     extra = "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k])
     rate = len(result.cases) / result.duration if result.duration > 0 else 0.0
     lines.append(f"{len(result.cases)} cases: {t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, "
@@ -372,6 +402,7 @@ def markdown(result: RunResult, show: int = 10) -> str:
     if result.restarts:
         out.append(f"- the engine was restarted {result.restarts} time(s)")
     out += [f"- partial answers, declared: {note}" for note in coverage_notes(result)]
+    out += [f"- {line}" for line in decision_lines(result)]
     out.append("")
     found = findings_lines(result, markdown=True)
     if found:

@@ -42,7 +42,7 @@ def totals_line(result) -> Text:
 
 def print_summary(result, show: int = 3) -> None:
     """The summary on stdout; a closed stdout is not an error (the reports are written already)."""
-    from conformance.report import by_clause, by_op, coverage_notes, draw_case, findings_lines
+    from conformance.report import by_clause, by_op, coverage_notes, decision_lines, draw_case, findings_lines
     from tractor_dsl.diagnostics import showable
     out = ui.console()
     hs = result.handshake or {}
@@ -84,6 +84,8 @@ def print_summary(result, show: int = 3) -> None:
             if e["kind"] in NOTED:
                 out.print(f"note: {e['kind']}: {showable(e['message'])}", soft_wrap=True)
         out.print()
+        for line in decision_lines(result):     # what a green verdict covers
+            out.print(line, soft_wrap=True)
         out.print(totals_line(result), soft_wrap=True)
     except (BrokenPipeError, ValueError):
         pass

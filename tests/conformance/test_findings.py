@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import cli
+from .conftest import REFERENCE, cli
 
 MUTANT = Path(__file__).parent / "rulesets" / "mutant_r003.tractor"
 MUTANT_ENGINE = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(MUTANT),
@@ -54,3 +54,22 @@ def test_findings_come_first_with_a_position_drawn_as_cards(mutant_run):
     assert "♥" in kitty_block or "♠" in kitty_block or "♦" in kitty_block or "♣" in kitty_block
     keys = list(report)
     assert keys.index("findings") < keys.index("by_op") < keys.index("cases")
+
+
+def test_the_verdict_says_which_decision_points_it_covers(mutant_run, tmp_path):
+    """A run counts the spec's decision points its cases decide: the honest engine passes them all; the
+    mutant (three features changed) fails exactly the points whose deciding cases it fails."""
+    from conformance.cases import vector_cases
+    r, where, report = mutant_run
+    points = {p for c in vector_cases(None, ["r003"]) for p in c.get("decides", [])}
+    mutant = report["decision_points"]["r003"]
+    assert mutant["total"] == len(points) > 300
+    failing = {c["id"] for c in report["cases"] if c["status"] == "fail"}
+    failed_points = {p for c in vector_cases(None, ["r003"]) if c["id"] in failing for p in c.get("decides", [])}
+    assert mutant["fail"] == len(failed_points) > 0 and mutant["pass"] == mutant["total"] - mutant["fail"]
+    assert f"decision points of r003: {len(points)}" in r.stdout and f"{mutant['fail']} fail" in r.stdout
+    honest = cli("conform", "--engine", REFERENCE, "--ruleset", "r003", "--report", str(tmp_path))
+    doc = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert honest.returncode == 0 and doc["decision_points"]["r003"] == {"total": len(points), "pass": len(points),
+                                                                       "fail": 0, "skipped": 0}
+    assert "decision points of r003" in (tmp_path / "summary.md").read_text(encoding="utf-8")
