@@ -16,7 +16,7 @@ from typing import Any
 from .badges import colour
 from .cards_html import CARD_CSS, cards_html, input_rows
 from .matrix import Matrix, percent, rate, slugs
-from .report import COLUMNS, NO_CLAUSE, _cols, by_clause
+from .report import COLUMNS, NO_CLAUSE, _cols, by_clause, decision_lines
 from .runner import RunResult
 
 SHOW = 40          # failures drawn per engine
@@ -139,6 +139,7 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
            + (f" · {r.restarts} restart(s)" if r.restarts else "") + "</p>",
            f'<p class="meta">{t["pass"]} pass, {t["fail"]} fail, {t["skipped"]} skipped, {t["errored"]} errored'
            + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]) + "</p>"]
+    out += [f'<p class="meta">{_e(line)}</p>' for line in decision_lines(r)]
     for e in r.events:
         if e["kind"] in ("stopped_early", "interrupted", "engine_unavailable", "handshake_failed"):
             out.append(f'<p class="note"><b>{_e(e["kind"])}</b>: {_e(e["message"])}</p>')
