@@ -2,7 +2,6 @@
 clause references, tables, the examples recorded, and the base directive."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -12,7 +11,7 @@ from docutils import nodes
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-from tractor_site import details, page_lang, prose, summary
+from tractor_site import details, page_lang, prose, summary, text_nodes
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,24 +193,6 @@ def cards_node(notation: str) -> nodes.inline:
     for c in parse_cards(notation):
         outer += card_node(c)
     return outer
-
-
-# a setting name (``tractor.bridge_level``) or a reason code (``must_play_pair``) inside prose
-CODE_WORD = re.compile(r"\b[a-z][a-z0-9]+(?:[._][a-z0-9]+)+\b")
-
-
-def text_nodes(s: str) -> list[nodes.Node]:
-    """Prose with the setting names and codes in it set as code."""
-    out: list[nodes.Node] = []
-    at = 0
-    for m in CODE_WORD.finditer(s):
-        if m.start() > at:
-            out.append(nodes.Text(s[at:m.start()]))
-        out.append(nodes.literal(m.group(0), m.group(0)))
-        at = m.end()
-    if at < len(s):
-        out.append(nodes.Text(s[at:]))
-    return out
 
 
 def parts_nodes(parts: Iterable[tuple[str, str]], code: bool = False) -> list[nodes.Node]:

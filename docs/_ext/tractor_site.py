@@ -18,6 +18,7 @@ the theme's own words (navigation, search) are in the page's language.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -59,13 +60,38 @@ def report_missing_zh(env, where: str) -> None:
                        type="tractor", subtype="missing_zh", location=env.docname)
 
 
+# a setting name or clause id (``tractor.bridge_level``, ``penalty.revoke``) or a reason code inside prose
+CODE_WORD = re.compile(r"\b[a-z][a-z0-9]+(?:[._][a-z0-9]+)+\b")
+
+
+def text_nodes(s: str) -> list[nodes.Node]:
+    """Prose with the setting names, clause ids and codes in it set as code (in Chinese prose too: an
+    identifier is not English, and is shown as the code it is)."""
+    out: list[nodes.Node] = []
+    at = 0
+    for m in CODE_WORD.finditer(s):
+        if m.start() > at:
+            out.append(nodes.Text(s[at:m.start()]))
+        out.append(nodes.literal(m.group(0), m.group(0)))
+        at = m.end()
+    if at < len(s):
+        out.append(nodes.Text(s[at:]))
+    return out
+
+
+def _text(s: str) -> nodes.Node:
+    parts = text_nodes(s)
+    return parts[0] if len(parts) == 1 and isinstance(parts[0], nodes.Text) else nodes.inline("", "", *parts)
+
+
 def prose(env, lang: str, en: str | None, zh: str | None, where: str) -> nodes.Node:
     """A piece of spec prose in the page's language: the English on English pages, the Chinese on
-    Chinese pages, and on a Chinese page whose text is missing, the reported placeholder."""
+    Chinese pages, and on a Chinese page whose text is missing, the reported placeholder. Clause ids
+    and setting names in it are set as code."""
     if lang != "zh":
-        return nodes.Text(en or "")
+        return _text(en or "")
     if zh:
-        return nodes.Text(zh)
+        return _text(zh)
     if not en:
         return nodes.Text("")
     report_missing_zh(env, where)
