@@ -105,15 +105,8 @@ class Site:
 BUILDS = (("en", DOCS, ""), ("zh", DOCS / "zh", "zh"))   # as .ci/run and docs/contributing.rst build them
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Site:
-    """Build the site exactly as the documented commands do (both trees), into a temporary folder.
-
-    ``TRACTOR_BUILT_SITE=docs/_build/html`` tests a site already built there instead (while working on it)."""
-    built = os.environ.get("TRACTOR_BUILT_SITE")
-    if built:
-        return Site(Path(built).resolve(), "")
-    out = tmp_path_factory.mktemp("site")
+def _build(out: Path) -> str:
+    """Both trees into ``out/html`` (warnings are errors); the builds' output."""
     log = ""
     for lang, src, sub in BUILDS:
         proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", "-q",
@@ -121,4 +114,35 @@ def site(tmp_path_factory) -> Site:
                               cwd=REPO, capture_output=True, text=True)
         assert proc.returncode == 0, f"the {lang} docs build failed:\n{proc.stdout}\n{proc.stderr}"
         log += proc.stdout + proc.stderr
-    return Site(out / "html", log)
+    return log
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Site:
+    """Build the site exactly as the documented commands do (both trees), into a temporary folder.
+
+    Under pytest-xdist the workers share one build: the first to need it builds it while the others
+    wait on a lock, then all read it (the site tests only read it). Where ``fcntl`` is missing each
+    worker builds its own. ``TRACTOR_BUILT_SITE=docs/_build/html`` tests a site already built there
+    instead (while working on it)."""
+    built = os.environ.get("TRACTOR_BUILT_SITE")
+    if built:
+        return Site(Path(built).resolve(), "")
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    if os.environ.get("PYTEST_XDIST_WORKER") is None or fcntl is None:
+        out = tmp_path_factory.mktemp("site")
+        return Site(out / "html", _build(out))
+    shared = tmp_path_factory.getbasetemp().parent / "site"       # the run's root, common to its workers
+    with open(shared.parent / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / "built.json"
+        if done.exists():
+            log = json.loads(done.read_text(encoding="utf-8"))["log"]
+        else:
+            shared.mkdir(exist_ok=True)
+            log = _build(shared)            # a failed build writes no mark: the next worker reports it too
+            done.write_text(json.dumps({"log": log}), encoding="utf-8")
+    return Site(shared / "html", log)
