@@ -121,7 +121,8 @@ def summarize(tally, names, hands, games, seed, players, max_hands) -> dict:
                 "undecided": wilson(pt.undecided, pt.judgment_differs).to_dict(),
             })
     return {
-        "rulesets": [label[n] for n in names], "hands": hands, "games": games, "seed": seed, "players": players, "max_hands": max_hands,
+        "rulesets": [label[n] for n in names], "hands": hands, "games": games, "seed": seed, "players": players,
+        "max_hands": max_hands,
         "intervals": {"proportion": PROPORTION_INTERVAL, "mean": MEAN_INTERVAL},
         "design": {"first_hand_share": FIRST_HAND_SHARE, "levels": common_levels(names), "point_bin": POINT_BIN},
         "per_ruleset": per, "pairs": pairs,

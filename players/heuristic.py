@@ -5,7 +5,7 @@
   be trump; never overcalls its partner.
 * **Burying:** voids its shortest side suits that hold no pair and not the
   suit's top rank, points and all (扣分: a lone 10 there is lost anyway), then
-  buries its lowest side singles; a banker with two fifths of its hand in
+  buries its lowest side singles; a banker with a third of its hand in
   trumps buries a 5 as readily as an 8, a weaker one keeps points out of the
   kitty. Keeps pairs and trumps.
 * **Leading:** tractors first; then a safe throw (units no unseen card can
@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from reference_impl.cards import RANKS, full_pack
+from reference_impl.cards import RANKS
 from reference_impl.legal import Follows, Leads, _placements
 from reference_impl.seats import SeatView
 from reference_impl.trick import judge_trick, points_of
@@ -114,7 +114,8 @@ class HeuristicPlayer:
     def bury(self, view: SeatView, n: int) -> list[int]:
         """Void the shortest side suits that hold no pair and not the suit's top rank, points and all
         (a lone 10 or K there falls to the first lead of the suit anyway, so it is buried: 扣分); fill
-        the rest with the cheapest side singles without points. Trumps and pairs are kept."""
+        the rest with the cheapest side singles, a point card counted dearer unless a third of the hand
+        is trump. Trumps and pairs are kept."""
         ctx = view.ctx
         hand = Counter(view.hand)
         length = Counter(ctx.suit[c] for c in view.hand)

@@ -138,8 +138,8 @@ def rulesets_of_engines(args) -> tuple[list[str], str | None]:
         listed.update(str(r) for r in hs.get("rulesets", []))
         found.update(r for r in hs.get("rulesets", []) if r in known)
     if not found:
-        return [], (f"the engine's handshake lists no bundled ruleset (it lists: {', '.join(sorted(listed)) or 'none'}); "
-                    "give --ruleset R, a bundled name or your rule file")
+        return [], (f"the engine's handshake lists no bundled ruleset (it lists: "
+                    f"{', '.join(sorted(listed)) or 'none'}); give --ruleset R, a bundled name or your rule file")
     rulesets = [r for r in known if r in found]
     _print(f"rulesets: {', '.join(rulesets)} (those the engine's handshake lists; --ruleset chooses)")
     return rulesets, None

@@ -151,13 +151,10 @@ def rulebook_doc(ruleset: str, lang: str) -> str:
 
 
 def ruleset_title(name: str, lib=None) -> tuple[str, str | None]:
-    """A ruleset's title in English and in Chinese (a derived ruleset without its own takes its base's)."""
-    lib = lib or library()
-    for n in lib.rulesets[name].lineage:
-        parsed = lib.parsed.get(n)
-        if parsed is not None and parsed.title:
-            return parsed.title, parsed.title_zh
-    return lib.rulesets[name].title, None
+    """A ruleset's title in English and in Chinese (a derived ruleset without its own takes its base's,
+    as the checker settles it)."""
+    rs = (lib or library()).rulesets[name]
+    return rs.title, rs.title_zh
 
 
 def clause_anchor(clause_id: str) -> str:
