@@ -29,9 +29,9 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from impact.stats import wilson  # noqa: E402
-from parallel import cut, map_chunks  # noqa: E402
-from players import HeuristicPlayer, RandomPlayer, make_players  # noqa: E402
+from tractor_play.impact.stats import wilson  # noqa: E402
+from conformance.running.parallel import cut, map_chunks  # noqa: E402
+from tractor_play.players import HeuristicPlayer, RandomPlayer, make_players  # noqa: E402
 from reference_impl.hand import play_hand, team_of  # noqa: E402
 from reference_impl.rules import rules_for  # noqa: E402
 

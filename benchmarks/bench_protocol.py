@@ -4,7 +4,7 @@
                                                   [--window 32] [--engine "tractor engine"]
 
 The cases are generated once (not timed). In-process: for every case the
-reference judgment (``conformance.engine.judge``: reading the cards, judging,
+reference judgment (``conformance.protocol.engine.judge``: reading the cards, judging,
 building the answer) and the comparison with the expected answer. Protocol:
 the runner against a persistent ``tractor engine`` subprocess, requests
 pipelined (``--window`` in flight): encoding, pipes, the engine's decoding and
@@ -23,10 +23,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from conformance import protocol  # noqa: E402
-from conformance.engine import judge  # noqa: E402
-from conformance.runner import Runner  # noqa: E402
-from conformance.cases import generated_cases  # noqa: E402
+from conformance.protocol import messages as protocol# noqa: E402
+from conformance.protocol.engine import judge  # noqa: E402
+from conformance.running.runner import Runner  # noqa: E402
+from conformance.generation.cases import generated_cases  # noqa: E402
 
 
 def in_process(cases) -> float:

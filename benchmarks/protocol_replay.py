@@ -36,8 +36,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 
 def make(args) -> int:
-    from conformance import protocol
-    from conformance.cases import generate
+    from conformance.protocol import messages as protocol
+    from conformance.generation.cases import generate
     ops = args.ops.split(",")
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(json.dumps(protocol.handshake_request(0)) + "\n")

@@ -12,8 +12,8 @@ Without ``--tractor-engine`` the plugin only adds its options: it collects
 nothing and changes nothing. With it, the session gains one test per ruleset
 and operation, ``tractor::<ruleset>.<op>`` (select with ``-k``, e.g. ``-k "r003 and follow"``), next to
 whatever pytest collects from the command line. Each test runs
-:func:`conformance.suite.check_operation` against one engine process shared by
-the whole session (:class:`conformance.suite.ProcessEngine`):
+:func:`conformance.generation.suite.check_operation` against one engine process shared by
+the whole session (:class:`conformance.generation.suite.ProcessEngine`):
 
 * the engine agrees on every position drawn: the test passes;
 * the engine disagrees (or answers ``errored``): Hypothesis shrinks the
@@ -31,7 +31,7 @@ Options (each also readable from an ini file: ``tractor_engine = ...``):
 ``--tractor-profile P``      ``quick`` (default, for CI) or ``thorough`` (a release)
 ``--tractor-seed S``         the Hypothesis seed (default 0): the same seed draws the same positions
 ``--tractor-timeout SECONDS`` per-request timeout (default 10)
-``--tractor-hands``          also play whole hands through the engine (:mod:`conformance.stateful`):
+``--tractor-hands``          also play whole hands through the engine (:mod:`conformance.generation.stateful`):
                              one more test per ruleset, ``tractor::<ruleset>.hands``
 """
 from __future__ import annotations
@@ -85,7 +85,7 @@ def pytest_addoption(parser):
     group.addoption("--tractor-timeout", metavar="SECONDS", type=float, default=None,
                     help="per-request timeout (default 10 s)")
     group.addoption("--tractor-hands", action="store_true", default=False,
-                    help="also play whole hands through the engine (conformance.stateful), one test per ruleset")
+                    help="also play whole hands through the engine (conformance.generation.stateful), one test per ruleset")
     parser.addini("tractor_engine", "engine command for the conformance suite (as --tractor-engine)", default="")
     # list options are ini type "args" (split like a shell: "r000 r003", commas split later too): a bare
     # string would be iterated letter by letter
@@ -127,7 +127,7 @@ class Settings:
     def validate(self) -> None:
         from reference_impl.rules import is_rule_file, rules_for, ruleset_names
         from tractor_dsl.diagnostics import SpecError
-        from .protocol import OPERATIONS
+        from conformance.protocol.messages import OPERATIONS
         known = ruleset_names()
         if "all" in self.rulesets:
             self.rulesets = known
@@ -222,7 +222,7 @@ class OperationItem(pytest.Item):
         config = self.config
         engine = config.stash.get(_ENGINE, None)
         if engine is None:
-            from .suite import ProcessEngine
+            from conformance.generation.suite import ProcessEngine
             s = _settings(config)
             engine = ProcessEngine(s.engine, timeout=s.timeout)
             try:
@@ -237,7 +237,7 @@ class OperationItem(pytest.Item):
 
     def runtest(self):
         """Check the operation; skip it when the engine does not support it."""
-        from .suite import check_operation
+        from conformance.generation.suite import check_operation
         s = _settings(self.config)
         engine = self._engine()
         if not engine.supports(self.op, self.ruleset):
@@ -245,7 +245,7 @@ class OperationItem(pytest.Item):
             what = "ruleset" if self.op in hs.get("operations", ()) else "operation"
             pytest.skip(f"the engine's handshake does not list this {what} "
                         f"(rulesets {hs.get('rulesets')}, operations {hs.get('operations')})")
-        from .protocol import coverage_note, narrowed
+        from conformance.protocol.messages import coverage_note, narrowed
         note = coverage_note(self.op, engine.fields[self.op]) if self.op in narrowed(engine.fields) else ""
         if note:  # partial answers, declared: said in --junitxml and with any failure
             self.user_properties.append(("compared", note))
@@ -274,11 +274,11 @@ HANDS_PROFILES = {"quick": {"max_examples": 5, "steps": 60}, "thorough": {"max_e
 
 
 class HandsItem(OperationItem):
-    """Whole hands through the engine (:func:`conformance.stateful.run_hands`), every judgment compared."""
+    """Whole hands through the engine (:func:`conformance.generation.stateful.run_hands`), every judgment compared."""
 
     def runtest(self):
         """Play whole hands through the engine; fail on the first disagreement."""
-        from .stateful import HandDisagreement, run_hands
+        from conformance.generation.stateful import HandDisagreement, run_hands
         s = _settings(self.config)
         engine = self._engine()
         conf = HANDS_PROFILES[s.profile]

@@ -106,7 +106,7 @@ def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dic
 
 
 def _declaration_options(rules: Rules, level: str, hand: list[int]) -> list[list[int]]:
-    """What a hand could show to declare, joker pairs as pairs (the form :mod:`conformance.stateful` uses)."""
+    """What a hand could show to declare, joker pairs as pairs (the form :mod:`conformance.generation.stateful` uses)."""
     return [list(o) for o in declaration_candidates(rules, level, tuple(hand)) if not (o[0] >= 52 and len(o) > 2)]
 
 

@@ -2,7 +2,7 @@
 
 Whatever the engine does and whatever signals come, a run that gets past its
 usage checks ends with its three report files written in full: SIGINT and
-SIGTERM are caught from the start (:mod:`conformance.interrupts`), ``--report``
+SIGTERM are caught from the start (:mod:`conformance.running.interrupts`), ``--report``
 is checked before any case is generated, and the reports are written before
 the summary is printed (a closed stdout cannot lose them). Engine text is
 printed with control characters escaped.
@@ -30,7 +30,7 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=0, help="seed of the generated cases (default 0)")
     p.add_argument("--count", type=int, default=None, metavar="N",
                    help="random positions per operation, added to the decision positions, which do not "
-                        "depend on it (default: a count per operation, conformance.cases.DEFAULT_COUNTS)")
+                        "depend on it (default: a count per operation, conformance.generation.cases.DEFAULT_COUNTS)")
     p.add_argument("--vectors", nargs="?", const="", default=None, metavar="DIR",
                    help="replay the exported test vectors (default conformance/vectors/) instead of generating")
     p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
@@ -41,7 +41,7 @@ def add_arguments(p):
                    choices=("quick", "thorough"),
                    help="run the generated property-based suite (Hypothesis, shrinking through the engine) "
                         "instead of the seeded cases; profile quick (default) or thorough")
-    from parallel import add_arguments as add_parallel
+    from conformance.running.parallel import add_arguments as add_parallel
     add_parallel(p)   # --jobs, --scheduler: the generated suite's properties on every core or a Dask cluster
     p.add_argument("--expect", metavar="FILE", help="known deviations (JSON or TOML), each with a reason")
     p.add_argument("--write-expect", metavar="FILE",
@@ -124,7 +124,7 @@ def rulesets_of_engines(args) -> tuple[list[str], str | None]:
     """With no ``--ruleset``: the bundled rulesets the engines' handshakes list (each engine is started,
     greets and is stopped), said on stdout. An engine whose handshake fails adds every bundled ruleset,
     so the run itself reports the failure as it would with ``--ruleset all``."""
-    from conformance.runner import HandshakeError, Runner
+    from conformance.running.runner import HandshakeError, Runner
     from reference_impl.rules import ruleset_names
     known = ruleset_names()
     found: set[str] = set()
@@ -167,7 +167,7 @@ def engine_with_rules(command: str, rule_files: list[dict]) -> str:
 
 def write_expect(path: str, result) -> str | None:
     """Write the run's failures as an expectation file; why it could not be (None when written)."""
-    from conformance.expectations import expectations_text, written_expectations
+    from conformance.running.expectations import expectations_text, written_expectations
     try:
         Path(path).write_text(expectations_text(written_expectations(result), path.endswith(".toml")),
                               encoding="utf-8")
@@ -177,15 +177,15 @@ def write_expect(path: str, result) -> str | None:
 
 
 def run(args) -> int:
-    from conformance.interrupts import Interrupts
+    from conformance.running.interrupts import Interrupts
     with Interrupts(keep=True) as interrupts:
         return _run(args, interrupts)
 
 
 def _run(args, interrupts) -> int:
-    from conformance import protocol
-    from conformance.runner import ExpectationError, RunResult, Runner, load_expectations
-    from conformance.cases import generated_cases, vector_cases
+    from conformance.protocol import messages as protocol
+    from conformance.running.runner import ExpectationError, RunResult, Runner, load_expectations
+    from conformance.generation.cases import generated_cases, vector_cases
     from reference_impl.rules import ruleset_names
 
     rulesets = _split(args.ruleset)
@@ -265,7 +265,7 @@ def _run(args, interrupts) -> int:
                            source="vectors" if args.vectors is not None else "generated", seed=args.seed)
         return _finish(args, result, interrupts)
     if args.k:
-        from conformance.cases import select_cases
+        from conformance.generation.cases import select_cases
         cases = select_cases(cases, args.k)
     if not cases:
         print("tractor conform: no cases to run" + (f" (-k {' '.join(args.k)} selects none)" if args.k else ""),
@@ -297,7 +297,7 @@ def _finish(args, result, interrupts, analyse: bool = True) -> int:
     """Write the reports (signals are only noted by now), then print the summary; the exit status.
     ``analyse=False``: no findings (the generated suite has one shrunk position per operation and no
     passing positions to keep, which findings need)."""
-    from conformance import report
+    from conformance.reporting import report
     from .conform_end import analyse as analyse_run, end_children, exit_status
     end_children([result])
     if analyse:
@@ -328,12 +328,12 @@ def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> in
     seeded run is (one case per property: its shrunk disagreement, or how many positions passed)."""
     from datetime import datetime, timezone
 
-    from conformance import protocol
-    from conformance.expectations import apply_expectations
-    from conformance.runner import RunResult
-    from conformance.generated_parallel import run_generated
-    from conformance.suite import EngineUnavailable
-    from parallel import describe
+    from conformance.protocol import messages as protocol
+    from conformance.running.expectations import apply_expectations
+    from conformance.running.runner import RunResult
+    from conformance.generation.generated_parallel import run_generated
+    from conformance.generation.suite import EngineUnavailable
+    from conformance.running.parallel import describe
     from . import ui
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     start = time.monotonic()
@@ -350,7 +350,7 @@ def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> in
         print(f"tractor conform: {e}", file=sys.stderr)
         return 2
     finally:
-        from conformance import supervise
+        from conformance.running import supervise
         supervise.end_children()
     outcomes = engine.outcomes
     for o in outcomes:
@@ -378,8 +378,8 @@ def _run_generated(args, rulesets: list[str], ops, deviations, interrupts) -> in
 def generated_outcomes(op_outcomes) -> tuple[list[dict], list]:
     """The properties of a generated run as cases and outcomes of a report: a disagreement is the case of
     its shrunk position; a property that held is one case listing the clauses its positions consulted."""
-    from conformance.cases import case_id
-    from conformance.runner import Outcome
+    from conformance.generation.cases import case_id
+    from conformance.running.runner import Outcome
     cases, results = [], []
     for o in op_outcomes:
         d = o.disagreement

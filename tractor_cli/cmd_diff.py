@@ -1,6 +1,6 @@
 """``tractor diff A B``: how two rulesets differ, topic by topic, each difference with a position that shows it.
 
-The comparison is :func:`conformance.variants.compare`, the same one the
+The comparison is :func:`conformance.analysis.variants.compare`, the same one the
 documentation's comparison page draws.
 """
 from __future__ import annotations
@@ -43,8 +43,8 @@ def note_of(diff) -> str:
 
 def render(comparison, lang: str = "en", topics=None) -> str:
     """The comparison as text (also used by the tests against the documentation)."""
-    from conformance.variants import topic_title
-    from conformance.variants.render import question_parts
+    from conformance.analysis.variants import topic_title
+    from conformance.analysis.variants.render import question_parts
     from reference_impl.rules import rules_for
 
     from .ui import parts_text
@@ -78,7 +78,7 @@ def render(comparison, lang: str = "en", topics=None) -> str:
 
 def run(args) -> int:
     from reference_impl.rules import rules_for
-    from conformance.variants import compare
+    from conformance.analysis.variants import compare
 
     # bundled names or users' rule files (known by their names from now on); unknown names raise SpecError
     args.a, args.b = rules_for(args.a).name, rules_for(args.b).name

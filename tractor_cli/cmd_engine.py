@@ -14,7 +14,8 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    from conformance import engine, protocol
+    from conformance.protocol import engine
+    from conformance.protocol import messages as protocol
     if args.alias and len(args.rules) != 1:
         import sys
         print("tractor engine: --as needs exactly one --rules FILE", file=sys.stderr)
@@ -26,7 +27,7 @@ def run(args) -> int:
         sys.stdout.buffer.write(protocol.encode(protocol.result_answer(0, engine.handshake_result())))
         return 0
     try:
-        from conformance.engine_io import serve
+        from conformance.protocol.engine_io import serve
         return serve()
     except KeyboardInterrupt:
         return 130

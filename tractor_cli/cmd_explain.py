@@ -2,8 +2,8 @@
 
 Every operation of the engine protocol can be asked. The options are turned
 into the protocol's input, judged by the reference engine
-(:func:`conformance.engine.judge`), and the question and answer are told in
-the words the rulebook and ``tractor diff`` use (:mod:`conformance.variants.render`),
+(:func:`conformance.protocol.engine.judge`), and the question and answer are told in
+the words the rulebook and ``tractor diff`` use (:mod:`conformance.analysis.variants.render`),
 in English or (``--zh``) Chinese, cards as glyphs.
 
 Numbering: seats are 0–3, as in the protocol (seat n+1 plays after seat n; 0
@@ -22,7 +22,7 @@ from reference_impl.cards import CardError, parse_cards
 HELP = "judge one position (any operation of the engine protocol) and show the clauses that decided it"
 
 QUESTIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
-             "penalty")  # conformance.protocol.OPERATIONS, in its order (a test holds them equal)
+             "penalty")  # conformance.protocol.messages.OPERATIONS, in its order (a test holds them equal)
 DEFAULT_REPORT = "reports/conform/report.json"   # where tractor conform writes its report by default
 NUMBERING = "seats 0-3 as in the protocol; plays counted from 1 in the order played (play 1 is the lead)"
 NUMBERING_ZH = "座位按协议编号0–3；出牌按出牌顺序从1数起（第1家为首家）"
@@ -72,9 +72,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from conformance.engine import InputError, judge
-    from conformance.variants.questions import Outcome, Question
-    from conformance.variants.render import answer_parts, question_parts
+    from conformance.protocol.engine import InputError, judge
+    from conformance.analysis.variants.questions import Outcome, Question
+    from conformance.analysis.variants.render import answer_parts, question_parts
     from reference_impl.rules import rules_for
 
     from . import ui
@@ -125,7 +125,7 @@ def run(args) -> int:
 def _case(args):
     """The ruleset and the case ``--case`` names: its input from the report, else from the ruleset's default
     suite (where a bundled ruleset's cases are its test vectors). Sets ``args.question`` to the case's."""
-    from conformance.cases import suite
+    from conformance.generation.cases import suite
     from reference_impl.rules import rules_for
     parts = args.case.split(":")
     if len(parts) != 3 or parts[1] not in QUESTIONS:

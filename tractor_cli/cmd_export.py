@@ -2,7 +2,7 @@
 
 For engines in any language that configure themselves from the spec rather
 than hard-coding its rules; the format is :mod:`tractor_dsl.export`, its
-JSON Schema ``conformance/schemas/export.json``.
+JSON Schema ``conformance/protocol/schemas/export.json``.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ HELP = "write a ruleset's settings, follow ladders, score bands, kitty rows and 
 def add_arguments(p):
     p.add_argument("ruleset", help="a bundled ruleset's name (e.g. r003) or a user's .tractor file")
     p.add_argument("--json", action="store_true", default=True,
-                   help="JSON (the only format, and the default; schema conformance/schemas/export.json)")
+                   help="JSON (the only format, and the default; schema conformance/protocol/schemas/export.json)")
     p.add_argument("-o", "--output", metavar="FILE", default=None, help="write to FILE instead of stdout")
 
 

@@ -18,15 +18,15 @@ def add_arguments(p):
                    help="also run the seeded suite and write a ruleset extending R that overrides every reading "
                         "and feature the engine is seen to follow, with the evidence as each override's reason")
     p.add_argument("--name", help="the emitted ruleset's name (default: the --emit file's name)")
-    from parallel import add_arguments as add_parallel
+    from conformance.running.parallel import add_arguments as add_parallel
     add_parallel(p)   # the search for discriminating positions; the engine is asked from this process
 
 
 def run(args) -> int:
-    from conformance.fingerprint import fingerprint
-    from conformance.suite import EngineUnavailable, ProcessEngine
+    from conformance.analysis.fingerprint import fingerprint
+    from conformance.generation.suite import EngineUnavailable, ProcessEngine
     from reference_impl.rules import rules_for
-    from conformance import protocol
+    from conformance.protocol import messages as protocol
     rules = rules_for(args.ruleset)
     engine = ProcessEngine(args.engine, args.timeout)
     try:
@@ -70,8 +70,8 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     import re
     from pathlib import Path
 
-    from conformance.emit import emit_text, observe
-    from conformance import supervise
+    from conformance.analysis.emit import emit_text, observe
+    from conformance.running import supervise
     from reference_impl.rules import load_file
     name = args.name or re.sub(r"\W", "_", Path(args.emit).stem) or "seen"
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):

@@ -17,7 +17,7 @@ HELP = "play the same deals under several rulesets and measure how often their d
 
 
 def add_arguments(p):
-    from parallel import add_arguments as add_parallel
+    from conformance.running.parallel import add_arguments as add_parallel
     p.add_argument("rulesets", nargs="*", metavar="RULESET", help="two or more rulesets, e.g. r001 r001_literal")
     p.add_argument("--bundled", action="store_true", help="every bundled ruleset (instead of naming them)")
     p.add_argument("--hands", type=int, default=2000, help="hands played under each ruleset (default 2000)")
@@ -34,8 +34,8 @@ def add_arguments(p):
 
 
 def run(args) -> int:
-    from impact.report import print_tables, write_json, write_plots
-    from impact.run import default_command, default_games, run_impact
+    from tractor_play.impact.report import print_tables, write_json, write_plots
+    from tractor_play.impact.run import default_command, default_games, run_impact
     from reference_impl.rules import ruleset_names, rules_for
 
     names = ruleset_names() if args.bundled else list(args.rulesets)

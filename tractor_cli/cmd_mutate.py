@@ -15,15 +15,15 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=0, help="seed of the generated suite (default 0)")
     p.add_argument("--json", metavar="FILE", help="also write the outcome of every mutant in every stage as JSON")
     p.add_argument("--verbose", action="store_true", help="list killed mutants too")
-    from parallel import add_arguments as add_parallel
+    from conformance.running.parallel import add_arguments as add_parallel
     add_parallel(p)
 
 
 def run(args) -> int:
-    from conformance.alternatives import alternatives
-    from conformance.cases import suite
-    from conformance.mutation import STAGES, by_clause, run_default, run_generated
-    from conformance.suite import examples
+    from conformance.generation.alternatives import alternatives
+    from conformance.generation.cases import suite
+    from conformance.analysis.mutation import STAGES, by_clause, run_default, run_generated
+    from conformance.generation.suite import examples
     from reference_impl.rules import is_rule_file, rules_for, ruleset_names
     if is_rule_file(args.ruleset):
         args.ruleset = rules_for(args.ruleset).name  # a user's rule file, known by its name from now on
@@ -60,7 +60,7 @@ def run(args) -> int:
                 result = run_generated(base, stage, args.seed, mutants, show, jobs=args.jobs,
                                        scheduler=args.scheduler, ruleset=args.ruleset)
             results.append(result)
-    from parallel import describe
+    from conformance.running.parallel import describe
     out = ui.console()
     out.print(f"{base.name}: {len(mutants)} mutants (alternatives of the spec); seed {args.seed}; "
               f"on {describe(args.jobs, args.scheduler)}\n", soft_wrap=True)

@@ -15,7 +15,7 @@ HELP = "play whole games under a ruleset (random legal or heuristic players) and
 
 
 def add_arguments(p):
-    from parallel import add_arguments as add_parallel
+    from conformance.running.parallel import add_arguments as add_parallel
     p.add_argument("ruleset", help="ruleset name, e.g. r003")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
@@ -84,14 +84,14 @@ def play_games(indices, ruleset: str, seed: int, max_hands: int, players: str, m
     for g in indices:
         chosen = None
         if players != "sampling":
-            from players import make_players
+            from tractor_play.players import make_players
             chosen = make_players(players, seed + g)
         out.append(play_game(rules, seed + g, max_hands, minutes, players=chosen))
     return out
 
 
 def run(args) -> int:
-    from parallel import cut, map_chunks
+    from conformance.running.parallel import cut, map_chunks
     from reference_impl.rules import rules_for
     rules = rules_for(args.ruleset)
     minutes = args.minutes

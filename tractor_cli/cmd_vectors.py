@@ -12,12 +12,12 @@ def add_arguments(p):
     p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
     p.add_argument("--ruleset", action="append", default=None, metavar="R",
                    help="only this ruleset, a bundled name or a rule file (repeatable; default: every bundled ruleset)")
-    from parallel import add_arguments as add_parallel
+    from conformance.running.parallel import add_arguments as add_parallel
     add_parallel(p)
 
 
 def run(args) -> int:
-    from conformance import cases
+    from conformance.generation import cases
     from pathlib import Path
     from reference_impl.rules import rules_for
     directory = Path(args.dir) if args.dir else cases.VECTOR_DIR

@@ -7,7 +7,7 @@ import sys
 
 def end_children(results) -> None:
     """Kill what the engines left behind outside their sessions, and say so in the (first) report."""
-    from conformance import supervise
+    from conformance.running import supervise
     left = supervise.end_children()
     if left and results:
         results[0].events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left "
@@ -17,8 +17,8 @@ def end_children(results) -> None:
 def analyse(results, interrupts) -> None:
     """Group each finished run's failures into findings, charge each failure to its clause, and apply the
     expectations that select by finding. The analysis never costs the report: a failure of it is an event."""
-    from conformance.attribution import attribute
-    from conformance.expectations import apply_finding_expectations
+    from conformance.analysis.attribution import attribute
+    from conformance.running.expectations import apply_finding_expectations
     for r in results:
         if r.interrupted or interrupts.status is not None:
             continue

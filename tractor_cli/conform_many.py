@@ -1,7 +1,7 @@
 """``tractor conform`` with several engines, and the reports that compare them.
 
 ``--engine`` given more than once runs every engine, each in its own process
-and all at once, against the same cases (:func:`conformance.matrix.run_engines`);
+and all at once, against the same cases (:func:`conformance.reporting.matrix.run_engines`);
 the result is the matrix ruleset × operation × engine and, per engine, its
 findings. ``--report DIR`` then holds ``matrix.json``, ``matrix.md`` and one
 folder of reports per engine; ``--html FILE`` and ``--badges DIR`` work with
@@ -41,20 +41,20 @@ def _at_least_one(text: str) -> int:
 
 def write_extras(args, results) -> tuple[list[Path], str | None]:
     """The HTML report and the badges the options ask for: the paths written, and a problem or None."""
-    from conformance import matrix
+    from conformance.reporting import matrix
     if not (args.html or args.badges):
         return [], None
     m = matrix.build(results)
     written: list[Path] = []
     try:
         if args.html:
-            from conformance.html_report import render
-            from conformance.report import _atomic_write
+            from conformance.reporting.html_report import render
+            from conformance.reporting.report import _atomic_write
             path = Path(args.html)
             _atomic_write(path, render(m, results, show=max(args.show, 40)))
             written.append(path)
         if args.badges:
-            from conformance.badges import write_badges
+            from conformance.reporting.badges import write_badges
             written += write_badges(m, args.badges)
     except OSError as e:
         return written, f"cannot write {e.filename or 'the report'}: {e.strerror or e}"
@@ -78,7 +78,8 @@ class _Progress:
 
 
 def run_many(args, cases, deviations, interrupts, rule_files=(), **meta) -> int:
-    from conformance import matrix, report
+    from conformance.reporting import matrix
+    from conformance.reporting import report
     from .cmd_conform import _print
     from .conform_end import analyse, end_children, exit_status
     from .progress import ConformProgress

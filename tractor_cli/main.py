@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     from tractor_dsl.diagnostics import SpecError
 
     if (sys.argv[1:] if argv is None else argv)[:1] == ["conform"]:
-        from conformance.interrupts import catch_early  # a signal from now on still ends with a report
+        from conformance.running.interrupts import catch_early  # a signal from now on still ends with a report
         catch_early()
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)

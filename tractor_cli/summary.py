@@ -1,6 +1,6 @@
 """The summary ``tractor conform`` prints: rich tables with coloured pass and fail counts.
 
-The facts are those of :func:`conformance.report.summary_text` (the plain text
+The facts are those of :func:`conformance.reporting.report.summary_text` (the plain text
 the reports are built from), laid out for a terminal; on a file or a pipe the
 same tables come without escape codes. Engine text is shown escaped
 (:func:`tractor_dsl.diagnostics.showable`).
@@ -16,7 +16,7 @@ NOTED = ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_f
 
 
 def tally_table(title: str, rows: dict[str, dict]):
-    from conformance.report import COLUMNS, _cols
+    from conformance.reporting.report import COLUMNS, _cols
     table = ui.table(title, *COLUMNS)
     for key, row in rows.items():
         cols = _cols(row)
@@ -42,7 +42,7 @@ def totals_line(result) -> Text:
 
 def print_summary(result, show: int = 3) -> None:
     """The summary on stdout; a closed stdout is not an error (the reports are written already)."""
-    from conformance.report import by_clause, by_op, coverage_notes, decision_lines, draw_case, findings_lines
+    from conformance.reporting.report import by_clause, by_op, coverage_notes, decision_lines, draw_case, findings_lines
     from tractor_dsl.diagnostics import showable
     out = ui.console()
     hs = result.handshake or {}

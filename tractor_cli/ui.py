@@ -45,7 +45,7 @@ def styled(*pieces: tuple[str, str | None] | str) -> Text:
 
 
 def parts_text(parts: Iterable[tuple[str, str]]) -> str:
-    """A text made of ``("text", s)`` and ``("cards", notation)`` parts (conformance.variants), cards as glyphs."""
+    """A text made of ``("text", s)`` and ``("cards", notation)`` parts (conformance.analysis.variants), cards as glyphs."""
     return "".join(show_cards(s) if kind == "cards" else s for kind, s in parts)
 
 

@@ -6,7 +6,7 @@ clause, the reading chosen), every follow ladder, every score band, every
 kitty multiplier row, and every reading of every interpreted clause (the
 chosen one and the others, with the rules each would set). The output is
 deterministic: the same spec gives the same bytes (keys in a fixed order,
-no spans, no file paths). ``conformance/schemas/export.json``, beside the
+no spans, no file paths). ``conformance/protocol/schemas/export.json``, beside the
 protocol's schemas, is its JSON Schema.
 
 Values are plain JSON: enums are strings, lists are arrays, records are

@@ -86,7 +86,7 @@ class InterpretationsDirective(TractorDirective):
     def run(self):
         self.note()
         from tractor_dsl import inventory
-        from conformance.variants import examples_for_clause
+        from conformance.analysis.variants import examples_for_clause
         lang = self.lang()
         il = IL[lang]
         env = self.env
@@ -220,7 +220,7 @@ class ComparisonDirective(TractorDirective):
 
     def run(self):
         self.note()
-        from conformance.variants import compare, feature_order, features, topic_of, topic_title
+        from conformance.analysis.variants import compare, feature_order, features, topic_of, topic_title
         lang = self.lang()
         cl = CL[lang]
         lib = library()
@@ -301,7 +301,7 @@ class ComparisonDirective(TractorDirective):
         return out
 
     def difference_node(self, comp, d, lang: str) -> nodes.container:
-        from conformance.variants import question_parts
+        from conformance.analysis.variants import question_parts
         from tractor_cli.cmd_diff import NOTES, NOTES_ZH, note_of
         cl = CL[lang]
         a, b = comp.a, comp.b

@@ -18,7 +18,7 @@ nothing about the rules is written by hand in the ``.rst`` files):
     (rulesets that resolve it alike share a row).
 ``tractor-comparison [:lang:]``
     Rulesets × topics, differences highlighted, each difference with a
-    distinguishing position found by :func:`conformance.variants.compare`.
+    distinguishing position found by :func:`conformance.analysis.variants.compare`.
 ``tractor-settings``
     The vocabulary of settings (``tractor_dsl.schema``).
 ``tractor-snippet RULESET [CLAUSE]``
@@ -28,7 +28,7 @@ nothing about the rules is written by hand in the ``.rst`` files):
 ``tractor-cli``
     The command-line reference, from the argument parser.
 ``tractor-schemas``
-    The engine protocol reference, from ``conformance/schemas/*.json``.
+    The engine protocol reference, from ``conformance/protocol/schemas/*.json``.
 ``tractor-api``
     ``automodule`` for every module of the packages.
 
@@ -36,7 +36,7 @@ The extension is split by purpose: ``tractor_nodes`` (the spec, cards, badges, c
 tables, the base directive), ``tractor_rulebook`` (rulebooks and clauses), ``tractor_comparison``
 (interpretations and the comparison of rulesets), ``tractor_reference`` (the rule language, the
 command line, the protocol, the API); this module wires them into Sphinx. Cards are drawn by
-:mod:`conformance.cards_html`, as in the HTML conformance report.
+:mod:`conformance.reporting.cards_html`, as in the HTML conformance report.
 
 Every example drawn (a position, the cards, the computed answer and the
 deciding clauses) is recorded; at the end of an HTML build the records are
@@ -232,8 +232,8 @@ def write_records(app, exception) -> None:
 
 
 def ship_card_css(app, config) -> None:
-    """The cards' style is the conformance report's own (``conformance/static/tractor-cards.css``)."""
-    from conformance.cards_html import STATIC
+    """The cards' style is the conformance report's own (``conformance/reporting/static/tractor-cards.css``)."""
+    from conformance.reporting.cards_html import STATIC
     if str(STATIC) not in config.html_static_path:
         config.html_static_path.append(str(STATIC))
 

@@ -174,8 +174,8 @@ class page_ref(nodes.Inline, nodes.TextElement):
 
 
 def card_node(c: int) -> nodes.inline:
-    """A card drawn as the HTML conformance report draws it (:func:`conformance.cards_html.card_face`)."""
-    from conformance.cards_html import card_face
+    """A card drawn as the HTML conformance report draws it (:func:`conformance.reporting.cards_html.card_face`)."""
+    from conformance.reporting.cards_html import card_face
     face = card_face(c)
     node = nodes.inline("", "" if face.suit else face.rank, classes=list(face.classes))
     if face.suit:
@@ -374,7 +374,7 @@ class TractorDirective(SphinxDirective):
 
     def example_node(self, ex, lang: str, ident: str, heading: str | list | None = None) -> nodes.container:
         """An example computed by the interpreter: question, cards, answer, deciding clauses."""
-        from conformance.variants import question_parts
+        from conformance.analysis.variants import question_parts
         lab = L[lang]
         box = nodes.container("", classes=["tr-example"] + (["tr-decisive"] if ex.decisive else []), ids=[ident])
         strong = nodes.strong()

@@ -27,7 +27,7 @@ class SettingsDirective(TractorDirective):
     def run(self):
         self.note()
         from tractor_dsl.schema import PARAMS
-        from conformance.variants import topic_of, topic_title
+        from conformance.analysis.variants import topic_of, topic_title
         rows, classes = [], []
         current = None
         for p in PARAMS:
@@ -226,7 +226,7 @@ class SchemasDirective(TractorDirective):
         order = ["common.json", "request.json", "answer.json"]
         order += [n for op in ops for n in (f"{op}.request.json", f"{op}.result.json") if n in schemas]
         order += [n for n in sorted(schemas) if n not in order]
-        out.append(para(f"{len(files)} schemas in ", nodes.literal("conformance/schemas/", "conformance/schemas/"),
+        out.append(para(f"{len(files)} schemas in ", nodes.literal("conformance/protocol/schemas/", "conformance/protocol/schemas/"),
                         f"; {len(ops)} kinds of request: ", ", ".join(ops) + "."))
         for name in order:
             s = schemas[name]
@@ -261,7 +261,8 @@ class EngineExchangeDirective(TractorDirective):
 
     def run(self):
         self.note()
-        from conformance import engine_io, protocol
+        from conformance.protocol import engine_io
+        from conformance.protocol import messages as protocol
         lines = []
         seq = 0
         msgs = [protocol.handshake_request(0, "docs")]
@@ -281,7 +282,7 @@ class EngineExchangeDirective(TractorDirective):
         return [block]
 
 
-PACKAGES = ("tractor_dsl", "reference_impl", "conformance", "tractor_cli")
+PACKAGES = ("tractor_dsl", "reference_impl", "conformance", "tractor_play", "tractor_cli")
 
 
 class ApiDirective(TractorDirective):
@@ -291,9 +292,8 @@ class ApiDirective(TractorDirective):
         for pkg in PACKAGES:
             mod = importlib.import_module(pkg)
             lines += [pkg, "-" * len(pkg), ""]
-            names = sorted(m.name for m in pkgutil.iter_modules(mod.__path__))
-            for name in names:
-                full = f"{pkg}.{name}"
+            names = sorted(m.name for m in pkgutil.walk_packages(mod.__path__, pkg + "."))
+            for full in names:
                 lines += [full, "~" * len(full), "", f".. automodule:: {full}", "   :members:", ""]
         sl = StringList(lines, source="<tractor-api>")
         node = nodes.section()

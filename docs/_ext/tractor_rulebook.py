@@ -16,7 +16,7 @@ from tractor_nodes import (
 # --------------------------------------------------------------------------
 
 def clause_body(directive: TractorDirective, rs, clause, lang: str) -> list[nodes.Node]:
-    from conformance.variants import examples_for_clause, is_executable
+    from conformance.analysis.variants import examples_for_clause, is_executable
     from tractor_dsl.render import rule_text
     lab = L[lang]
     env = directive.env

@@ -2,7 +2,7 @@
 """A toy Tractor engine behind the engine protocol (docs/protocol.md), in plain Python.
 
 It hard-codes no rule: it reads a ruleset's export (``tractor export R --json``,
-the format of conformance/schemas/export.json) and configures itself from it --
+the format of conformance/protocol/schemas/export.json) and configures itself from it --
 the level list, the must-play levels and the end level, the score bands and
 cap, the ranks that are always trump. It answers three operations:
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import protocol
-from conformance.variants.questions import Outcome
-from conformance.variants.render import answer_parts, trump_words
+from conformance.protocol import messages as protocol
+from conformance.analysis.variants.questions import Outcome
+from conformance.analysis.variants.render import answer_parts, trump_words
 from tractor_cli import cmd_explain
 from tractor_cli.main import main
 from tractor_cli.ui import parts_text
@@ -126,8 +126,8 @@ def test_a_bad_option_prints_the_usage_of_explain(capsys):
 def test_a_failing_case_of_a_run_is_explained_by_its_id(tmp_path, capsys, monkeypatch):
     """A conform report names each failing case and how to explain it; `explain --case ID` reads the case's
     input from the report (or the default suite) and answers as the vector expects."""
-    from conformance import report
-    from conformance.runner import Outcome as RunOutcome
+    from conformance.reporting import report
+    from conformance.running.runner import Outcome as RunOutcome
     case = json.loads((VECTORS / "r003" / "follow.jsonl").read_text(encoding="utf-8").splitlines()[0])
     drawn = report.draw_case(case, RunOutcome("fail", "disagrees", "m", {"legal": not case["expected"]["legal"]}))
     assert f"explain:  tractor explain --case {case['id']}" in drawn

@@ -97,8 +97,8 @@ def test_progress_off_a_terminal_is_plain_lines_or_nothing():
 
 @pytest.mark.parametrize("mask", [0o022, 0o027])
 def test_report_files_take_the_umask(tmp_path, mask):
-    from conformance.runner import RunResult
-    from conformance import report
+    from conformance.running.runner import RunResult
+    from conformance.reporting import report
     result = RunResult([], [], None, ["x"], "2026-01-01T00:00:00+00:00", 0.0, False, 0, 0, "", [], [],
                        rulesets=["r001"], ops=["classify"], source="generated", seed=0)
     old = os.umask(mask)

@@ -20,7 +20,7 @@ REFERENCE = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine"])
 @pytest.fixture(scope="session")
 def small_cases():
     """About fifty r001 cases, five per operation."""
-    from conformance.cases import generate
+    from conformance.generation.cases import generate
     return generate("r001", seed=7, counts=5, decisions=False)
 
 

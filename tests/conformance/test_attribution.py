@@ -1,7 +1,7 @@
 """Failures become findings, and each failure is charged to the clause that decided it (issue 9 point 5).
 
 The "engines" here are the reference itself with one or two features of the spec
-read another way (an alternative of :mod:`conformance.alternatives`), asked
+read another way (an alternative of :mod:`conformance.generation.alternatives`), asked
 the default suite's own cases. Which clause is to blame is therefore known: the
 clause of the feature that was changed.
 """
@@ -11,11 +11,11 @@ from collections import Counter
 
 import pytest
 
-from conformance import protocol
-from conformance.alternatives import alternatives
-from conformance.attribution import analyse
-from conformance.cases import suite
-from conformance.decisions import answer
+from conformance.protocol import messages as protocol
+from conformance.generation.alternatives import alternatives
+from conformance.analysis.attribution import analyse
+from conformance.generation.cases import suite
+from conformance.generation.decisions import answer
 from reference_impl.rules import rules_for
 
 

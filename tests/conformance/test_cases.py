@@ -3,10 +3,10 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from conformance import protocol
-from conformance.cases import case_id, generate, random_positions, suite
-from conformance.positions import OPERATIONS as BUILT, scenarios
-from conformance.cases import vector_cases
+from conformance.protocol import messages as protocol
+from conformance.generation.cases import case_id, generate, random_positions, suite
+from conformance.generation.positions import OPERATIONS as BUILT, scenarios
+from conformance.generation.cases import vector_cases
 from reference_impl.rules import ruleset_names, rules_for
 
 

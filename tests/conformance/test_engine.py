@@ -6,8 +6,10 @@ import sys
 
 import pytest
 
-from conformance import engine, engine_io, protocol
-from conformance.cases import vector_cases
+from conformance.protocol import engine
+from conformance.protocol import engine_io
+from conformance.protocol import messages as protocol
+from conformance.generation.cases import vector_cases
 
 from .conftest import REPO
 
@@ -140,7 +142,7 @@ def test_hand_replay_agrees_with_the_interpreters_simulation(name):
 
 def test_the_engine_answers_every_hostile_line_and_goes_on():
     """One answer per line, in order, valid UTF-8 JSON, whatever the line; the engine never exits on one."""
-    from conformance.jsonlines import decode
+    from conformance.protocol.jsonlines import decode
     from tractor_dsl import limits
     inp = b'"ruleset": "r001", "input": {"level": "7", "trump": "H", "cards": '
     lines = [

@@ -3,9 +3,9 @@
 import json
 from types import SimpleNamespace
 
-from conformance.expectations import (Deviation, apply_expectations, apply_finding_expectations,
+from conformance.running.expectations import (Deviation, apply_expectations, apply_finding_expectations,
                                       load_expectations, written_expectations)
-from conformance.runner import Outcome
+from conformance.running.runner import Outcome
 
 from .conftest import cli
 from .test_findings import CHANGED, MUTANT_ENGINE, mutant_run  # noqa: F401 (the fixture)

@@ -59,7 +59,7 @@ def test_findings_come_first_with_a_position_drawn_as_cards(mutant_run):
 def test_the_verdict_says_which_decision_points_it_covers(mutant_run, tmp_path):
     """A run counts the spec's decision points its cases decide: the honest engine passes them all; the
     mutant (three features changed) fails exactly the points whose deciding cases it fails."""
-    from conformance.cases import vector_cases
+    from conformance.generation.cases import vector_cases
     r, where, report = mutant_run
     points = {p for c in vector_cases(None, ["r003"]) for p in c.get("decides", [])}
     mutant = report["decision_points"]["r003"]

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import protocol, report
-from conformance.runner import Runner
-from conformance.cases import generated_cases
+from conformance.protocol import messages as protocol
+from conformance.reporting import report
+from conformance.running.runner import Runner
+from conformance.generation.cases import generated_cases
 
 from .conftest import ENGINES, REPO, faux
 
@@ -331,7 +332,7 @@ def test_resynchronising_by_seq_costs_at_most_the_case_at_fault(small_cases, scr
 
 def test_the_generated_suite_skips_repeated_answers(small_cases):
     """The engine of the Hypothesis suite (one request at a time) resynchronises by seq too."""
-    from conformance.suite import ProcessEngine
+    from conformance.generation.suite import ProcessEngine
     engine = ProcessEngine(faux("duplicate", 2), timeout=5)
     try:
         for c in small_cases[:12]:

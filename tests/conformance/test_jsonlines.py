@@ -1,11 +1,11 @@
-"""Strict, bounded JSON lines (conformance/jsonlines.py): what the engine and the runner read and write."""
+"""Strict, bounded JSON lines (conformance/protocol/jsonlines.py): what the engine and the runner read and write."""
 import json
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.jsonlines import BadMessage, LineSplitter, clean_text, decode, depth, encode, read_seq, scrub
+from conformance.protocol.jsonlines import BadMessage, LineSplitter, clean_text, decode, depth, encode, read_seq, scrub
 from tractor_dsl.limits import JSON_DEPTH
 
 # JSON values whose strings may hold anything, lone surrogates included

@@ -2,10 +2,11 @@
 import json
 import xml.etree.ElementTree as ET
 
-from conformance import badges, matrix
-from conformance.html_report import render
-from conformance.runner import Runner
-from conformance.cases import select_cases
+from conformance.reporting import badges
+from conformance.reporting import matrix
+from conformance.reporting.html_report import render
+from conformance.running.runner import Runner
+from conformance.generation.cases import select_cases
 
 from .conftest import REFERENCE, cli, faux
 
@@ -21,7 +22,7 @@ def _badge(path):
 
 
 def test_several_engines_make_one_matrix_with_findings_and_badges(small_cases, tmp_path):
-    from conformance.attribution import attribute
+    from conformance.analysis.attribution import attribute
     results = matrix.run_engines([REFERENCE, faux("wrong_answers"), REFERENCE], small_cases,
                                  meta={"rulesets": ["r001"]})
     for r in results:
@@ -84,11 +85,11 @@ def test_max_fail_stops_early_and_shuts_the_engine_down(small_cases):
     [event] = [e for e in result.events if e["kind"] == "stopped_early"]
     assert f"{ran} of {len(follows)} cases ran" in event["message"] and "--max-fail 2" in event["message"]
     assert runner.engine is None and engines and engines[0].proc.poll() is not None
-    assert "stopped_early" in __import__("conformance.report", fromlist=["x"]).summary_text(result)
+    assert "stopped_early" in __import__("conformance.reporting.report", fromlist=["x"]).summary_text(result)
 
 
 def test_max_fail_counts_no_known_deviation(small_cases):
-    from conformance.runner import Deviation
+    from conformance.running.runner import Deviation
     follows = [c for c in small_cases if c["op"] == "follow"]
     result = Runner(faux("wrong_answers"), max_fail=1).run(follows, [Deviation("known", op="follow")])
     assert not any(o.kind == "not_run" for o in result.outcomes)
@@ -126,7 +127,7 @@ def test_badge_colour_follows_the_rate():
 
 
 def test_html_report_escapes_what_an_engine_says(small_cases):
-    from conformance.runner import Outcome, RunResult
+    from conformance.running.runner import Outcome, RunResult
     case = next(c for c in small_cases if c["op"] == "follow")
     evil = "<script>alert(1)</script>"
     r = RunResult([case], [Outcome("errored", "engine_errored", evil)], {"name": evil, "version": "1"}, [evil],
@@ -144,7 +145,7 @@ def test_a_signal_stops_every_engine_and_marks_only_the_unfinished(small_cases):
     import _thread
     import threading
 
-    from conformance.interrupts import Interrupts
+    from conformance.running.interrupts import Interrupts
     timer = threading.Timer(1.5, _thread.interrupt_main)   # SIGINT's handler, run in the main thread
     with Interrupts() as interrupts:
         timer.start()

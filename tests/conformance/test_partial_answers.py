@@ -4,9 +4,9 @@ from collections import Counter
 
 import pytest
 
-from conformance import report
-from conformance.runner import Runner
-from conformance.cases import vector_cases
+from conformance.reporting import report
+from conformance.running.runner import Runner
+from conformance.generation.cases import vector_cases
 
 from .conftest import faux
 

@@ -7,9 +7,11 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance import engine, engine_io, protocol
-from conformance.protocol import ProtocolError, check_answer, compare, schema_errors
-from conformance.cases import vector_cases
+from conformance.protocol import engine
+from conformance.protocol import engine_io
+from conformance.protocol import messages as protocol
+from conformance.protocol.messages import ProtocolError, check_answer, compare, schema_errors
+from conformance.generation.cases import vector_cases
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

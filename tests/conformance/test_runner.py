@@ -12,8 +12,9 @@ import pytest
 
 from reference_impl.rules import rules_for
 
-from conformance import protocol, report
-from conformance.runner import (ExpectationError, LineSplitter, Runner, apply_expectations, load_expectations,
+from conformance.protocol import messages as protocol
+from conformance.reporting import report
+from conformance.running.runner import (ExpectationError, LineSplitter, Runner, apply_expectations, load_expectations,
                                 Outcome, Deviation)
 
 from .conftest import REFERENCE, REPO, cli, faux
@@ -153,7 +154,7 @@ def test_disagreements_are_failures_and_drawn_as_cards(small_cases):
 
 
 def test_unsupported_rulesets_and_operations_are_skipped(small_cases):
-    from conformance.cases import generated_cases
+    from conformance.generation.cases import generated_cases
     r003 = generated_cases(["r003"], ["classify"], seed=1, count=3)
     cases = small_cases + r003
     _, result = _run(faux("partial"), cases)

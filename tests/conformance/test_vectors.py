@@ -3,10 +3,11 @@ import json
 
 import pytest
 
-from conformance import cases, protocol
+from conformance.generation import cases
+from conformance.protocol import messages as protocol
 from reference_impl.rules import ruleset_names
-from conformance.engine import supported_operations
-from conformance.cases import vector_cases
+from conformance.protocol.engine import supported_operations
+from conformance.generation.cases import vector_cases
 
 from .conftest import cli
 

@@ -7,8 +7,8 @@ from itertools import combinations
 import pytest
 
 from reference_impl.rules import rules_for
-from conformance.variants import IMPOSSIBLE, Question, compare, families, features, outcome_or_impossible
-from conformance.variants.render import question_parts
+from conformance.analysis.variants import IMPOSSIBLE, Question, compare, families, features, outcome_or_impossible
+from conformance.analysis.variants.render import question_parts
 from tractor_cli.main import main
 from tractor_cli.ui import parts_text
 
@@ -142,7 +142,7 @@ def test_the_comparison_table_highlights_differences(site):
 
 def test_examples_decide_by_the_clause():
     """Each rulebook example is a position its clause decides."""
-    from conformance.variants import ask, examples_for_clause, is_executable
+    from conformance.analysis.variants import ask, examples_for_clause, is_executable
     for name in BASES:
         rs = rules_for(name).checked
         for clause in rs.clauses:

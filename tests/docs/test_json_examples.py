@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import protocol
+from conformance.protocol import messages as protocol
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 MARKER = re.compile(r"^\s*(?:<!--\s*|\.\.\s+)(schema|answers|partial):\s*(.*?)\s*(?:-->)?\s*$")

@@ -20,10 +20,10 @@ ENGINES = REPO / "tests" / "conformance" / "engines"
 @pytest.fixture(scope="module")
 def report_file(tmp_path_factory):
     """A report of two engines, one of them wrong on every illegal follow."""
-    from conformance import matrix
-    from conformance.attribution import attribute
-    from conformance.cases import generate
-    from conformance.html_report import render
+    from conformance.reporting import matrix
+    from conformance.analysis.attribution import attribute
+    from conformance.generation.cases import generate
+    from conformance.reporting.html_report import render
     cases = generate("r001", seed=3, counts=3, decisions=False)
     wrong = shlex.join([sys.executable, str(ENGINES / "wrong_answers.py")])
     reference = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine"])

@@ -1,11 +1,11 @@
 """The site and the HTML conformance report draw a card with the same code: every card on a rulebook
-page is exactly what :func:`conformance.cards_html.card_html` writes, and the site ships the style the
+page is exactly what :func:`conformance.reporting.cards_html.card_html` writes, and the site ships the style the
 report inlines."""
 from __future__ import annotations
 
 import re
 
-from conformance.cards_html import CARD_CSS, card_html
+from conformance.reporting.cards_html import CARD_CSS, card_html
 
 CARD = re.compile(r'<span class="tr-card [^"]+">(?:[^<]|<span class="tr-suit">[^<]*</span>)*</span>')
 

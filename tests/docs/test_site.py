@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from reference_impl.rules import rules_for, ruleset_names
-from conformance.variants import Question, evaluate_recorded, is_executable
+from conformance.analysis.variants import Question, evaluate_recorded, is_executable
 from tractor_dsl.checker import load
 
 from .conftest import DOCS, REPO

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conformance.protocol import schema_errors
+from conformance.protocol.messages import schema_errors
 from tractor_dsl.checker import load
 from tractor_dsl.export import export, export_json
 

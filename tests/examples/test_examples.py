@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases import generate
-from conformance.runner import Runner
+from conformance.generation.cases import generate
+from conformance.running.runner import Runner
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON_TOY = REPO / "examples" / "python" / "toy_engine.py"
@@ -129,7 +129,7 @@ def test_the_python_toys_answers_follow_its_export(tmp_path):
 def test_the_node_toy_declares_follow_on_legal_only_and_the_reports_say_so(tmp_path):
     if NODE is None:
         pytest.skip("node is not on PATH")
-    from conformance import report
+    from conformance.reporting import report
     cases = list(generate("r003", ["follow"], seed=0, counts=150, decisions=False))
     result = _run(shlex.join([NODE, str(NODE_TOY)]), cases)
     kinds = Counter((o.status, o.kind) for o in result.outcomes)

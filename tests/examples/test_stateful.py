@@ -1,4 +1,4 @@
-"""Whole hands through an engine (conformance.stateful): the reference passes, a mutant is caught."""
+"""Whole hands through an engine (conformance.generation.stateful): the reference passes, a mutant is caught."""
 import shlex
 import sys
 from pathlib import Path
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from conformance.alternatives import alternatives
-from conformance.stateful import HandDisagreement, hand_machine, run_hands
-from conformance.suite import InProcessEngine, ProcessEngine
+from conformance.generation.alternatives import alternatives
+from conformance.generation.stateful import HandDisagreement, hand_machine, run_hands
+from conformance.generation.suite import InProcessEngine, ProcessEngine
 from reference_impl.rules import rules_for
 
 REPO = Path(__file__).resolve().parents[2]

@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from impact.questions import Attributor, Divergence, ask, differing_features, first_divergence, same
-from impact.run import run_impact
-from impact.stats import Moments, wilson
-from players import make_players
+from tractor_play.impact.questions import Attributor, Divergence, ask, differing_features, first_divergence, same
+from tractor_play.impact.run import run_impact
+from tractor_play.impact.stats import Moments, wilson
+from tractor_play.players import make_players
 from reference_impl.cards import parse_cards
 from reference_impl.hand import play_hand
 from reference_impl.rules import rules_for
@@ -124,7 +124,7 @@ def test_the_terminal_tables_show_every_figure_whole_on_a_narrow_terminal():
     import json
     from pathlib import Path
     from rich.console import Console
-    from impact.report import RULESET_ROWS, fmt, print_tables
+    from tractor_play.impact.report import RULESET_ROWS, fmt, print_tables
     data = json.loads((Path(__file__).resolve().parents[2] / "docs" / "impact" / "impact.json").read_text())
     out = io.StringIO()
     print_tables(data, Console(file=out, width=80))

@@ -5,7 +5,7 @@ holds the bank next and its levels.
 """
 import pytest
 
-from conformance.engine import InputError, judge
+from conformance.protocol.engine import InputError, judge
 from reference_impl.cards import parse_cards
 from reference_impl.declaring import judge_declarations
 from reference_impl.penalties import Fault, judge_fault, judge_penalties

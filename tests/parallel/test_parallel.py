@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from impact.run import run_impact
-from parallel import cut, executor, map_chunks
+from tractor_play.impact.run import run_impact
+from conformance.running.parallel import cut, executor, map_chunks
 
 
 def _square_all(chunk, offset):
@@ -86,9 +86,9 @@ def _outcomes(stage_result):
 
 
 def test_mutate_gives_the_same_outcomes_on_any_number_of_workers():
-    from conformance.alternatives import alternatives
-    from conformance.cases import suite
-    from conformance.mutation import run_default, run_generated
+    from conformance.generation.alternatives import alternatives
+    from conformance.generation.cases import suite
+    from conformance.analysis.mutation import run_default, run_generated
     from reference_impl.rules import rules_for
     base = rules_for("r000")
     mutants = alternatives(base)[::12]           # a spread of every kind of alternative, to keep this quick
@@ -104,8 +104,8 @@ def test_mutate_gives_the_same_outcomes_on_any_number_of_workers():
 def test_mutate_refuses_mutants_a_worker_cannot_rebuild():
     from dataclasses import replace
 
-    from conformance.alternatives import alternatives
-    from conformance.mutation import run_default
+    from conformance.generation.alternatives import alternatives
+    from conformance.analysis.mutation import run_default
     from reference_impl.rules import rules_for
     base = rules_for("r000")
     stranger = replace(alternatives(base)[0], description="not an alternative of the spec")
@@ -117,7 +117,7 @@ def test_the_generated_suite_gives_the_same_outcomes_on_any_number_of_workers():
     import shlex
     import sys
 
-    from conformance.generated_parallel import run_generated
+    from conformance.generation.generated_parallel import run_generated
     engine = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine"])
 
     def seen(run):
@@ -129,15 +129,15 @@ def test_the_generated_suite_gives_the_same_outcomes_on_any_number_of_workers():
 
 
 def test_the_generated_suite_names_an_engine_that_cannot_start():
-    from conformance.generated_parallel import run_generated
-    from conformance.suite import EngineUnavailable
+    from conformance.generation.generated_parallel import run_generated
+    from conformance.generation.suite import EngineUnavailable
     with pytest.raises(EngineUnavailable, match="cannot start the engine"):
         run_generated("/nonexistent/engine", 5.0, ["r000"], ["advance"], "quick", 0, jobs=2)
 
 
 def test_fingerprint_searches_the_same_positions_on_any_number_of_workers():
     # the search for each clause's discriminating positions is what fingerprint spreads over workers
-    from conformance.fingerprint import _positions_chunk
+    from conformance.analysis.fingerprint import _positions_chunk
     clauses = ["tractor.bridge", "score.table"]
     inline = _positions_chunk(clauses, "r000", 1, 5, None)
     spread = map_chunks(_positions_chunk, cut(clauses, 1), jobs=2, extra=("r000", 1, 5, None))

@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from impact.stats import wilson
-from players import HeuristicPlayer, RandomPlayer, make_players
+from tractor_play.impact.stats import wilson
+from tractor_play.players import HeuristicPlayer, RandomPlayer, make_players
 from reference_impl.hand import play_hand, team_of
 from reference_impl.legal import Follows, Leads
 from reference_impl.rules import Rules, rules_for

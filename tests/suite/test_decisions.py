@@ -8,11 +8,11 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from conformance.alternatives import alternatives, ladders_of
-from conformance.decisions import answer, distinguish
-from conformance.equivalence import (abstract_holdings, equivalence_reason, ladder_equivalent,
+from conformance.generation.alternatives import alternatives, ladders_of
+from conformance.generation.decisions import answer, distinguish
+from conformance.generation.equivalence import (abstract_holdings, equivalence_reason, ladder_equivalent,
                                      proven_ladder_equivalent)
-from conformance.cases import vector_cases
+from conformance.generation.cases import vector_cases
 from reference_impl.cards import parse_cards
 from reference_impl.combos import classify
 from reference_impl.following import obligation
@@ -141,7 +141,7 @@ def test_every_kitty_row_decides_a_case(ruleset, vectors):
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_default_suite_kills_every_alternative_not_proven_equivalent(ruleset, vectors):
     """The seeded suite tells every alternative of the spec from it (the mutate report's default stage)."""
-    from conformance.mutation import run_default
+    from conformance.analysis.mutation import run_default
     rules = rules_for(ruleset)
     cases = [c for op in vectors[ruleset].values() for c in op]
     result = run_default(rules, cases)

@@ -1,8 +1,8 @@
 """Fingerprinting finds each ruleset's readings, and a variant's, from answers alone."""
 import pytest
 
-from conformance.fingerprint import fingerprint
-from conformance.suite import InProcessEngine
+from conformance.analysis.fingerprint import fingerprint
+from conformance.generation.suite import InProcessEngine
 from reference_impl.rules import rules_for
 
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import protocol
-from conformance.suite import InProcessEngine, ProcessEngine, check_engine, check_operation
+from conformance.protocol import messages as protocol
+from conformance.generation.suite import InProcessEngine, ProcessEngine, check_engine, check_operation
 from reference_impl.cards import parse_cards
 from reference_impl.rules import rules_for
 

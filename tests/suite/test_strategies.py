@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 
-from conformance import protocol
-from conformance.engine import judge
-from conformance.strategies import (OPERATIONS, POSITIVE, cases, clause_coverage, declare_inputs,
+from conformance.protocol import messages as protocol
+from conformance.protocol.engine import judge
+from conformance.generation.strategies import (OPERATIONS, POSITIVE, cases, clause_coverage, declare_inputs,
                                     executable_clauses, follow_inputs)
 from reference_impl.rules import rules_for, ruleset_names
 
@@ -123,7 +123,7 @@ def test_every_executable_clause_decides_some_case(ruleset):
 def test_strategies_and_the_seeded_suite_share_their_builders():
     """A scenario drawn through Hypothesis and through a seeded Random gives positions of the same shape."""
     from hypothesis import strategies as st
-    from conformance.positions import HypothesisDraw, RandomDraw, Rejected, Scenario, build
+    from conformance.generation.positions import HypothesisDraw, RandomDraw, Rejected, Scenario, build
     rules = rules_for("r003")
     sc = Scenario("follow", "rung", ((3, 2), 2, "meet"))  # a two-triple tractor led, rung 3 first
 
@@ -156,6 +156,6 @@ def test_strategies_and_the_seeded_suite_share_their_builders():
 @pytest.mark.slow
 def test_the_generated_quick_stage_alone_kills_nearly_every_alternative():
     """`tractor conform --generated quick` on its own: at least 95 % of the alternatives of r000."""
-    from conformance.mutation import run_generated
+    from conformance.analysis.mutation import run_generated
     result = run_generated(rules_for("r000"), "quick")
     assert result.rate >= 95.0, [o.mutant.description for o in result.survived]

@@ -11,7 +11,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 
-from conformance import engine, engine_io, protocol  # noqa: E402
+from conformance.protocol import engine
+from conformance.protocol import engine_io
+from conformance.protocol import messages as protocol# noqa: E402
 
 
 def every(n: int, offset: int = 0):

@@ -9,7 +9,7 @@ import json
 import sys
 
 from _faux import serve
-from conformance import protocol
+from conformance.protocol import messages as protocol
 
 FIELDS = json.loads(sys.argv[1])
 LIE = sys.argv[2:] == ["lie"]

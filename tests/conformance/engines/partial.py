@@ -3,7 +3,7 @@
 import sys
 
 from _faux import serve
-from conformance import protocol
+from conformance.protocol import messages as protocol
 
 
 def handshake(msg, ans):

@@ -3,7 +3,7 @@ a result without its required fields, with a boolean written as a string."""
 import sys
 
 from _faux import every, serve
-from conformance import protocol
+from conformance.protocol import messages as protocol
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 10
 hit = every(N)

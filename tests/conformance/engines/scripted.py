@@ -6,7 +6,7 @@ Every other request is answered correctly."""
 import sys
 
 from _faux import serve
-from conformance import protocol
+from conformance.protocol import messages as protocol
 
 SCRIPT = {int(k): v for k, v in (a.split(":", 1) for a in sys.argv[1:])}
 delayed = []

@@ -3,7 +3,7 @@ import sys
 import time
 
 from _faux import serve
-from conformance import protocol
+from conformance.protocol import messages as protocol
 
 DELAY = float(sys.argv[1]) if len(sys.argv) > 1 else 0.02
 

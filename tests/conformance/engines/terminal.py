@@ -4,7 +4,7 @@ window title, colour) and a carriage return that would overwrite the line shown.
 import sys
 
 from _faux import every, serve
-from conformance import protocol
+from conformance.protocol import messages as protocol
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 7
 hit = every(N)

@@ -2,7 +2,7 @@
 import sys
 
 from _faux import serve
-from conformance import protocol
+from conformance.protocol import messages as protocol
 
 
 def tamper(msg, ans):

@@ -1,0 +1,116 @@
+"""What an engine is seen to do, written as a ruleset: ``tractor fingerprint --emit FILE``.
+
+Two kinds of evidence go in. The readings the engine follows
+(:func:`conformance.analysis.fingerprint.fingerprint`) become ``override CLAUSE choose
+READING``. The findings of a conformance run (:mod:`conformance.analysis.attribution`):
+each feature — a setting, a follow ladder, the score bands — whose other value
+gives the engine's answers becomes a replacement of the clause that states it:
+the clause's rules (under the reading the engine follows) with the new value.
+Every override carries its evidence as its ``because`` reason. Clauses the
+engine was never asked about (unobserved) are left as the ruleset has them.
+
+A conformance run against the emitted file then fails only on the failures no
+single feature explains (the unexplained).
+"""
+from __future__ import annotations
+
+from reference_impl.rules import Rules
+from tractor_dsl import model as m
+from tractor_dsl.render import quote, rule_text
+
+from conformance.generation.features import features
+
+
+def observe(command: str, ruleset: str, ops: list[str], timeout: float = 10.0):
+    """The seeded suite of ``ruleset`` (the operations ``ops`` only) run against the engine, with its
+    findings (a :class:`~conformance.running.runner.RunResult`)."""
+    from conformance.analysis.attribution import attribute
+    from conformance.generation.cases import suite
+    from conformance.running.runner import Runner
+    cases = suite(ruleset, ops)
+    result = Runner(command, timeout=timeout).run(cases, rulesets=[ruleset], ops=list(ops), source="fingerprint")
+    attribute(result)
+    return result
+
+
+def _clause_rules(clause: m.Clause, reading: str | None) -> list[m.Rule]:
+    rules = list(clause.rules)
+    for r in clause.readings:
+        if r.name == reading:
+            rules += list(r.rules)
+    return rules
+
+
+def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: str) -> str:
+    """The ruleset ``name`` extending ``rules``: every reading and feature the engine is seen to follow."""
+    checked = rules.checked
+    final = findings[-1].after if findings and findings[-1].after is not None else rules
+    before, after = features(checked), features(final.checked)
+    changed: dict[str, dict[str, str]] = {}      # clause -> feature -> new value text
+    evidence: dict[str, list[str]] = {}          # clause -> reasons
+    for key, feat in after.items():
+        if key in before and before[key].text == feat.text:
+            continue
+        clause = (before.get(key) or feat).clause
+        changed.setdefault(clause, {})[key] = feat.text
+        seen = next((f for f in findings if f.after is not None
+                     and (features(f.after.checked).get(key) or feat).text == feat.text), None)
+        if seen is not None:
+            evidence.setdefault(clause, []).append(
+                f"{key}: on {len(seen.cases)} failing case(s) (e.g. {seen.cases[0]}) the engine answers as if "
+                f"{'; '.join(seen.engine)}")
+    followed = {v.clause: v for v in verdicts
+                if not v.unobserved and v.positions and len(v.followed) == 1 and v.followed[0] != v.chosen}
+    lines = [f"# Written by `tractor fingerprint --emit`: what {engine} is seen to do, as a ruleset",
+             f"# extending {rules.name}. Each override gives its evidence as its reason.", "",
+             f"ruleset {name} extends {rules.name} {{",
+             f"  title {quote(f'{rules.name} as {engine} plays it')}"]
+    for clause_id in sorted(set(changed) | set(followed), key=lambda c: [x.id for x in checked.clauses].index(c)):
+        clause = checked.clause(clause_id)
+        v = followed.get(clause_id)
+        reading = v.followed[0] if v else checked.choices.get(clause_id)
+        reasons = list(evidence.get(clause_id, []))
+        if v:
+            reasons.insert(0, f"reading {v.followed[0]}: the engine agreed with it, not with {v.chosen}, "
+                              f"on all {v.positions} position(s) that tell the readings apart")
+        because = quote("; ".join(reasons) or "seen in the engine's answers")
+        lines.append("")
+        if clause_id not in changed:
+            lines.append(f"  override {clause_id} choose {reading} because {because}")
+            continue
+        new = changed[clause_id]
+        lines.append(f"  override {clause_id} {{")
+        if clause.cites:
+            lines.append(f"    cites {', '.join(clause.cites)}")
+        lines += ["    status interpreted",   # read off the engine's answers: an interpretation, with its evidence
+                  f"    says {quote('As the engine is seen to play it: ' + ', '.join(sorted(new)) + '.')}",
+                  f"    reason {because}"]
+        lines += [f"    alternative {quote(f'{rules.name}: {key} = ' + (before[key].text if key in before else 'none'))}"
+                  for key in sorted(new)]
+        bands_done = False
+        written: set[str] = set()
+        for r in _clause_rules(clause, reading):
+            if isinstance(r, m.Setting) and r.path in new:
+                lines.append(f"    set {r.path} = {new[r.path]}")
+                written.add(r.path)
+            elif isinstance(r, m.Follow) and f"follow {r.lead}" in new:
+                lines.append(f"    follow {r.lead}: {new[f'follow {r.lead}']}")
+                written.add(f"follow {r.lead}")
+            elif isinstance(r, m.Band) and "score.bands" in new:
+                if not bands_done:
+                    lines += [f"    band {b}" for b in new["score.bands"].split("; ")]
+                    bands_done = True
+                written.add("score.bands")
+            else:
+                lines.append(f"    {rule_text(r)}")
+        for key in sorted(set(new) - written):  # a feature the clause did not state (a derived ladder, ...)
+            if key.startswith("follow "):
+                lines.append(f"    {key}: {new[key]}")
+            elif key == "score.bands":
+                lines += [f"    band {b}" for b in new[key].split("; ")]
+            else:
+                lines.append(f"    set {key} = {new[key]}")
+        lines.append(f"  }} because {because}")
+    lines.append("}")
+    from tractor_dsl.formatter import format_text
+    return format_text("\n".join(lines) + "\n", "<emitted>")   # the canonical layout of `tractor fmt`

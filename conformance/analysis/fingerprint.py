@@ -1,0 +1,211 @@
+"""Fingerprinting: which reading of each interpreted clause does an engine follow?
+
+For every clause of a ruleset that declares several readings, the ruleset is
+re-checked once per reading (``override CLAUSE choose READING``). Positions
+are searched (with :mod:`conformance.generation.strategies`) on which the readings
+answer differently; the engine is asked those positions, and it *follows* a
+reading when its answers agree with that reading's on every one of them. It
+may follow none (its own rule), or agree with several when no position
+separates them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
+
+from reference_impl.rules import Rules
+from tractor_dsl import model as m
+from tractor_dsl.checker import CheckedRuleset, check_text, load
+
+from conformance.protocol import messages as protocol
+from conformance.generation.alternatives import OBSERVERS, UNOBSERVED_PREFIXES, UNVARIED as UNMUTATED
+from conformance.generation.suite import Engine, InProcessEngine
+
+
+@dataclass
+class Verdict:
+    clause: str
+    readings: tuple[str, ...]
+    chosen: str                        # the ruleset's own choice
+    followed: list[str]                # readings whose answers the engine matched on every position
+    positions: int                     # discriminating positions asked
+    evidence: list[dict] = field(default_factory=list)   # per position: op, input, answers by reading, engine's
+
+    unobserved: bool = False           # probed only through operations the engine does not answer
+
+    @property
+    def verdict(self) -> str:
+        if self.unobserved:
+            return "unobserved"
+        if not self.positions:
+            return "undecided (no position separates the readings)"
+        if len(self.followed) == 1:
+            return self.followed[0]
+        if not self.followed:
+            return "none of them"
+        return "any of " + ", ".join(self.followed)
+
+
+def reading_rulesets(checked: CheckedRuleset, sources: dict[str, str] | None = None) -> dict[str, dict[str, Rules]]:
+    """For each clause with several executable readings: reading name -> the ruleset choosing it."""
+    if sources is None:
+        sources = load().sources
+    out: dict[str, dict[str, Rules]] = {}
+    for clause in checked.clauses:
+        executable = [r for r in clause.readings if r.rules and not _unobserved(r)]
+        if len(executable) < 2:
+            continue
+        variants: dict[str, Rules] = {}
+        for reading in executable:
+            text = (f"ruleset fingerprint_variant extends {checked.name} {{\n"
+                    f"  override {clause.id} choose {reading.name} because \"fingerprint\"\n}}\n")
+            lib = check_text(text, "<fingerprint>", extra=sources)
+            rs = lib.rulesets.get("fingerprint_variant")
+            if rs is not None and not lib.errors:
+                rs.name = checked.name
+                variants[reading.name] = Rules(rs)
+        if len(variants) >= 2:
+            out[clause.id] = variants
+    return out
+
+
+def _unobserved(reading: m.Reading) -> bool:
+    paths = [r.path for r in reading.rules if isinstance(r, m.Setting)]
+    return bool(paths) and len(paths) == len(reading.rules) and all(
+        p.startswith(UNOBSERVED_PREFIXES) or p in UNMUTATED for p in paths)
+
+
+def _ops_for(variants: dict[str, Rules], clause: str, checked: CheckedRuleset) -> list[str]:
+    paths = {p for p, o in checked.origins.items() if o.clause.id == clause}
+    ops: list[str] = []
+    for path in paths:
+        for prefix, observed in OBSERVERS:
+            if path.startswith(prefix) and observed:
+                ops.extend(o for o in observed if o not in ops)
+    if any(key for key, (_, _, origin) in checked.ladders.items() if origin.clause.id == clause) or \
+            any(r for c in checked.clauses if c.id == clause for rd in c.readings for r in rd.rules
+                if isinstance(r, m.Follow)):
+        ops.append("follow")
+    if checked.band_origin is not None and checked.band_origin.clause.id == clause:
+        ops.append("result")
+    return list(dict.fromkeys(ops)) or [o for o in protocol.OPERATIONS if o != "hand"]
+
+
+class _Enough(Exception):
+    pass
+
+
+def discriminating(ruleset: str, variants: dict[str, Rules], ops: list[str], wanted: int = 4,
+                   seed: int = 0, max_examples: int = 400) -> list[dict]:
+    """Positions on which the readings answer differently.
+
+    The search goes on until every pair of readings is told apart by some
+    position (so three readings need more than one) and ``wanted`` positions
+    are found, or the examples run out.
+    """
+    from itertools import combinations
+
+    from conformance.generation import strategies
+    engines = {name: InProcessEngine(rules, name) for name, rules in variants.items()}
+    pairs = {frozenset(p) for p in combinations(variants, 2)}
+    separated: set = set()
+    found: list[dict] = []
+
+    def done() -> bool:
+        return separated >= pairs and len(found) >= wanted
+
+    for op in ops:
+        if done():
+            break
+
+        @hyp_seed(seed)
+        @settings(max_examples=max_examples, deadline=None, database=None,
+                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+        @given(getattr(strategies, f"{op}_inputs")(ruleset))
+        def search(inp):
+            if done():  # raised again when Hypothesis replays the example, so the stop is not flaky
+                raise _Enough
+            answers = {}
+            for name, engine in engines.items():
+                status, got = engine.ask(op, ruleset, inp)
+                answers[name] = protocol.normalize(op, got) if status == "result" else {"errored": str(got)}
+            apart = {p for p in pairs if len({repr(answers[n]) for n in p}) > 1}
+            if apart - separated or (apart and len(found) < wanted):
+                separated.update(apart)
+                found.append({"op": op, "input": inp, "answers": answers})
+                if done():
+                    raise _Enough
+
+        try:
+            search()
+        except _Enough:
+            pass
+    return found
+
+
+def _probe(variants: dict[str, Rules], clause: str, checked: CheckedRuleset, ops: Any) -> list[str]:
+    return [op for op in _ops_for(variants, clause, checked) if ops is None or op in ops]
+
+
+def _positions_chunk(clauses: list[str], ruleset: str, wanted: int, seed: int, ops: Any) -> list[list[dict]]:
+    """On a worker: the discriminating positions of ``clauses`` (the ruleset and its readings rebuilt
+    there; both are deterministic)."""
+    from reference_impl.rules import rules_for
+    checked = rules_for(ruleset).checked
+    table = reading_rulesets(checked)
+    out = []
+    for clause in clauses:
+        probe = _probe(table[clause], clause, checked, ops)
+        out.append(discriminating(checked.name, table[clause], probe, wanted, seed) if probe else [])
+    return out
+
+
+def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: int = 0,
+                progress: Callable[[str], None] | None = None, ops: Any = None, *, jobs: int | None = 1,
+                scheduler: str | None = None, ruleset: str | None = None) -> list[Verdict]:
+    """Which reading of each multi-reading clause of ``checked`` the engine follows.
+
+    Only operations in ``ops`` (the handshake's list; default: every one) are
+    sent. A clause whose positions could only be asked through other
+    operations, or that the engine answered ``skipped`` on every one, is
+    *unobserved*: nothing is known of it, which is not a difference.
+    """
+    verdicts = []
+    table = reading_rulesets(checked)
+    searched: dict[str, list[dict]] = {}
+    if ruleset is not None and (jobs != 1 or scheduler):
+        # the search for positions is the costly part, and needs no engine: on the executor (parallel);
+        # the engine is then asked here, one process, in clause order
+        from conformance.running.parallel import cut, map_chunks
+        names = list(table)
+        found = map_chunks(_positions_chunk, cut(names, 1), jobs=jobs, scheduler=scheduler,
+                           extra=(ruleset, wanted, seed, None if ops is None else list(ops)))
+        searched = {name: cases for name, chunk in zip(names, found) for cases in chunk}
+    for clause, variants in table.items():
+        if progress:
+            progress(clause)
+        probe = _probe(variants, clause, checked, ops)
+        chosen = checked.choices.get(clause, "")
+        if not probe:
+            verdicts.append(Verdict(clause, tuple(variants), chosen, [], 0, [], unobserved=True))
+            continue
+        cases = searched[clause] if clause in searched else discriminating(checked.name, variants, probe, wanted, seed)
+        followed = set(variants)
+        evidence = []
+        answered = 0
+        for case in cases:
+            status, got = engine.ask(case["op"], checked.name, case["input"])
+            answer: Any = protocol.normalize(case["op"], got) if status == "result" else {status: str(got)}
+            if status == "skipped":   # the engine does not judge this: no evidence either way
+                evidence.append({**case, "engine": answer, "agrees_with": []})
+                continue
+            answered += 1
+            agree = {name for name, a in case["answers"].items() if a == answer}
+            followed &= agree
+            evidence.append({**case, "engine": answer, "agrees_with": sorted(agree)})
+        verdicts.append(Verdict(clause, tuple(variants), chosen,
+                                sorted(followed) if answered else sorted(variants), answered, evidence,
+                                unobserved=bool(cases) and not answered))
+    return verdicts

@@ -1,0 +1,426 @@
+"""Questions and answers as text, in English and Chinese.
+
+Every text is a list of parts, ``("text", s)`` or ``("cards", notation)``,
+so the docs can draw cards as cards and the terminal as glyphs.
+"""
+from __future__ import annotations
+
+import re
+
+from reference_impl.rules import REASONS
+
+from conformance.analysis.variants.questions import IMPOSSIBLE, Outcome, Question
+
+SUIT_EN = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_ZH = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
+SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三条"}
+SIDE_EN = {"banker": "the banker side", "attackers": "the attackers"}
+SIDE_ZH = {"banker": "守庄方", "attackers": "攻庄方"}
+REASONS_ZH = {
+    "ok": "合规", "wrong_card_count": "张数不对", "cards_not_held": "出了手中没有的牌",
+    "must_follow_suit": "手中有首家花色，必须跟出", "must_play_tractor": "按跟牌顺序必须出手中的拖拉机",
+    "must_play_triple": "按跟牌顺序必须出手中的三条", "must_play_pair": "按跟牌顺序必须出手中的对子",
+    "mixed_suits": "出牌必须是同一花色（主牌算一门）", "throw_not_allowed": "本规则不许甩牌", "throw_beaten": "甩牌可被拦",
+    "empty_play": "出牌至少一张",
+}
+DECLARE_REASONS_EN = {
+    "kitty_taken": "the kitty has been taken: no more declarations or overcalls",
+    "missing_first_hand_card": "a first-hand declaration must show the required card",
+    "wrong_count": "the wrong number of cards (none, a lone joker, or more than the decks hold)",
+    "mixed_cards": "the cards shown are not all the same", "not_level_card": "the card is not this hand's level card",
+    "jokers_not_allowed": "jokers may not declare in this ruleset", "no_reinforce": "reinforcing is not allowed",
+    "self_overcall": "a player may not overcall himself", "jokers_only": "after an overcall only jokers may overcall",
+    "too_weak": "not strong enough to overcall",
+}
+DECLARE_REASONS_ZH = {
+    "kitty_taken": "底牌已拿起，不能再亮主或反主", "missing_first_hand_card": "首盘亮主须同时亮出规定的牌",
+    "wrong_count": "张数不对（无牌、单张王或超过牌副数）", "mixed_cards": "亮出的牌不相同", "not_level_card": "亮出的不是本盘级牌",
+    "jokers_not_allowed": "本规则王不能亮主", "no_reinforce": "不能加固", "self_overcall": "不能反自己",
+    "jokers_only": "已被反过，只能用王再反", "too_weak": "不够大，反不了",
+}
+FAULT_EN = {"failed_throw": "a failed throw", "revoke": "a revoke (藏牌)", "wrong_count": "a wrong card count (劳改)",
+            "wrong_kitty": "a wrong kitty (埋底张数不对)", "exposed_card": "an exposed card (罚张)",
+            "wrong_declaration": "a wrong declaration", "played_count": "a play of too many or too few cards",
+            "looking_back": "a look at played cards", "signals": "a signal to a partner", "lateness": "lateness"}
+FAULT_ZH = {"failed_throw": "甩牌失败", "revoke": "藏牌", "wrong_count": "劳改（牌数不对）", "wrong_kitty": "埋底张数不对",
+            "exposed_card": "罚张", "wrong_declaration": "亮错牌", "played_count": "出多牌或出少牌",
+            "looking_back": "查阅已出的牌", "signals": "示意对家", "lateness": "迟到"}
+OFFENDER_EN = {"banker": "the banker side", "attackers": "the attackers", "both": "both sides"}
+OFFENDER_ZH = {"banker": "守庄方", "attackers": "攻庄方", "both": "双方"}
+CONSEQUENCE_EN = {"none": "", "hand_void_rebid": "the hand is void and both sides bid for the bank",
+                  "forfeit_game": "the game is forfeited"}
+CONSEQUENCE_ZH = {"none": "", "hand_void_rebid": "该盘作废，双方抢庄", "forfeit_game": "判该局弃权"}
+
+
+def _z(lang: str) -> bool:
+    return lang == "zh"
+
+
+def _cards(cards: list[str] | str, lang: str) -> list[tuple[str, str]]:
+    s = cards if isinstance(cards, str) else " ".join(cards)
+    if s.strip():
+        return [("cards", s)]
+    return [("text", "（无牌）" if _z(lang) else "(nothing)")]
+
+
+def trump_words(trump, lang: str) -> str:
+    if trump is None:
+        return "无主" if _z(lang) else "no trump suit"
+    return f"{SUIT_ZH[trump]}为主" if _z(lang) else f"{SUIT_EN[trump]} trump"
+
+
+def shape_text(shape: str, lang: str) -> str:
+    """'tractor(pair, 2)' -> 'a tractor of 2 pairs' / '2对拖拉机'; throws and units likewise."""
+    shape = shape.strip()
+    if shape.startswith("throw(") and shape.endswith(")"):
+        inner = [shape_text(s, lang) for s in _split_top(shape[6:-1])]
+        return ("甩牌（" + "＋".join(inner) + "）") if _z(lang) else "a throw of " + " + ".join(inner)
+    if shape.startswith("tractor("):
+        element, length = [s.strip() for s in shape[8:-1].split(",")]
+        if _z(lang):
+            return f"{length}对拖拉机" if element == "pair" else f"{length}个三条的拖拉机"
+        return f"a tractor of {length} {element}s"
+    if _z(lang):
+        return SHAPE_ZH.get(shape, shape)
+    return {"single": "a single", "pair": "a pair", "triple": "a triple"}.get(shape, shape)
+
+
+def pattern_zh(pattern: str) -> str:
+    """A follow rung in Chinese: 'tractor(pair, 2) + pair + 2 single' -> '2对拖拉机＋对子＋2张散牌'."""
+    out = []
+    for term in _split_top(pattern):
+        m = re.match(r"^(\d+)\s+(.*)$", term)
+        n, shape = (int(m.group(1)), m.group(2)) if m else (1, term)
+        if shape == "single":
+            out.append(f"{n}张散牌" if n > 1 else "散牌")
+        elif shape == "pair":
+            out.append(f"{n}个对子" if n > 1 else "对子")
+        elif shape == "triple":
+            out.append(f"{n}个三条" if n > 1 else "三条")
+        else:
+            t = shape_text(shape, "zh")
+            out.append(f"{n}个{t}" if n > 1 else t)
+    return "＋".join(out)
+
+
+def _split_top(s: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "+" and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _shape_of(components: list[dict]) -> str:
+    def one(c):
+        name = {1: "single", 2: "pair", 3: "triple"}[c["size"]]
+        return f"tractor({name}, {c['length']})" if c["length"] > 1 else name
+    if len(components) == 1:
+        return one(components[0])
+    return "throw(" + " + ".join(one(c) for c in components) + ")"
+
+
+# --------------------------------------------------------------------------- questions
+
+def _setting(inp: dict, lang: str) -> list[tuple[str, str]]:
+    if "level" not in inp or "trump" not in inp:
+        return []
+    return [("text", f"打{inp['level']}，{trump_words(inp['trump'], lang)}：" if _z(lang)
+             else f"Level {inp['level']}, {trump_words(inp['trump'], lang)}: ")]
+
+
+def _plays_in_turn(plays: list, leader: int, lang: str) -> list[tuple[str, str]]:
+    out = []
+    for k in range(4):
+        seat = (leader + k) % 4
+        if k:
+            out.append(("text", "，" if _z(lang) else ", "))
+        out.append(("text", f"{seat}号位 " if _z(lang) else f"seat {seat} "))
+        out += _cards(plays[seat], lang)
+    return out
+
+
+def question_parts(q: Question, lang: str = "en") -> list[tuple[str, str]]:
+    """The question ``q`` asks, as text and card parts."""
+    inp, zh = q.input, _z(lang)
+    op = q.op
+    if op == "classify":
+        body = ([("cards", " ".join(inp["cards"])), ("text", " 是什么牌型？")] if zh
+                else [("text", "what is "), ("cards", " ".join(inp["cards"])), ("text", "?")])
+    elif op == "order":
+        body = [("text", "这些牌的大小顺序？" if zh else "how do these cards rank? "), ("cards", " ".join(inp["cards"]))]
+    elif op == "lead":
+        body = [("text", "能否出 " if zh else "may the leader play "), ("cards", " ".join(inp["cards"])),
+                ("text", "？其他三家依次持有：" if zh else "? The other hands, in turn, hold: ")]
+        for i, h in enumerate(inp["others"]):
+            if i:
+                body.append(("text", " ｜ " if zh else " | "))
+            body += _cards(h, lang)
+    elif op == "follow":
+        body = ([("text", "首家出 "), ("cards", " ".join(inp["lead"])), ("text", "；跟牌者持有 "),
+                 ("cards", " ".join(inp["hand"])), ("text", "；能否跟 "), ("cards", " ".join(inp["play"])),
+                 ("text", "？")] if zh else
+                [("text", "lead "), ("cards", " ".join(inp["lead"])), ("text", "; the follower holds "),
+                 ("cards", " ".join(inp["hand"])), ("text", "; may he play "), ("cards", " ".join(inp["play"])),
+                 ("text", "?")])
+    elif op == "winner":
+        body = ([("text", "依次出牌：")] if zh else [("text", "plays in turn: ")])
+        body += _plays_in_turn(inp["plays"], inp["leader"], lang)
+        body.append(("text", "。谁大？" if zh else ". Who wins?"))
+    elif op == "kitty":
+        trick = inp["last_trick"]
+        body = [("text", f"{inp['banker']}号位坐庄；最后一轮依次出牌：" if zh else
+                 f"seat {inp['banker']} is banker; the last trick, in turn: ")]
+        body += _plays_in_turn(trick["plays"], trick["leader"], lang)
+        body += [("text", "；底牌为 " if zh else "; the kitty is "), *_cards(inp["kitty"], lang),
+                 ("text", "：底牌算多少分？" if zh else ": what is it worth?")]
+    elif op == "points":
+        body = ([("cards", " ".join(inp["cards"])), ("text", " 共多少分？")] if zh
+                else [("text", "how many points are in "), ("cards", " ".join(inp["cards"])), ("text", "?")])
+    elif op == "deal":
+        body = [("text", "如何发牌？" if zh else "how are the cards dealt?")]
+    elif op == "value":
+        keys = ", ".join(inp["keys"])
+        body = [("text", f"规则对 {keys} 的设定？" if zh else f"what does the rulebook set for {keys}?")]
+    else:
+        body = _game_question(op, inp, lang)
+    return _setting(inp, lang) + body if op in ("classify", "order", "lead", "follow", "winner", "kitty") else body
+
+
+def _game_question(op: str, inp: dict, lang: str) -> list[tuple[str, str]]:
+    zh = _z(lang)
+    if op == "result":
+        p = inp["attackers_points"]
+        return [("text", f"攻庄方本盘得{p}分：结果如何？" if zh else f"the attackers end the hand with {p} points: what follows?")]
+    if op == "advance":
+        side = "banker" if inp["as_banker"] else "attackers"
+        n = inp["gain"]
+        if zh:
+            return [("text", f"打{inp['level']}的一方作为{SIDE_ZH[side]}升{n}级：打到几？")]
+        return [("text", f"a team at level {inp['level']} gains {n} level{'s' if n != 1 else ''} as {SIDE_EN[side]}: "
+                         "where does it stand?")]
+    if op == "declare":
+        if inp["first_hand"]:
+            head = f"首盘，打{inp['level']}，依次亮牌：" if zh else f"First hand, level {inp['level']}; declarations in turn: "
+        else:
+            b = inp["banker"]
+            head = (f"非首盘（{b}号位坐庄），打{inp['level']}，依次亮牌：" if zh else
+                    f"A later hand (seat {b} is banker), level {inp['level']}; declarations in turn: ")
+        out = [("text", head)]
+        for i, d in enumerate(inp["declarations"]):
+            if i:
+                out.append(("text", "；" if zh else "; "))
+            out.append(("text", f"{d['seat']}号位亮 " if zh else f"seat {d['seat']} shows "))
+            out += _cards(d["cards"], lang)
+        if inp.get("kitty_taken"):
+            out.append(("text", "（此时底牌已拿起）" if zh else " (the kitty has been taken by then)"))
+        for w in inp.get("wrong") or []:
+            out.append(("text", f"（此前{w['seat']}号位亮错 " if zh else f" (earlier, seat {w['seat']} wrongly showed "))
+            out += _cards(w["cards"], lang)
+            out.append(("text", "）" if zh else ")"))
+        out.append(("text", "。结果？" if zh else ". What stands?"))
+        return out
+    if op == "undeclared":
+        if zh:
+            when = "首盘" if inp["first_hand"] else "非首盘"
+            return [("text", f"{when}无人亮主（庄家打{inp['level']}，攻庄方打{inp['attackers_level']}）；底牌从第一张起依次为 "),
+                    *_cards(inp["kitty"], lang), ("text", "：怎么办？")]
+        when = "the first hand" if inp["first_hand"] else "a later hand"
+        return [("text", f"nobody declares in {when} (banker at {inp['level']}, attackers at "
+                         f"{inp['attackers_level']}); the kitty begins, from its first card, "),
+                *_cards(inp["kitty"], lang), ("text", ": what happens?")]
+    if op == "next_banker":
+        side = inp["side"]
+        if zh:
+            return [("text", f"0号位坐庄，本盘后由{SIDE_ZH[side]}坐庄：下一盘谁是庄家？")]
+        verb = "holds" if side == "banker" else "hold"
+        return [("text", f"seat 0 was banker and {SIDE_EN[side]} {verb} the bank next: which seat is the next banker?")]
+    if op == "timeout":
+        a, b = inp["levels"]
+        t = inp["banker_team"]
+        if zh:
+            return [("text", f"时间到：0队打{a}，1队打{b}，{t}队坐庄：谁胜？")]
+        return [("text", f"time runs out with team 0 at {a} and team 1 at {b}; team {t} holds the bank: who wins?")]
+    if op == "first_hand":
+        seed = inp.get("seed", 0)
+        return [("text", f"一局开始（随机种子{seed}）：第一盘打几？" if zh else
+                 f"a game begins (deal seed {seed}): at which level is the first hand played?")]
+    if op == "penalty":
+        p = inp["attackers_points"]
+        faults = [_fault_text(f, lang) for f in inp["faults"]]
+        if zh:
+            return [("text", "本盘：" + "；".join(faults) + f"；攻庄方得{p}分：如何处理？")]
+        return [("text", "in one hand, " + "; then ".join(faults) + f"; the attackers hold {p} points: what follows?")]
+    return [("text", op)]
+
+
+def _fault_text(f: dict, lang: str) -> str:
+    kind, who, n = f["fault"], f["offender"], f.get("count", 0)
+    late = f.get("found") == "late"
+    if _z(lang):
+        count = f"{f.get('minutes', 0)}分钟" if kind == "lateness" else f"{n}张" if kind not in (
+            "wrong_declaration", "looking_back", "signals") else f"{n}次"
+        return f"{OFFENDER_ZH[who]}{FAULT_ZH.get(kind, kind)}（{count}）" + ("，过后才发现" if late else "")
+    if kind == "lateness":
+        count = f"{f.get('minutes', 0)} minutes"
+    elif kind in ("wrong_declaration", "looking_back", "signals"):
+        count = f"{n} time{'s' if n != 1 else ''}"
+    else:
+        count = f"{n} card{'s' if n != 1 else ''}"
+    return f"{OFFENDER_EN[who]}: {FAULT_EN.get(kind, kind)} ({count})" + (", found only later" if late else "")
+
+
+def question_text(q: Question, lang: str = "en") -> str:
+    return "".join(s for _, s in question_parts(q, lang))
+
+
+# --------------------------------------------------------------------------- answers
+
+def result_parts(r: dict, lang: str) -> list[tuple[str, str]]:
+    zh = _z(lang)
+    if r.get("rebid"):
+        return [("text", "该盘作废，双方在原级上抢庄" if zh else "the hand is void: both sides bid for the bank")]
+    n = r["levels"]
+    if r["next_banker"] == "banker":
+        return [("text", f"守庄方保庄，升{n}级" if zh else
+                 f"the banker side keeps the bank and rises {n} level{'s' if n != 1 else ''}")]
+    if n == 0:
+        return [("text", "攻庄方上台，不升级" if zh else "the attackers take the stage, no level")]
+    return [("text", f"攻庄方上台并升{n}级" if zh else
+             f"the attackers take the stage and rise {n} level{'s' if n != 1 else ''}")]
+
+
+def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
+    """The answer ``o`` as text and card parts."""
+    r, zh = o.result, _z(lang)
+    op = o.op
+    if op == IMPOSSIBLE:
+        n = r["impossible"]
+        return [("text", f"不可能出现：{n}副牌每张只有{n}张" if zh else f"cannot arise: {n} decks hold only {n} of each card")]
+    if op == "classify":
+        if r["kind"] == "mixed":
+            return [("text", "不是同一花色" if zh else "not of one suit")]
+        t = shape_text(_shape_of(r["components"]), lang)
+        if r["kind"] == "throw":
+            t = ("不是一个牌型：" if zh else "not one combination: ") + t
+        return [("text", t)]
+    if op == "order":
+        parts: list[tuple[str, str]] = []
+        if r["trump"]:
+            parts.append(("text", "主牌由大到小：" if zh else "trump, high to low: "))
+            for i, group in enumerate(r["trump"]):
+                if i:
+                    parts.append(("text", " > "))
+                for j, c in enumerate(group):
+                    if j:
+                        parts.append(("text", " = "))
+                    parts.append(("cards", c))
+        if r["side"]:
+            if parts:
+                parts.append(("text", "；" if zh else "; "))
+            parts += [("text", "副牌：" if zh else "not trump: "), ("cards", " ".join(r["side"]))]
+        return parts
+    if op == "lead":
+        if r["legal"]:
+            return [("text", ("可以出：" if zh else "legal: ") + shape_text(r.get("shape", ""), lang))]
+        f = r.get("failure")
+        if f is not None:
+            return [("text", "甩牌失败：被拦 " if zh else "the throw fails: blocked "), ("cards", " ".join(f["blocked"])),
+                    ("text", f"；罚{f['penalty']}分；改出 " if zh else f"; penalty {f['penalty']} points; must play instead "),
+                    ("cards", " ".join(f["forced"]))]
+        return [("text", ("不可以出：" + REASONS_ZH.get(r["reason"], r["reason"])) if zh
+                 else "not legal: " + REASONS.get(r["reason"], r["reason"]))]
+    if op == "follow":
+        t = ("合规" if zh else "legal") if r["legal"] else (
+            ("不合规：" + REASONS_ZH.get(r["reason"], r["reason"])) if zh else "not legal: " + REASONS.get(r["reason"], r["reason"]))
+        if r.get("required"):
+            t += ("（跟牌顺序要求：" + "；".join(pattern_zh(x) for x in r["required"]) + "）") if zh else \
+                " (the follow order asks for: " + "; ".join(r["required"]) + ")"
+        return [("text", t)]
+    if op == "winner":
+        w, p = r["winner"], r["points"]
+        return [("text", f"{w}号位大，本轮{p}分" if zh else f"seat {w} wins; {p} points in the trick")]
+    if op == "kitty":
+        v, kp = r["points"], r.get("kitty_points", 0)
+        who = f"{r['winner']}号位（{SIDE_ZH[r['side']]}）" if zh else f"seat {r['winner']} ({SIDE_EN[r['side']]})"
+        if not r.get("multiplier"):
+            return [("text", f"{who}赢得最后一轮，不扣底：攻庄方得分不变（底牌{kp}分）" if zh else
+                     f"{who} wins the last trick; no capture: the attackers' points do not change (kitty {kp} points)")]
+        if zh:
+            return [("text", f"{who}扣底：底分{kp}×{r['multiplier']}，攻庄方" + (f"加{v}分" if v >= 0 else f"减{-v}分"))]
+        return [("text", f"{who} captures: kitty {kp} points × {r['multiplier']}, the attackers "
+                         + (f"gain {v}" if v >= 0 else f"lose {-v}"))]
+    if op == "points":
+        return [("text", f"{r['points']}分" if zh else f"{r['points']} points")]
+    if op == "deal":
+        n = r["players"] * r["hand"] + r["kitty"]
+        if zh:
+            return [("text", f"{r['players']}家各{r['hand']}张＋底牌{r['kitty']}张＝{n}张（{r['decks']}副牌），共{r['points']}分")]
+        return [("text", f"{r['players']} hands of {r['hand']} cards + a kitty of {r['kitty']} = {n} cards "
+                         f"({r['decks']} decks); {r['points']} points in the pack")]
+    if op == "value":
+        return [("text", "; ".join(f"{k} = {v}" for k, v in r["values"].items()))]
+    if op in ("result", "hand"):
+        return result_parts(r, lang)
+    if op == "advance":
+        if r["won"]:
+            return [("text", "打过终点级，赢得本局" if zh else "it passes the last level: the game is won")]
+        return [("text", f"打到{r['level']}" if zh else f"it reaches {r['level']}")]
+    return _game_answer(o, lang)
+
+
+def _game_answer(o: Outcome, lang: str) -> list[tuple[str, str]]:
+    r, zh, op = o.result, _z(lang), o.op
+    if op == "declare":
+        if r["legal"]:
+            return [("text", f"合规：{trump_words(r['trump'], lang)}，{r['declarer']}号位亮主，{r['banker']}号位坐庄" if zh else
+                     f"legal: {trump_words(r['trump'], lang)}, declared by seat {r['declarer']}; seat {r['banker']} is banker")]
+        why = DECLARE_REASONS_ZH.get(r["reason"], r["reason"]) if zh else DECLARE_REASONS_EN.get(r["reason"], r["reason"])
+        t = f"最后一次亮牌不成立：{why}" if zh else f"the last declaration is refused: {why}"
+        if r.get("penalty"):
+            t += f"；罚{r['penalty']}分" if zh else f"; penalty {r['penalty']} points"
+        return [("text", t)]
+    if op == "undeclared":
+        if r["redeal"]:
+            if r.get("banker_side") is None:
+                return [("text", "重新摸牌" if zh else "the cards are redealt")]
+            who = SIDE_ZH[r["banker_side"]] if zh else SIDE_EN[r["banker_side"]]
+            return [("text", f"庄家憋死，重新摸牌：{who}坐庄，打{r['level']}" if zh else
+                     f"the banker is smothered: redeal, {who} bank, at level {r['level']}")]
+        out = []
+        if r.get("kitty_index") is not None:
+            i = r["kitty_index"] + 1
+            out.append(("text", f"底牌第{i}张" if zh else f"kitty card {i} "))
+        out.append(("text", ("定主：" if zh else "names trump: ") + trump_words(r["trump"], lang)))
+        if r.get("first_hand_banker"):
+            who_en = r["first_hand_banker"].replace("_", " ")
+            out.append(("text", "；由先摸牌者坐庄" if zh else f"; the {who_en} is banker"))
+        return out
+    if op == "next_banker":
+        return [("text", f"{r['seat']}号位坐庄" if zh else f"seat {r['seat']} is the next banker")]
+    if op == "timeout":
+        return [("text", f"{r['winner'].replace('team ', '')}队胜" if zh else f"{r['winner']} wins")]
+    if op == "first_hand":
+        return [("text", f"双方都从{r['start']}打起；第一盘打{r['level']}" if zh else
+                 f"both teams start at {r['start']}; the first hand is played at level {r['level']}")]
+    if op == "penalty":
+        t = f"攻庄方得分{r['points']:+d}" if zh else f"the attackers' points {r['points']:+d}"
+        if r["ends_hand"]:
+            t += "，该盘即结束" if zh else ", and the hand ends at once"
+        out = [("text", t), ("text", "；然后：" if zh else "; then ")]
+        special = (CONSEQUENCE_ZH if zh else CONSEQUENCE_EN).get(r["consequence"])
+        if r.get("next_banker") is None or special:
+            out.append(("text", special or r["consequence"]))
+        else:
+            out += result_parts(r, lang)
+        return out
+    return [("text", o.answer)]

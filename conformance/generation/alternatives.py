@@ -1,0 +1,423 @@
+"""What else the spec could have said: the nearby alternatives of every decision of a ruleset.
+
+An :class:`Alternative` changes one feature of a checked ruleset — a
+setting, a follow ladder, the score table, a reading — the way an engine
+that read the rules differently would: a flipped switch, another value of an
+enum, a follow ladder with a rung moved, dropped or swapped, a score band
+edge moved, a kitty multiplier read as ×2 per card or 2^cards, another
+junction set, the other reading of an interpreted clause. The same list is
+
+* what the seeded suite is built to decide (:mod:`conformance.generation.decisions`):
+  a position that tells each alternative from the spec, unless no position
+  can (:mod:`conformance.generation.equivalence`);
+* the mutants ``tractor mutate`` measures every stage of the suite by;
+* the candidate explanations of an engine's failures (findings) and of its
+  fingerprint.
+
+Every alternative names the clause it changes, the operations that can
+observe it and, where the change is local, the scenarios of
+:mod:`conformance.generation.positions` aimed at it.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, Iterator
+
+from reference_impl.following import derived_ladder
+from reference_impl.rules import Rules
+from tractor_dsl import model as m
+from tractor_dsl.schema import PARAMS_BY_NAME
+from tractor_dsl.types import TIERS, BoolType, EnumType, Formula, IntType, OptionalType, RecordType
+
+from conformance.generation.features import changed, reading_changes
+from conformance.generation.positions.scenario import Scenario, unit_text
+
+# Settings no operation of the protocol observes: the clock, the tournament, the
+# physical deal and seating, the bank's succession. Changing them cannot change
+# any judgment an engine is asked for, so they have no alternatives here.
+# (Penalties are observed by the ``penalty`` operation.)
+UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "bank.")
+# Equipment sizes change only together (a lone change is an impossible ruleset);
+# the others are read by no judgment the protocol reports.
+UNVARIED = {"equipment.decks", "equipment.hand_size", "equipment.kitty_size", "trump.equal_cards",
+            "penalty.points_to", "declare.joker_trump", "bank.first_hand_undeclared",
+            "score.threshold", "kitty.exchange"}
+
+# Which operations can observe a change to a feature (by prefix; first match wins).
+OBSERVERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
+    ("follow ", ("follow",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
+    ("declare.wrong", ("declare", "penalty")), ("declare.", ("declare", "undeclared")),
+    ("penalty.", ("penalty",)), ("throw.penalty", ("lead", "penalty")), ("throw.late", ("penalty",)),
+    ("throw.split", ("classify", "lead", "follow", "winner", "kitty")),
+    ("kitty.", ("kitty",)), ("follow.", ("follow",)),
+    ("throw.", ("lead",)), ("ruff.", ("winner",)), ("compare.", ("winner", "kitty")),
+    ("equipment.points", ("winner", "kitty")),
+    ("tractor.", ("classify", "lead", "follow", "winner", "kitty")),
+    ("trump.", ("classify", "lead", "follow", "winner", "kitty", "declare", "undeclared")),
+)
+# Settings that state one rule twice: a change to the first changes the second with it (the interpreter
+# refuses a ruleset where they disagree), and the second has no alternatives of its own.
+COUPLED = {"declare.first_hand_banker": ("declare.overcall_moves_bank",
+                                         {"last_declarer": "first_hand", "first_declarer": "never"})}
+COUPLED_WITH = {other for other, _ in COUPLED.values()}
+ALL_OPS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "penalty")
+
+
+@dataclass
+class Alternative:
+    """One nearby alternative of a ruleset: ``feature`` changed as ``changes`` says.
+
+    ``changes`` maps features to values as :func:`conformance.generation.features.changed`
+    takes them. A change to one row of a kitty multiplier table is kept as a
+    row (``row``), so that alternatives of several rows compose.
+    """
+
+    id: str
+    clause: str                      # the clause whose statement is changed
+    feature: str                     # a setting, "follow LEAD", "score.bands" or "reading CLAUSE"
+    description: str
+    changes: dict[str, Any] = field(repr=False)
+    base: Rules = field(repr=False)
+    observers: tuple[str, ...] = ALL_OPS
+    targets: tuple[Scenario, ...] = ()   # scenarios aimed at it (empty: every scenario of the observers)
+    row: tuple | None = None             # (table setting, class or None, shape, formula) for a multiplier row
+
+    @cached_property
+    def rules(self) -> Rules:
+        out = self.on(self.base)
+        out.name = f"{self.base.name}~{self.id}"
+        return out
+
+    def on(self, rules: Rules) -> Rules:
+        """``rules`` with this alternative applied (to another base, e.g. one with other findings applied)."""
+        if self.row is None:
+            return changed(rules, self.changes)
+        name, cls, shape, formula = self.row
+        table = rules[name]
+        if table is None:
+            return changed(rules, self.changes)
+        if cls is None:
+            return changed(rules, {name: {**table, shape: formula}})
+        return changed(rules, {name: {**table, cls: {**table[cls], shape: formula}}})
+
+
+def observers_of(feature: str) -> tuple[str, ...]:
+    for prefix, ops in OBSERVERS:
+        if feature.startswith(prefix):
+            return ops or ALL_OPS
+    return ALL_OPS
+
+
+# --------------------------------------------------------------------------- values of settings
+
+def _formula(text: str) -> Formula:
+    """A formula in the rule language's own syntax (``2 ^ cards``)."""
+    from tractor_dsl.parser import parse
+    rs = parse(f"ruleset f {{ clause c {{ set x.y = {text} }} }}")
+    return PARAMS_BY_NAME["kitty.multiplier"].type.fields["trump"].fields["single"].convert(
+        rs.clauses[0].rules[0].value)
+
+
+FORMULAS = ("cards", "2 * cards", "2 ^ cards", "3 * cards")  # per card, ×2 per card, doubling, ×3 per card
+
+
+def setting_values(name: str, value: Any, values: dict | None = None) -> Iterator[tuple[str, Any]]:
+    """(label, value) for each alternative value of the setting ``name`` (``values``: the ruleset's settings)."""
+    t = PARAMS_BY_NAME[name].type
+    inner = t.inner if isinstance(t, OptionalType) else t
+    if isinstance(t, OptionalType) and value is not None:
+        yield "none", None
+    if isinstance(inner, BoolType):
+        yield f"{not value}".lower(), not value
+    elif isinstance(inner, EnumType):
+        for c in inner.choices:
+            if c != value:
+                yield c, c
+    elif isinstance(inner, IntType):
+        high = inner.high
+        if name == "declare.kitty_card" and values:  # a card of the kitty
+            high = values.get("equipment.kitty_size", high)
+        if value is None:
+            yield "1", 1
+        else:
+            for v in (value + 5, value - 5 if value >= 5 else value + 1):
+                if (inner.low is None or v >= inner.low) and (high is None or v <= high):
+                    yield str(v), v
+            if name == "declare.kitty_card" and value + 1 <= (high or value + 1):
+                yield str(value + 1), value + 1
+    elif name == "trump.order":
+        for i in range(len(value) - 1):
+            swapped = list(value)
+            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+            yield f"swap {value[i]} and {value[i + 1]}", tuple(swapped)
+    elif name == "tractor.junctions":
+        yield from _junction_sets(value, tuple((values or {}).get("trump.order", TIERS)))
+    elif name in ("kitty.multiplier", "kitty.banker_multiplier") and value is not None:
+        yield from _multiplier_rows(name, value)
+    elif name == "trump.fixed_ranks":
+        yield ("no fixed trump ranks", ()) if value else ("2s always trump", ("2",))
+    elif name == "level.must_play":
+        for i, level in enumerate(value):
+            yield f"{level} may be skipped", tuple(x for k, x in enumerate(value) if k != i)
+    elif isinstance(inner, RecordType) and name.startswith("penalty.") and isinstance(value, dict):
+        for field_name, fv in value.items():  # each field of a fault record
+            sub = inner.fields.get(field_name)
+            sub = sub.inner if isinstance(sub, OptionalType) else sub
+            options = []
+            if isinstance(sub, BoolType):
+                options = [(str(not fv).lower(), not fv)]
+            elif isinstance(sub, EnumType):
+                from reference_impl.penalties import BOTH_SIDES_CONSEQUENCES
+                allowed = BOTH_SIDES_CONSEQUENCES if field_name == "both_sides" else sub.choices
+                options = [(c, c) for c in sub.choices if c != fv and c in allowed]
+            elif isinstance(sub, IntType) and fv is not None:
+                options = [(str(fv + 10), fv + 10)]
+            for label, nv in options:
+                yield f"{field_name} -> {label}", {**value, field_name: nv}
+    elif name == "equipment.points":
+        for rank, pts in value.items():
+            changed_points = dict(value)
+            changed_points[rank] = pts + 5
+            yield f"{rank} counts {pts + 5}", changed_points
+
+
+def _junction_sets(value, order: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
+    """Each junction dropped; each pair of neighbouring tiers of the trump order added; none; all."""
+    present = {frozenset(j) for j in value}
+    for i, j in enumerate(value):
+        yield f"drop junction [{', '.join(j)}]", tuple(x for k, x in enumerate(value) if k != i)
+    neighbours = tuple(zip(order, order[1:]))
+    for a, b in neighbours:
+        if frozenset((a, b)) not in present:
+            yield f"add junction [{a}, {b}]", tuple(value) + ((a, b),)
+    if value:
+        yield "no junctions", ()
+    if any(frozenset(j) not in present for j in neighbours) and len(neighbours) > 1:
+        yield "every neighbouring tier chains", neighbours
+
+
+def _multiplier_rows(name: str, value) -> Iterator[tuple[str, Any]]:
+    """(label, (new table, row)) for each alternative formula of each row of a kitty multiplier table."""
+    tables = value if name == "kitty.multiplier" else {"": value}
+    for cls, table in tables.items():
+        for shape, formula in table.items():
+            options = [(f"{formula} + 1", Formula("+", 0, formula, Formula("const", 1)))]
+            options += [(f, _formula(f)) for f in FORMULAS]
+            if cls == "":  # the banker's sign: a banker capture adding instead of deducting
+                options.append((f"0 - ({formula})", Formula("-", 0, Formula("const", 0), formula)))
+            fixed = {"single": 1, "pair": 2, "triple": 3}.get(shape)
+            for label, new in options:
+                if str(new) == str(formula) or (fixed is not None and new(fixed) == formula(fixed)):
+                    continue  # the same multiplier for the only card count the row is read at
+                new_table = dict(table)
+                new_table[shape] = new
+                new_tables = dict(tables)
+                new_tables[cls] = new_table
+                where = f"{cls} " if cls else "banker "
+                yield (f"{where}{shape} {formula} -> {label}",
+                       _Row(new_tables if cls else new_table, (name, cls or None, shape, new)))
+
+
+@dataclass(frozen=True)
+class _Row:
+    table: Any
+    row: tuple
+
+
+# --------------------------------------------------------------------------- ladders
+
+def units_pattern(units) -> m.Pattern:
+    """Units as a pattern of the rule language (``tractor(pair, 2) + 2 single``)."""
+    from collections import Counter
+    terms = []
+    for (size, length), n in sorted(Counter(units).items(), key=lambda kv: (-kv[0][1], -kv[0][0])):
+        terms.append(m.Term(n, unit_shape((size, length))))
+    return m.Pattern(tuple(terms))
+
+
+def unit_shape(unit) -> m.Shape:
+    size, length = unit
+    name = {1: "single", 2: "pair", 3: "triple"}[size]
+    return m.Shape("tractor", name, length) if length > 1 else m.Shape(name)
+
+
+def ladders_of(rules: Rules, derived_up_to: int = 8) -> dict[tuple[int, int], tuple[tuple, ...]]:
+    """Every follow ladder a position can decide: the listed ones, and the derived ladders of unlisted
+    units of at most ``derived_up_to`` cards."""
+    from conformance.generation.positions.follow import ladder_units
+    out = {}
+    for unit in ladder_units(rules):
+        if unit in rules.ladders:
+            out[unit] = tuple(tuple(e) for e in rules.ladders[unit])
+        elif unit[0] * unit[1] <= derived_up_to:
+            out[unit] = derived_ladder(unit, rules["follow.unlisted"] == "component_ladders")
+    return out
+
+
+def _ladder_changes(unit, rungs) -> Iterator[tuple[str, tuple, set[int]]]:
+    """(label, rungs, rungs whose order changes) for every move of one rung to another place, and every drop
+    but the last rung's."""
+    n = len(rungs)
+    seen = {tuple(rungs)}
+    for i in range(n):
+        rest = [e for k, e in enumerate(rungs) if k != i]
+        for q in range(n):
+            moved = tuple(rest[:q] + [rungs[i]] + rest[q:])
+            if moved not in seen:
+                seen.add(moved)
+                yield (f"rung {i + 1} ({units_pattern(rungs[i])}) moved to place {q + 1}", moved,
+                       set(range(min(i, q), max(i, q) + 1)))
+    for i in range(n - 1):
+        yield (f"rung {i + 1} ({units_pattern(rungs[i])}) dropped", tuple(e for k, e in enumerate(rungs) if k != i),
+               set(range(i, n)))
+
+
+def _adjacent_changes(unit, rungs) -> Iterator[tuple[str, tuple, set[int]]]:
+    for i in range(len(rungs) - 1):
+        swapped = list(rungs)
+        swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+        yield f"rungs {i + 1} and {i + 2} swapped", tuple(swapped), {i, i + 1}
+        yield (f"rung {i + 1} ({units_pattern(rungs[i])}) dropped", tuple(e for k, e in enumerate(rungs) if k != i),
+               set(range(i, len(rungs))))
+
+
+def follow_targets(unit, touched: set[int]) -> Callable[[Scenario], bool]:
+    """The follow scenarios of ``unit`` whose rungs are among those a ladder change reorders."""
+    def aimed(sc: Scenario) -> bool:
+        if sc.op != "follow" or sc.kind not in ("rung", "rungs") or sc.args[0] != unit:
+            return False
+        if sc.kind == "rungs":
+            return sc.args[1] in touched and sc.args[2] in touched
+        return sc.args[1] in touched and sc.args[2] in ("later", "meet")
+    return aimed
+
+
+# --------------------------------------------------------------------------- all alternatives
+
+def alternatives(rules: Rules) -> list[Alternative]:
+    """Every alternative of ``rules``, in a stable order with stable ids."""
+    from conformance.generation.positions import scenarios as all_scenarios
+    checked = rules.checked
+    out: list[Alternative] = []
+
+    def add(clause: str, feature: str, description: str, changes: dict, targets=None,
+            obs: tuple[str, ...] | None = None, row: tuple | None = None):
+        obs = obs or observers_of(feature)
+        pool = tuple(sc for op in obs for sc in all_scenarios(rules, op))
+        aimed = tuple(sc for sc in pool if targets(sc)) if targets else ()
+        out.append(Alternative(f"A{len(out) + 1:03d}", clause, feature, description, changes, rules, obs, aimed,
+                               row))
+
+    for name, value in sorted(checked.values.items()):
+        if name.startswith(UNOBSERVED_PREFIXES) or name in UNVARIED or name in COUPLED_WITH:
+            continue
+        for label, new in setting_values(name, value, checked.values):
+            row = None
+            if isinstance(new, _Row):
+                new, row = new.table, new.row
+            changes = {name: new}
+            if name in COUPLED:  # the setting stated twice: the other statement changes with it
+                other, follows = COUPLED[name]
+                changes[other] = follows[new]
+            add(checked.clause_id_of(name), name, f"{name}: {label}", changes,
+                _kitty_targets(name, label) if name.startswith("kitty.") else _AIMED.get(name), row=row)
+    listed = set(rules.ladders)
+    for unit, rungs in ladders_of(rules).items():
+        key = f"follow {unit_text(unit)}"
+        clause = rules.ladder_clause[unit] if unit in listed else rules.clause("follow.unlisted")
+        label = "" if unit in listed else " (derived)"
+        changes = _ladder_changes if unit in listed else _adjacent_changes
+        for what, new_rungs, touched in changes(unit, rungs):
+            ladder = (unit_shape(unit), tuple(units_pattern(e) for e in new_rungs))
+            add(clause, key, f"follow {unit_text(unit)}{label}: {what}", {key: ladder}, follow_targets(unit, touched))
+    out.extend(_band_alternatives(rules, add))
+    _reading_flips(rules, add)
+    return out
+
+
+def _winner_kinds(*kinds: str) -> Callable[[Scenario], bool]:
+    return lambda sc: (sc.op == "winner" and sc.kind in kinds) or (sc.op == "classify" and sc.kind == "boundary")
+
+
+# Settings whose decisions a few scenarios aim at (the rest are searched through every scenario of their observers).
+_AIMED: dict[str, Callable[[Scenario], bool]] = {
+    "tractor.ace_two": _winner_kinds("wrap", "window"),
+    "trump.order": _winner_kinds("boundary", "window"),
+    "compare.element_over_length": _winner_kinds("upgrade"),
+    "ruff.structure": _winner_kinds("counts_ruff", "ruffs"),
+}
+
+
+def _kitty_targets(name: str, label: str):
+    """Kitty scenarios whose winning shape is the multiplier row changed."""
+    if name not in ("kitty.multiplier", "kitty.banker_multiplier") or len(label.split(" ")) < 2:
+        return None
+    cls, shape = label.split(" ")[:2]
+    side = "banker" if cls == "banker" else "attackers"
+
+    def aimed(sc: Scenario) -> bool:
+        plan, sc_cls, sc_side = sc.args
+        kind = _plan_kind(plan)
+        return sc_side == side and (cls == "banker" or sc_cls == cls) and (kind == shape or shape == "tractor")
+    return aimed
+
+
+def _plan_kind(plan) -> str:
+    if len(plan) > 1:
+        return "throw"
+    size, length = plan[0]
+    return "tractor" if length > 1 else {1: "single", 2: "pair", 3: "triple"}[size]
+
+
+def _band_alternatives(rules: Rules, add) -> list:
+    checked = rules.checked
+    bands = sorted(checked.bands, key=lambda b: float("-inf") if b.low is None else b.low)
+    clause = checked.band_origin.clause.id if checked.band_origin else "score"
+    for i in range(len(bands) - 1):
+        a, b = bands[i], bands[i + 1]
+        for delta in (-5, 5):
+            if (a.low is not None and a.high + delta < a.low) or (b.high is not None and b.low + delta > b.high):
+                continue
+            new = list(bands)
+            new[i] = dataclasses.replace(a, high=a.high + delta)
+            new[i + 1] = dataclasses.replace(b, low=b.low + delta)
+            add(clause, "score.bands", f"band edge {b.low} moved by {delta:+d}", {"score.bands": tuple(new)})
+    for i, band in enumerate(bands):
+        for levels in (band.levels + 1, band.levels - 1):
+            if levels < 0:
+                continue
+            new = list(bands)
+            new[i] = dataclasses.replace(band, levels=levels)
+            add(clause, "score.bands", f"band {_band(band)} gains {levels}", {"score.bands": tuple(new)})
+        if band.step is not None:
+            new = list(bands)
+            new[i] = dataclasses.replace(band, step=band.step * 2)
+            add(clause, "score.bands", f"band {_band(band)} step {band.step * 2}", {"score.bands": tuple(new)})
+    return []
+
+
+def _band(b: m.Band) -> str:
+    return f"{'' if b.low is None else b.low}..{'' if b.high is None else b.high}"
+
+
+def _reading_flips(rules: Rules, add) -> None:
+    """The other readings of every interpreted clause, as the features each reading sets."""
+    checked = rules.checked
+    for clause in checked.clauses:
+        chosen = checked.choices.get(clause.id)
+        for reading in clause.readings:
+            if reading.name == chosen or not reading.rules:
+                continue
+            changes = reading_changes(clause, reading.name)
+            changes = {k: v for k, v in changes.items()
+                       if not (k.startswith(UNOBSERVED_PREFIXES) or k in UNVARIED)}
+            if not changes:
+                continue
+            observed: set[str] = set()
+            for key in changes:
+                observed.update(observers_of(key))
+            aimed = _AIMED.get(next(iter(changes))) if len(changes) == 1 else None
+            add(clause.id, f"reading {clause.id}", f"{clause.id}: reading {chosen} -> {reading.name}", changes,
+                aimed, obs=tuple(op for op in ALL_OPS if op in observed))

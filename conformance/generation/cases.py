@@ -1,0 +1,263 @@
+"""The seeded suite: positions with the reference interpreter's answers, and the test vectors.
+
+A case is ``{"id", "op", "ruleset", "input", "expected", "clauses", "decides"}``:
+``input`` is what a request carries, ``expected`` the reference result's
+compared fields (:data:`protocol.COMPARED`), ``clauses`` the ids of the
+clauses the judgment consulted, ``decides`` what the position was built to
+decide (a rung, a band edge, a kitty row, an alternative reading — empty for
+the random complement). The id is ``<ruleset>:<op>:<hash of the input>``, so
+the same position has the same id whatever produced it.
+
+:func:`generate` is the suite ``tractor conform --ruleset R`` runs:
+
+1. the decision positions of :mod:`conformance.generation.decisions` — every rung,
+   band edge and kitty row decided, every alternative of the spec told apart;
+2. random positions of every scenario of :mod:`conformance.generation.positions`
+   (dealt hands among them) up to :data:`DEFAULT_COUNTS` per operation.
+
+The suite of seed 0 is exported as the test vectors (conformance/vectors/):
+for a bundled ruleset the default run reads them instead of generating, and
+a test checks that they are exactly what the generator gives.
+"""
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import random
+import zlib
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from conformance.protocol import messages as protocol
+from conformance.protocol.engine import judge, supported_operations
+
+# Random complement: positions per operation on top of the decision positions.
+DEFAULT_COUNTS = {"classify": 160, "lead": 260, "follow": 700, "winner": 300, "kitty": 120, "result": 40,
+                  "advance": 60, "declare": 220, "undeclared": 80, "hand": 10, "penalty": 80}
+VECTOR_SEED = 0
+VECTOR_DIR = Path(__file__).resolve().parent.parent / "vectors"   # conformance/vectors, data of the whole suite
+
+
+def case_id(ruleset: str, op: str, inp: dict) -> str:
+    digest = hashlib.sha1(json.dumps(inp, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:12]
+    return f"{ruleset}:{op}:{digest}"
+
+
+def make_case(ruleset: str, op: str, inp: dict, decides: Iterable[str] = (), rules=None) -> dict:
+    """A case for ``inp``, with the reference interpreter's answer (``rules`` overrides the named ruleset)."""
+    if rules is None:
+        result, clauses = judge(op, ruleset, inp)
+    else:
+        from conformance.protocol.engine import HANDLERS
+        result, clauses = HANDLERS[op](rules, inp)
+    expected = {k: result[k] for k in protocol.result_keys(op) if k in result}
+    case = {"id": case_id(ruleset, op, inp), "op": op, "ruleset": ruleset, "input": inp,
+            "expected": expected, "clauses": list(clauses)}
+    if decides:
+        case["decides"] = list(decides)
+    return case
+
+
+def available_operations() -> list[str]:
+    return supported_operations()
+
+
+def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
+             counts: dict | int | None = None, rules=None, decisions: bool = True) -> list[dict]:
+    """The seeded suite for ``ruleset`` (decision positions, then the random complement), in operation order.
+
+    ``counts`` sets the random complement per operation (an int for every
+    operation); ``rules`` gives the ruleset object when it is not a bundled
+    one; ``decisions=False`` leaves out the decision positions (a small
+    random sample, for tests of the runner).
+    """
+    from reference_impl.rules import rules_for
+    from conformance.generation.decisions import decision_positions
+    rules = rules or rules_for(ruleset)
+    wanted = [op for op in (ops or protocol.OPERATIONS) if op in set(available_operations())]
+    by_op: dict[str, dict[str, dict]] = {op: {} for op in wanted}
+    positions = decision_positions(rules, seed)[0] if decisions else []
+    for p in positions:
+        if p.op not in by_op:
+            continue
+        cid = case_id(ruleset, p.op, p.input)
+        if cid in by_op[p.op]:
+            by_op[p.op][cid].setdefault("decides", []).extend(x for x in p.decides
+                                                             if x not in by_op[p.op][cid].get("decides", []))
+        else:
+            by_op[p.op][cid] = make_case(ruleset, p.op, p.input, p.decides, rules)
+    for op in wanted:
+        n = counts if isinstance(counts, int) else (counts or DEFAULT_COUNTS).get(op, DEFAULT_COUNTS[op])
+        for inp in random_positions(rules, op, seed, n, exclude=set(by_op[op])):
+            by_op[op][case_id(ruleset, op, inp)] = make_case(ruleset, op, inp, (), rules)
+    return [case for op in wanted for case in by_op[op].values()]
+
+
+def random_positions(rules, op: str, seed: int, n: int, exclude: set[str] = frozenset()) -> Iterator[dict]:
+    """``n`` distinct random positions of ``op``, every scenario of the operation in turn."""
+    from conformance.generation.positions import RandomDraw, Rejected, build, draw_scenario
+    d = RandomDraw(random.Random(zlib.crc32(f"tractor-conformance:{seed}:{rules.name}:{op}".encode())))
+    seen = set(exclude)
+    made = misses = 0
+    while made < n and misses < 20 * n + 100:
+        sc = draw_scenario(d, rules, op)
+        try:
+            inp = build(d, rules, sc)
+        except Rejected:
+            misses += 1
+            continue
+        cid = case_id(rules.name, op, inp)
+        if cid in seen:
+            misses += 1
+            continue
+        seen.add(cid)
+        made += 1
+        yield inp
+
+
+def suite(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0, counts: dict | int | None = None
+          ) -> list[dict]:
+    """What ``tractor conform --ruleset R`` runs: the vectors of a bundled ruleset at the default seed and
+    counts (they are exactly what :func:`generate` gives, and load at once), else generated cases."""
+    if seed == VECTOR_SEED and counts is None and (VECTOR_DIR / ruleset).is_dir():
+        return vector_cases(VECTOR_DIR, [ruleset], list(ops) if ops else None)
+    return generate(ruleset, ops, seed, counts)
+
+
+def generated_cases(rulesets: list[str], ops: list[str] | None, seed: int, count: int | None) -> list[dict]:
+    """The suite of each ruleset in turn (:func:`suite`)."""
+    out: list[dict] = []
+    for rs in rulesets:
+        out.extend(suite(rs, ops, seed=seed, counts=count))
+    return out
+
+
+def vector_cases(directory: str | Path | None = None, rulesets: list[str] | None = None,
+                 ops: list[str] | None = None) -> list[dict]:
+    """The checked-in (or exported) vectors, filtered by ruleset and operation."""
+    directory = Path(directory) if directory else VECTOR_DIR
+    out: list[dict] = []
+    for path in sorted(directory.glob("*/*.jsonl")):
+        rs, op = path.parent.name, path.stem
+        if rulesets and rs not in rulesets:
+            continue
+        if ops and op not in ops:
+            continue
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    out.append(json.loads(line))
+    return out
+
+
+def select_cases(cases: list[dict], patterns: list[str]) -> list[dict]:
+    """The cases whose id matches one of the shell-style patterns (``r001:follow:*``), in their order."""
+    return [c for c in cases if any(fnmatch.fnmatchcase(c["id"], p) for p in patterns)]
+
+
+# --------------------------------------------------------------------------- test vectors
+
+def _vector_lines(rulesets: list[str]) -> list[dict[str, list[str]]]:
+    """One chunk of the export (on a worker): per ruleset, its cases as JSON lines by operation."""
+    out = []
+    for rs in rulesets:
+        by_op: dict[str, list[str]] = {}
+        for case in generate(rs, seed=VECTOR_SEED):
+            by_op.setdefault(case["op"], []).append(json.dumps(case, ensure_ascii=False, separators=(",", ":")))
+        out.append(by_op)
+    return out
+
+
+def vector_files(rulesets: Iterable[str] | None = None, *, jobs: int | None = 1,
+                 scheduler: str | None = None) -> dict[str, str]:
+    """The vector files' contents, by path relative to the vectors directory (``<ruleset>/<op>.jsonl``).
+
+    Deterministic: the same spec and interpreter give the same bytes, whatever
+    ``jobs`` or ``scheduler`` spread the rulesets over (:mod:`parallel`).
+    Also ``index.json``: the files, their case counts and how they were made.
+    """
+    from conformance.running.parallel import cut, map_chunks
+    from reference_impl.rules import ruleset_names
+    rulesets = list(rulesets or ruleset_names())
+    files: dict[str, str] = {}
+    index = {"protocol": protocol.PROTOCOL_VERSION, "seed": VECTOR_SEED, "format": "docs/protocol.md#test-vectors",
+             "schema": "conformance/protocol/schemas/vector.json", "files": {}}
+    chunks = map_chunks(_vector_lines, cut(rulesets, 1), jobs=jobs, scheduler=scheduler)
+    for rs, by_op in zip(rulesets, (by_op for chunk in chunks for by_op in chunk)):
+        for op, lines in by_op.items():
+            path = f"{rs}/{op}.jsonl"
+            files[path] = "\n".join(lines) + "\n"
+            index["files"][path] = {"ruleset": rs, "op": op, "cases": len(lines)}
+    files["index.json"] = json.dumps(index, indent=1, sort_keys=True) + "\n"
+    return files
+
+
+def export_vectors(directory=None, files: dict[str, str] | None = None) -> list[str]:
+    """Write the vectors under ``directory`` (default conformance/vectors/), removing stale files."""
+    directory = Path(directory) if directory else VECTOR_DIR
+    files = files if files is not None else vector_files()
+    directory.mkdir(parents=True, exist_ok=True)
+    rulesets = {rel.split("/", 1)[0] for rel in files if "/" in rel}
+    for old in directory.glob("*/*.jsonl"):  # stale files of the rulesets written
+        if old.parent.name in rulesets and str(old.relative_to(directory)) not in files:
+            old.unlink()
+    old_index = directory / "index.json"
+    if "index.json" in files and old_index.exists():   # an export of some rulesets keeps the others' entries
+        try:
+            kept = json.loads(old_index.read_text(encoding="utf-8"))["files"]
+        except (ValueError, KeyError, TypeError):
+            kept = {}
+        index = json.loads(files["index.json"])
+        index["files"] = {**{k: v for k, v in kept.items() if k.split("/", 1)[0] not in rulesets
+                             and (directory / k).exists()}, **index["files"]}
+        files = {**files, "index.json": json.dumps(index, indent=1, sort_keys=True) + "\n"}
+    for rel, text in files.items():
+        path = directory / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+    for d in directory.iterdir():
+        if d.is_dir() and not any(d.iterdir()):
+            d.rmdir()
+    return sorted(files)
+
+
+def vector_drift(directory=None, rulesets: Iterable[str] | None = None, *, jobs: int | None = 1,
+                 scheduler: str | None = None) -> list[str]:
+    """How the files under ``directory`` differ from what the spec gives now (empty: no drift)."""
+    directory = Path(directory) if directory else VECTOR_DIR
+    files = vector_files(rulesets, jobs=jobs, scheduler=scheduler)
+    problems = []
+    present = {str(p.relative_to(directory)) for p in directory.glob("*/*.jsonl")
+               if rulesets is None or p.parent.name in set(rulesets)}
+    for rel in sorted(set(files) | present):
+        if rel == "index.json":
+            continue
+        if rel not in present:
+            problems.append(f"{rel}: missing")
+        elif rel not in files:
+            problems.append(f"{rel}: no longer produced")
+        else:
+            old = (directory / rel).read_text(encoding="utf-8")
+            if old != files[rel]:
+                problems.append(f"{rel}: {_first_difference(old, files[rel])}")
+    if rulesets is None:
+        index = directory / "index.json"
+        if not index.exists() or index.read_text(encoding="utf-8") != files["index.json"]:
+            problems.append("index.json: differs")
+    return problems
+
+
+def _first_difference(old: str, new: str) -> str:
+    a, b = old.splitlines(), new.splitlines()
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            try:
+                cx, cy = json.loads(x), json.loads(y)
+                if cx.get("input") == cy.get("input"):
+                    return f"line {i + 1} ({cy.get('id')}): the answer or clauses changed: {cx.get('expected')} -> {cy.get('expected')}"
+            except (ValueError, AttributeError):
+                pass
+            return f"line {i + 1} differs"
+    return f"{len(a)} line(s) checked in, {len(b)} now"

@@ -1,0 +1,201 @@
+"""The decision points of a ruleset, and a position that decides each.
+
+A ruleset decides answers at *decision points*: every rung of every follow
+ladder (listed or derived), every junction and adjacency rule, every band
+edge and cap of the score table, every kitty multiplier row, every throw
+check, split and forced play, every ruff structure and comparison of shapes,
+every declaration refusal, every must-play stop. Each is met here in two
+ways:
+
+* **coverage** — every rung of every ladder is the rung a seeded follow
+  position is judged by, once with the play it requires (legal) and once
+  with a play meeting only a later rung (illegal); every band edge and
+  every kitty row decides a position of its own;
+* **distinction** — for every alternative of the spec
+  (:mod:`conformance.generation.alternatives`: a rung moved or dropped, another throw
+  check, a kitty row read as ×2 per card, a junction dropped, the other
+  reading of an interpreted clause, ...) a position the spec and the
+  alternative answer differently, found by drawing the scenarios aimed at it
+  (:mod:`conformance.generation.positions`) from a seeded :class:`random.Random`. An
+  alternative no position can tell apart is declared equivalent, with its
+  reason (:mod:`conformance.generation.equivalence`), and not searched.
+
+Each position records what it decides (``decides``), so coverage is counted
+per decision, not per operation. A position differing on the primary field
+of its answer (``legal``, ``winner``, ``points`` ...) is preferred, so that
+engines answering only that field are still told apart.
+"""
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from reference_impl.rules import Rules
+
+from conformance.protocol import messages as protocol
+from conformance.generation.alternatives import Alternative, alternatives
+from conformance.protocol.engine import HANDLERS, InputError
+from conformance.generation.equivalence import equivalence_reason, proven_ladder_equivalent
+from conformance.generation.positions import RandomDraw, Rejected, Scenario, attempt, build, scenarios
+
+# The field an engine answering partially is most likely to answer.
+PRIMARY = {"classify": "kind", "lead": "legal", "follow": "legal", "winner": "winner", "kitty": "points",
+           "result": "levels", "advance": "level", "declare": "legal", "undeclared": "trump", "hand": "levels",
+           "penalty": "points"}
+SEARCH_OPS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared",
+              "penalty")
+
+
+@dataclass
+class Decided:
+    """A position, the operation asking it, and what it decides."""
+
+    op: str
+    input: dict
+    decides: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Search:
+    """The outcome of looking for a position that tells one alternative from the spec."""
+
+    alternative: Alternative
+    found: Decided | None = None
+    equivalent: str | None = None
+    attempts: int = 0
+
+
+def answer(rules: Rules, op: str, inp: dict):
+    """The compared fields of ``rules``' answer (an impossible position answers with its error)."""
+    try:
+        result, _ = HANDLERS[op](rules, inp)
+    except InputError as e:
+        return {"error": str(e)}
+    except Exception as e:  # an alternative may be inconsistent where no checked ruleset is
+        return {"error": f"{e.__class__.__name__}: {e}"}
+    return protocol.normalize(op, result)
+
+
+def _seed(*parts: object) -> int:
+    return zlib.crc32("|".join(str(p) for p in parts).encode("utf-8"))
+
+
+def distinguish(rules: Rules, alt: Alternative, seed: int = 0, budget: int = 600,
+                check_equivalence: bool = True) -> Search:
+    """A position ``rules`` and ``alt`` answer differently (preferring the primary field), or why none exists.
+
+    With ``check_equivalence`` (the default) an alternative declared or proved
+    equivalent is not searched; without it, it is (to test the equivalence).
+    """
+    out = Search(alt)
+    if check_equivalence:
+        reason = equivalence_reason(alt, rules)
+        if reason is not None:
+            out.equivalent = reason
+            return out
+    pools = [list(alt.targets)] if alt.targets else [list(scenarios(rules, op)) for op in alt.observers
+                                                      if op in SEARCH_OPS]
+    if not pools:
+        return out
+    d = RandomDraw(random.Random(_seed("distinguish", seed, rules.name, alt.description)))
+    fallback: Decided | None = None
+    for i in range(4 * budget):  # ``budget`` positions built, however many draws are rejected on the way
+        if out.attempts >= budget:
+            break
+        pool = pools[i % len(pools)]  # the observing operations in turn, then a scenario of one
+        turn = i // len(pools)
+        sc = pool[turn] if turn < len(pool) and len(pool) <= 64 else pool[d.int(0, len(pool) - 1)]
+        try:
+            inp = build(d, rules, sc)
+        except Rejected:
+            continue
+        out.attempts += 1
+        a, b = answer(rules, sc.op, inp), answer(alt.rules, sc.op, inp)
+        if "error" in a or "error" in b or a == b:
+            continue
+        primary = PRIMARY[sc.op]
+        found = Decided(sc.op, inp, [alt.description])
+        if a.get(primary) != b.get(primary):
+            out.found = found
+            return out
+        if fallback is None:
+            fallback = found
+            budget = min(budget, out.attempts + 120)
+    out.found = fallback
+    if out.found is None and check_equivalence:  # nothing found: is it equivalent? (enumeration, for ladders)
+        out.equivalent = proven_ladder_equivalent(alt, rules)
+    return out
+
+
+def coverage_positions(rules: Rules, seed: int = 0) -> list[Decided]:
+    """Positions where each rung, band edge and kitty row decides the answer (see the module docstring).
+
+    For a rung of a follow ladder: one position whose play meets it (legal) and one whose play does not
+    (illegal) — a later rung played, else a card swapped, else random cards of the suit — each checked
+    with the interpreter, since a seeded draw may miss.
+    """
+    out: list[Decided] = []
+    d = RandomDraw(random.Random(_seed("coverage", seed, rules.name)))
+    for op in ("follow", "result", "kitty", "advance"):
+        for sc in scenarios(rules, op):
+            if op == "follow":
+                if sc.kind == "rung" and sc.args[2] == "meet":
+                    out += _rung_positions(d, rules, sc)
+            elif sc.kind != "random":
+                inp = attempt(d, rules, sc, 200)
+                if inp is not None:
+                    out.append(Decided(op, inp, [_decision_text(sc)]))
+    return out
+
+
+def _rung_positions(d: RandomDraw, rules: Rules, meet: Scenario) -> list[Decided]:
+    unit, k, _ = meet.args
+    out = []
+    for legal, modes in ((True, ("meet",)), (False, ("later", "miss", "random"))):
+        for mode in modes:
+            sc = Scenario("follow", "rung", (unit, k, mode))
+            inp = _checked(d, rules, sc, lambda got: got.get("legal") is legal)
+            if inp is not None:
+                out.append(Decided("follow", inp, [_decision_text(sc)]))
+                break
+    return out
+
+
+def _checked(d: RandomDraw, rules: Rules, sc: Scenario, wanted, tries: int = 200) -> dict | None:
+    """A position of ``sc`` whose answer under ``rules`` satisfies ``wanted``."""
+    for _ in range(tries):
+        try:
+            inp = build(d, rules, sc)
+        except Rejected:
+            continue
+        if wanted(answer(rules, sc.op, inp)):
+            return inp
+    return None
+
+
+def _decision_text(sc: Scenario) -> str:
+    from conformance.generation.positions.scenario import unit_text
+    if sc.op == "follow":
+        unit, k, mode = sc.args
+        play = {"meet": "the play it requires", "later": "a later rung played", "miss": "a card of it missed",
+                "random": "random cards of the suit"}[mode]
+        return f"follow {unit_text(unit)}: rung {k + 1} first ({play})"
+    if sc.op == "result":
+        return f"score table at {sc.args[0]} points"
+    if sc.op == "kitty":
+        plan, cls, side = sc.args
+        return f"kitty row: {cls} {' + '.join(unit_text(u) for u in plan)} won by the {side}"
+    level, gain, banker = sc.args
+    return f"climb from {level} by {gain} as {'banker' if banker else 'attackers'}"
+
+
+
+def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] | None = None
+                       ) -> tuple[list[Decided], list[Search]]:
+    """Coverage positions, then a distinguishing position for every alternative (with the searches)."""
+    positions = coverage_positions(rules, seed)
+    searches = [distinguish(rules, alt, seed) for alt in (alts if alts is not None else alternatives(rules))]
+    positions += [s.found for s in searches if s.found is not None]
+    return positions, searches

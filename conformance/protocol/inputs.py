@@ -1,0 +1,53 @@
+"""A request's input for people: rows of labelled cards and text (the HTML report draws the cards) and the same
+rows as lines of glyphs (the terminal, the markdown summary, a Hypothesis failure)."""
+from __future__ import annotations
+
+import json
+
+SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", None: "none"}
+FLAGS = ("attackers_points", "gain", "as_banker", "first_hand", "banker", "leader", "attackers_level", "kitty_taken")
+
+
+def input_rows(inp: dict) -> list[tuple[str, list[tuple[str, object]]]]:
+    """The input of a case as rows ``(label, parts)``, each part ``("text", str)`` or ``("cards", tokens)``:
+    the text report joins them with glyphs, the HTML report draws the cards."""
+    rows: list[tuple[str, list[tuple[str, object]]]] = []
+    head = []
+    if "level" in inp:
+        head.append(f"level {inp['level']}")
+    if "trump" in inp:
+        head.append(f"trump {SUIT_NAMES.get(inp['trump'], inp['trump'])}")
+    head += [f"{k.replace('_', ' ')} {inp[k]}" for k in FLAGS if k in inp and inp[k] is not None]
+    if head:
+        rows.append(("", [("text", ", ".join(head))]))
+    for k in ("cards", "lead", "hand", "play", "kitty"):
+        if k in inp:
+            rows.append((k, [("cards", inp[k])]))
+    for i, h in enumerate(inp.get("others") or [], 1):
+        rows.append((f"other {i}", [("cards", h)]))
+    trick = inp.get("last_trick") if "last_trick" in inp else (inp if "plays" in inp else None)
+    if trick:
+        for s, p in enumerate(trick["plays"]):
+            rows.append((f"seat {s}", [("cards", p)] + ([("text", "(leads)")] if s == trick["leader"] else [])))
+    for d in inp.get("declarations") or []:
+        rows.append((f"seat {d['seat']} declares", [("cards", d["cards"])]))
+    if "transcript" in inp:
+        t = inp["transcript"]
+        rows.append(("", [("text", f"level {t.get('level')}, trump {SUIT_NAMES.get(t.get('trump'), t.get('trump'))}, "
+                                   f"banker seat {t.get('banker')}, {len(t.get('tricks', []))} tricks")]))
+    return rows
+
+
+def glyphs(tokens: list[str]) -> str:
+    from reference_impl.cards import show_cards  # an engine's non-string "card" is shown as it is
+    return show_cards([t if isinstance(t, str) else json.dumps(t, ensure_ascii=False) for t in tokens])
+
+
+def draw_input(op: str, inp: dict) -> list[str]:
+    """The input of a case as lines of cards (glyphs), for people (the rows of
+    :func:`input_rows`, which the HTML report draws as cards)."""
+    lines = []
+    for label, parts in input_rows(inp):
+        text = " ".join(glyphs(v) if kind == "cards" else str(v) for kind, v in parts)
+        lines.append(f"{label:<6} {text}" if label else text)
+    return lines

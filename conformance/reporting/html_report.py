@@ -1,0 +1,201 @@
+"""The conformance report as one static HTML file: no server, no internet, nothing outside the file.
+
+It holds the matrix ruleset × operation × engine (each cell coloured by its
+compliance rate), then for each engine its findings, its table of clauses and
+its failures, each position drawn with the cards of the rulebook site
+(:mod:`conformance.reporting.cards_html`, whose style is inlined here). Everything an
+engine said is escaped. The page is laid out for a phone as for a desktop:
+tables scroll in their own box and long words wrap.
+"""
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from conformance.reporting.badges import colour
+from conformance.protocol.inputs import input_rows
+from conformance.reporting.cards_html import CARD_CSS, cards_html
+from conformance.reporting.matrix import Matrix, percent, rate, slugs
+from conformance.reporting.report import COLUMNS, NO_CLAUSE, _cols, by_clause, decision_lines
+from conformance.running.runner import RunResult
+
+SHOW = 40          # failures drawn per engine
+PAGE_CSS = """
+*, *::before, *::after { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 "DejaVu Sans", "Noto Sans", "Noto Sans CJK SC", system-ui, sans-serif;
+       color: #1b1b1b; background: #fafafa; }
+main { max-width: 1100px; margin: 0 auto; padding: 1em; }
+h1 { font-size: 1.6em; margin: 0.2em 0 0.4em; }
+h2 { font-size: 1.3em; margin: 1.6em 0 0.4em; border-bottom: 1px solid #ddd; }
+h3 { font-size: 1.1em; margin: 1.2em 0 0.4em; }
+p, li, dd, td, th, summary { overflow-wrap: anywhere; }
+code { font-family: "DejaVu Sans Mono", monospace; font-size: 0.9em; background: #f0f0f0; padding: 0 0.2em;
+       border-radius: 3px; }
+.scroll { overflow-x: auto; max-width: 100%; margin: 0.5em 0 1em; }
+table { border-collapse: collapse; background: #fff; }
+th, td { border: 1px solid #d6d6d6; padding: 0.25em 0.6em; text-align: right; white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; }
+thead th { background: #f0f0f0; white-space: normal; min-width: 6em; max-width: 14em; vertical-align: bottom;
+           text-align: center; overflow-wrap: anywhere; }
+thead th:first-child { white-space: nowrap; text-align: left; }
+td.rate { font-weight: 600; color: #fff; text-shadow: 0 1px 0 rgba(0,0,0,0.3); }
+td.rate.none { color: #555; text-shadow: none; }
+td small { font-weight: 400; opacity: 0.9; }
+tr.total td { font-weight: 700; }
+.meta { color: #555; margin: 0.2em 0; }
+.note { background: #fff5d6; border-left: 4px solid #e6c27a; padding: 0.3em 0.7em; margin: 0.5em 0; }
+.failure { background: #fff; border: 1px solid #ddd; border-left: 4px solid #e05d44; border-radius: 4px;
+           padding: 0.5em 0.8em; margin: 0.7em 0; }
+.failure.errored { border-left-color: #9f9f9f; }
+.failure h4 { margin: 0 0 0.3em; font-size: 1em; overflow-wrap: anywhere; }
+.failure dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.15em 0.8em; margin: 0; }
+.failure dt { color: #555; }
+.failure dd { margin: 0; min-width: 0; }
+@media (max-width: 600px) {
+  main { padding: 0.6em; }
+  .failure dl { grid-template-columns: minmax(0, 1fr); }
+  .failure dt { margin-top: 0.3em; font-size: 0.85em; }
+}
+"""
+
+
+def _e(s: Any) -> str:
+    return escape(str(s), quote=True)
+
+
+def _rate_cell(counts: dict, tag: str = "td") -> str:
+    r = rate(counts)
+    skipped = counts["skipped"]
+    extra = f' <small>({skipped} skip)</small>' if skipped else ""
+    style = f' style="background:{colour(r)}"' if r is not None else ""
+    cls = "rate" if r is not None else "rate none"
+    return f'<{tag} class="{cls}"{style}>{percent(r)}{extra}</{tag}>'
+
+
+def matrix_html(m: Matrix) -> str:
+    head = "".join(f"<th>{_e(e)}</th>" for e in m.engines)
+    rows = [f"<tr><td><code>{_e(rs)}.{_e(op)}</code></td>" + "".join(_rate_cell(m.cells[(rs, op, e)])
+                                                                 for e in m.engines) + "</tr>"
+            for rs, op in m.rows]
+    for rs in m.rulesets:
+        rows.append(f'<tr class="total"><td>{_e(rs)}</td>'
+                    + "".join(_rate_cell(m.per_ruleset[(rs, e)]) for e in m.engines) + "</tr>")
+    rows.append('<tr class="total"><td>all</td>' + "".join(_rate_cell(m.totals[e]) for e in m.engines) + "</tr>")
+    return (f'<div class="scroll"><table class="matrix"><thead><tr><th>ruleset.operation</th>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def clause_table(result: RunResult) -> str:
+    rows = []
+    for clause, row in by_clause(result).items():
+        cols = _cols(row)
+        name = _e(clause) if clause == NO_CLAUSE else f"<code>{_e(clause)}</code>"
+        rows.append(f"<tr><td>{name}</td>" + "".join(f"<td>{cols[c]}</td>" for c in COLUMNS) + "</tr>")
+    head = "".join(f"<th>{c}</th>" for c in COLUMNS)
+    return (f'<div class="scroll"><table class="clauses"><thead><tr><th>clause</th>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def answer_html(v: Any, depth: int = 0) -> str:
+    """An answer (expected or the engine's): fields as ``name=value``, lists of cards drawn as cards."""
+    if depth > 8:
+        return "…"
+    if isinstance(v, dict):
+        return " ".join(f"{_e(k)}={answer_html(x, depth + 1)}" for k, x in v.items() if k not in ("clauses", "detail"))
+    if isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+        return cards_html(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(answer_html(x, depth + 1) for x in v) + "]"
+    return f"<code>{_e(json.dumps(v, ensure_ascii=False))}</code>"
+
+
+def case_html(case: dict, o) -> str:
+    """A failing (or errored) case: its position drawn as cards, what the rulebook says, what the engine said."""
+    items = [("clauses", ", ".join(f"<code>{_e(c)}</code>" for c in case.get("clauses", [])) or "—")]
+    if o.charged:
+        items.append(("charged to", ", ".join(f"<code>{_e(c)}</code>" for c in o.charged)))
+    for label, parts in input_rows(case["input"]):
+        items.append((label or "position", " ".join(cards_html(v) if kind == "cards" else _e(v)
+                                                    for kind, v in parts)))
+    items.append(("expected", answer_html(case["expected"])))
+    if o.status in ("fail", "xpass") and isinstance(o.answer, dict):
+        items.append(("engine", answer_html(o.answer)))
+    else:
+        items.append(("engine", _e(o.message)))
+    items.append(("explain", f"<code>tractor explain --case {_e(case['id'])}</code>"))
+    body = "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in items)
+    cls = "failure errored" if o.status == "errored" else "failure"
+    return (f'<div class="{cls}"><h4>{_e(o.status.upper())} <code>{_e(case["id"])}</code> '
+            f'({_e(o.kind or "disagrees")})</h4><dl>{body}</dl></div>')
+
+
+def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
+    hs = r.handshake or {}
+    t = r.counts()
+    out = [f'<section id="{_e(anchor)}"><h2>{_e(name)}</h2>',
+           f'<p class="meta">command <code>{_e(" ".join(r.command))}</code>'
+           + (f' · protocol {_e(hs.get("protocol"))}' if hs else " · no handshake")
+           + f" · {r.duration:.1f} s"
+           + (f" · {r.restarts} restart(s)" if r.restarts else "") + "</p>",
+           f'<p class="meta">{t["pass"]} pass, {t["fail"]} fail, {t["skipped"]} skipped, {t["errored"]} errored'
+           + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]) + "</p>"]
+    out += [f'<p class="meta">{_e(line)}</p>' for line in decision_lines(r)]
+    for e in r.events:
+        if e["kind"] in ("stopped_early", "interrupted", "engine_unavailable", "handshake_failed"):
+            out.append(f'<p class="note"><b>{_e(e["kind"])}</b>: {_e(e["message"])}</p>')
+    out.append("<h3>Findings</h3>")
+    if r.findings:
+        out.append("<ul>" + "".join(
+            f"<li><code>{_e(f.feature)}</code> (<code>{_e(f.clause)}</code>): the spec says {_e(f.spec)}; "
+            f"the engine reads it as {_e(' or '.join(f.engine))} — {len(f.cases)} case(s)</li>"
+            for f in r.findings) + "</ul>")
+    else:
+        out.append("<p>No finding: no feature of the spec, read another way, explains a failure.</p>")
+    if r.unexplained:
+        out.append(f"<p>{len(r.unexplained)} failure(s) no single feature explains.</p>")
+    out.append("<h3>Clauses</h3>")
+    out.append(clause_table(r))
+    bad = [(c, o) for c, o in zip(r.cases, r.outcomes) if o and o.status in ("fail", "xpass", "errored")]
+    out.append(f"<h3>Failures ({len(bad)}" + (f"; the first {show} drawn" if len(bad) > show else "") + ")</h3>")
+    out += [case_html(c, o) for c, o in bad[:show]]
+    if not bad:
+        out.append("<p>None.</p>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def render(m: Matrix, results: list[RunResult], show: int = SHOW) -> str:
+    """The whole report, one HTML document."""
+    first = results[0] if results else None
+    anchors = ["engine-" + s for s in slugs(m.engines)]
+    nav = " · ".join(f'<a href="#{a}">{_e(n)}</a>' for n, a in zip(m.engines, anchors))
+    meta = ""
+    if first is not None:
+        meta = (f'<p class="meta">rulesets {_e(", ".join(first.rulesets) or "—")} '
+                f'· source {_e(first.source or "—")}'
+                + (f" · seed {_e(first.seed)}" if first.seed is not None else "")
+                + f" · started {_e(first.started)} · {len(first.cases)} cases per engine</p>")
+    body = "\n".join(engine_html(n, a, r, show) for n, a, r in zip(m.engines, anchors, results))
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tractor conformance report</title>
+<style>{CARD_CSS}{PAGE_CSS}</style>
+</head>
+<body>
+<main>
+<h1>Tractor conformance report</h1>
+{meta}
+<p class="meta">engines: {nav}</p>
+<h2>Compliance by ruleset and operation</h2>
+<p>Each cell is the share of judged cases the engine answered as the rulebook does; skipped cases (not
+supported, declined, or not run) are left out and counted beside the rate.</p>
+{matrix_html(m)}
+{body}
+</main>
+</body>
+</html>
+"""

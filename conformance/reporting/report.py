@@ -1,0 +1,419 @@
+"""Reports of a conformance run: the terminal summary, JSON, JUnit XML and markdown.
+
+Every case appears in every report. Passing cases are listed by id and
+clauses only; the others carry their input, the expected answer and what the
+engine said (bounded in size), so a report stays small whatever the engine
+printed. Files are written atomically (a temporary file, then a rename), so
+an interrupted run leaves either the old report or a complete new one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from tractor_dsl.diagnostics import showable
+
+from conformance.protocol import messages as protocol
+from conformance.protocol.inputs import draw_input, glyphs
+from conformance.protocol.jsonlines import clean_text
+from conformance.running.runner import STATUSES, RunResult
+
+COLUMNS = ("pass", "fail", "skipped", "errored")
+NO_CLAUSE = "(no clause)"
+
+
+# --------------------------------------------------------------------------- tallies
+
+def _tally(result: RunResult, key) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for case, o in zip(result.cases, result.outcomes):
+        for k in key(case, o):
+            row = out.setdefault(k, dict.fromkeys(STATUSES, 0))
+            row[o.status] += 1
+    return out
+
+
+def by_op(result: RunResult) -> dict[str, dict[str, int]]:
+    rows = _tally(result, lambda c, o: [f"{c['ruleset']}.{c['op']}"])
+    return dict(sorted(rows.items(), key=lambda kv: _op_order(kv[0])))
+
+
+def _op_order(key: str):
+    rs, op = key.rsplit(".", 1)
+    return (rs, protocol.OPERATIONS.index(op) if op in protocol.OPERATIONS else 99)
+
+
+def by_clause(result: RunResult) -> dict[str, dict[str, int]]:
+    """Cases by clause: a failure counts against the clauses that decided the answer it got wrong
+    (``Outcome.charged``, see conformance.analysis.attribution), any other case for every clause it consulted."""
+    rows = _tally(result, lambda c, o: (o.charged if o.charged else c.get("clauses")) or [NO_CLAUSE])
+    return dict(sorted(rows.items()))
+
+
+def compared_fields(result: RunResult) -> dict[str, list[str]]:
+    """The fields each operation of the run was compared on (the handshake's ``fields``, else all)."""
+    hs = result.handshake
+    if not hs:
+        return {}
+    try:
+        fields = protocol.declared_fields(hs)
+    except protocol.ProtocolError:
+        return {}
+    ran = {c["op"] for c in result.cases}
+    return {op: list(fields[op]) for op in protocol.OPERATIONS if op in ran and op in fields}
+
+
+def coverage_notes(result: RunResult) -> list[str]:
+    """One line per operation compared on fewer than all its fields: "follow compared on legal only (not reason)"."""
+    return [protocol.coverage_note(op, fs) for op, fs in compared_fields(result).items()
+            if tuple(fs) != protocol.COMPARED[op]]
+
+
+def decision_points(result: RunResult) -> dict[str, dict[str, int]]:
+    """Per ruleset, the decision points the run's cases decide (each follow rung, band edge, kitty row and
+    reading the spec states: :mod:`conformance.generation.decisions`) and how many passed (every case deciding it
+    passed), failed (one failed, errored or passed against an expectation) or were skipped."""
+    worst: dict[tuple[str, str], str] = {}
+    rank = {"pass": 0, "skipped": 1, "xfail": 1, "fail": 2, "xpass": 2, "errored": 2}
+    for case, o in zip(result.cases, result.outcomes):
+        for point in case.get("decides", ()):
+            key = (case["ruleset"], point)
+            if key not in worst or rank[o.status] > rank[worst[key]]:
+                worst[key] = o.status
+    out: dict[str, dict[str, int]] = {}
+    for (ruleset, _), status in worst.items():
+        row = out.setdefault(ruleset, {"total": 0, "pass": 0, "fail": 0, "skipped": 0})
+        row["total"] += 1
+        row[{0: "pass", 1: "skipped", 2: "fail"}[rank[status]]] += 1
+    return dict(sorted(out.items()))
+
+
+def decision_lines(result: RunResult) -> list[str]:
+    """What a run's verdict covers: a line per ruleset whose cases decide points of the spec."""
+    lines = []
+    for ruleset, row in decision_points(result).items():
+        rest = "".join(f", {row[k]} {k}" for k in ("fail", "skipped") if row[k])
+        lines.append(f"decision points of {ruleset}: {row['total']} (each follow rung, band edge, kitty row and "
+                     f"reading the spec states, with a case that decides it): {row['pass']} pass{rest}")
+    return lines
+
+
+def _cols(row: dict) -> dict:
+    """Fold the expectation statuses into the four columns (xfail counts as skipped, xpass as fail)."""
+    return {"pass": row["pass"], "fail": row["fail"] + row["xpass"], "skipped": row["skipped"] + row["xfail"],
+            "errored": row["errored"]}
+
+
+# --------------------------------------------------------------------------- JSON
+
+def report_dict(result: RunResult) -> dict:
+    cases = []
+    for case, o in zip(result.cases, result.outcomes):
+        entry: dict[str, Any] = {"id": case["id"], "op": case["op"], "ruleset": case["ruleset"], "status": o.status}
+        if o.kind:
+            entry["kind"] = o.kind
+        if o.message:
+            entry["message"] = o.message
+        entry["clauses"] = list(case.get("clauses", []))
+        if o.charged:
+            entry["charged"] = list(o.charged)
+        if o.status not in ("pass", "skipped"):
+            entry["input"] = case["input"]
+            entry["expected"] = case["expected"]
+            if o.answer is not None:
+                entry["answer"] = o.answer
+        cases.append(entry)
+    hs = result.handshake
+    return {
+        "protocol": protocol.PROTOCOL_VERSION,
+        "tool": "tractor conform",
+        "engine": {"command": list(result.command), "handshake": hs, "restarts": result.restarts,
+                   "stderr_bytes": result.stderr_bytes, "stderr_tail": result.stderr_tail[-2000:]},
+        "rulesets": list(result.rulesets), "ops": list(result.ops), "source": result.source, "seed": result.seed,
+        "started": result.started, "duration": round(result.duration, 3), "interrupted": result.interrupted,
+        "totals": result.counts(),
+        "findings": [f.to_dict() for f in result.findings], "unexplained": list(result.unexplained),
+        "by_op": by_op(result), "by_clause": by_clause(result), "decision_points": decision_points(result),
+        "compared": compared_fields(result), "narrowed": coverage_notes(result),
+        "events": list(result.events),
+        "deviations": [{"selector": d.label(), "reason": d.reason, "matched": d.matched} for d in result.deviations],
+        "cases": cases,
+    }
+
+
+def report_json(result: RunResult) -> str:
+    """The JSON report as text: strict JSON (``NaN`` and infinities refused), valid UTF-8."""
+    return clean_text(json.dumps(report_dict(result), ensure_ascii=False, indent=1, allow_nan=False)) + "\n"
+
+
+def _umask() -> int:
+    """The process's umask (read without changing it where /proc tells it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _atomic_write(path: Path, data: str) -> None:
+    """Write ``path`` whole or not at all, with the mode a plain ``open`` gives (0666 less the umask):
+    ``mkstemp`` makes its file 0600."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(clean_text(data))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> list[Path]:
+    directory = Path(directory)
+    paths = [directory / "report.json", directory / "junit.xml", directory / "summary.md"]
+    _atomic_write(paths[0], report_json(result))
+    _atomic_write(paths[1], junit_xml(result))
+    _atomic_write(paths[2], markdown(result, show=show))
+    return paths
+
+
+# --------------------------------------------------------------------------- JUnit
+
+def junit_xml(result: RunResult) -> str:
+    root = ET.Element("testsuites", name="tractor conform")
+    narrowed = {n.split(" ", 1)[0]: n for n in coverage_notes(result)}
+    suites: dict[str, ET.Element] = {}
+    counts: dict[str, dict[str, int]] = {}
+    for case, o in zip(result.cases, result.outcomes):
+        name = f"{case['ruleset']}.{case['op']}"
+        if name not in suites:
+            suites[name] = ET.SubElement(root, "testsuite", name=name)
+            counts[name] = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time": 0.0}
+            if case["op"] in narrowed:  # partial answers, declared: said on the suite
+                props = ET.SubElement(suites[name], "properties")
+                ET.SubElement(props, "property", name="compared", value=narrowed[case["op"]])
+        c = counts[name]
+        c["tests"] += 1
+        c["time"] += o.seconds
+        tc = ET.SubElement(suites[name], "testcase", classname=name, name=case["id"], time=f"{o.seconds:.6f}")
+        clauses = ", ".join(case.get("clauses", []))
+        if clauses:
+            props = ET.SubElement(tc, "properties")
+            ET.SubElement(props, "property", name="clauses", value=clauses)
+        if o.status in ("fail", "xpass"):
+            c["failures"] += 1
+            el = ET.SubElement(tc, "failure", message=_xml_safe(o.message[:500]), type=o.kind or o.status)
+            el.text = _xml_safe(_case_text(case, o))
+        elif o.status == "errored":
+            c["errors"] += 1
+            el = ET.SubElement(tc, "error", message=_xml_safe(o.message[:500]), type=o.kind)
+            el.text = _xml_safe(_case_text(case, o))
+        elif o.status in ("skipped", "xfail"):
+            c["skipped"] += 1
+            ET.SubElement(tc, "skipped", message=_xml_safe(f"{o.kind or o.status}: {o.message}"[:500]))
+    total = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0, "time": 0.0}
+    for name, el in suites.items():
+        for k, v in counts[name].items():
+            el.set(k, f"{v:.3f}" if k == "time" else str(v))
+            total[k] += v
+    for k, v in total.items():
+        root.set(k, f"{result.duration:.3f}" if k == "time" else str(v))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _xml_safe(s: str) -> str:
+    return "".join(ch if ch in "\t\n\r" or 0x20 <= ord(ch) < 0xD800 or 0xE000 <= ord(ch) < 0xFFFE else "?"
+                   for ch in s)
+
+
+def _case_text(case: dict, o) -> str:
+    lines = [f"clauses: {', '.join(case.get('clauses', [])) or '-'}",
+             f"input: {json.dumps(case['input'], ensure_ascii=False)}",
+             f"expected: {json.dumps(case['expected'], ensure_ascii=False)}"]
+    if o.answer is not None:
+        lines.append(f"engine: {json.dumps(o.answer, ensure_ascii=False)}")
+    lines.append(o.message)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- drawing cases
+
+def _answer_text(v: Any, depth: int = 0) -> str:
+    if depth > 8:
+        return "…"
+    if isinstance(v, dict):
+        parts = []
+        for k, x in v.items():
+            if k in ("clauses", "detail"):
+                continue
+            parts.append(f"{showable(str(k))}={_answer_text(x, depth + 1)}")
+        return " ".join(parts)
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return "[" + showable(glyphs(v)) + "]"
+    if isinstance(v, list):
+        return "[" + ", ".join(_answer_text(x, depth + 1) for x in v) + "]"
+    return showable(json.dumps(v, ensure_ascii=False))
+
+
+def draw_case(case: dict, o) -> str:
+    lines = [f"{o.status.upper()} {case['id']}  ({o.kind or 'disagrees'})",
+             f"  clauses: {', '.join(case.get('clauses', [])) or '-'}"]
+    lines += ["  " + ln for ln in draw_input(case["op"], case["input"])]
+    lines.append(f"  expected: {_answer_text(case['expected'])}")
+    if o.status in ("fail", "xpass") and isinstance(o.answer, dict):
+        lines.append(f"  engine:   {_answer_text(o.answer)}")
+    else:
+        lines.append(f"  engine:   {showable(o.message)}")
+    lines.append(f"  explain:  tractor explain --case {case['id']}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- findings
+
+def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
+    """The findings first (see :mod:`conformance.analysis.attribution`): per feature the clause, the spec's value
+    against the engine's apparent one, the case count and one failing position drawn as cards; then the
+    failures no single feature explains. Empty when the run has neither."""
+    if not result.findings and not result.unexplained:
+        return []
+    where = {c["id"]: (c, o) for c, o in zip(result.cases, result.outcomes)}
+    explained = sum(len(f.cases) for f in result.findings)
+    out = [("## Findings" if markdown else "findings") +
+           f" ({len(result.findings)}: {explained} failing case(s) explained, {len(result.unexplained)} unexplained)"]
+    if markdown:
+        out.append("")
+    for i, f in enumerate(result.findings, 1):
+        head = f"{i}. {f.feature} [{f.clause}] — {len(f.cases)} case(s)"
+        out.append(f"{i}. **{f.feature}** (clause `{f.clause}`) — {len(f.cases)} case(s)" if markdown else head)
+        out.append(showable(f"   spec:   {f.spec}"))
+        out.append(showable(f"   engine: {'; '.join(f.engine)}"))
+        if f.cases and f.cases[0] in where:
+            drawn = draw_case(*where[f.cases[0]]).split("\n")
+            out += ["", "   ```"] + [f"   {line}" for line in drawn] + ["   ```", ""] if markdown else \
+                [f"   {line}" for line in drawn]
+    if result.unexplained:
+        ids = result.unexplained
+        out.append(f"{'### ' if markdown else ''}unexplained ({len(ids)}): no single feature gives the engine's answers")
+        out += [f"   {'- ' if markdown else ''}{showable(cid)}" for cid in ids[:20]]
+        if len(ids) > 20:
+            out.append(f"   … and {len(ids) - 20} more (report.json lists them all)")
+    return out
+
+
+# --------------------------------------------------------------------------- text summaries
+
+def _table(title: str, rows: dict[str, dict], width: int | None = None) -> list[str]:
+    width = width or max([len(title)] + [len(k) for k in rows])
+    out = [f"{title:<{width}}  " + "  ".join(f"{c:>7}" for c in COLUMNS)]
+    for k, row in rows.items():
+        cols = _cols(row)
+        out.append(f"{k:<{width}}  " + "  ".join(f"{cols[c]:>7}" for c in COLUMNS))
+    return out
+
+
+def summary_text(result: RunResult, show: int = 3) -> str:
+    hs = result.handshake or {}
+    lines = []
+    name = f"{hs.get('name', '?')} {hs.get('version', '')}".strip() if hs else "(no handshake)"
+    lines.append(showable(f"engine: {name} — {' '.join(result.command)}"))
+    lines += [f"partial answers: {note}" for note in coverage_notes(result)]
+    lines.append("")
+    found = findings_lines(result)
+    if found:
+        lines += found + [""]
+    lines += _table("ruleset.operation", by_op(result))
+    lines.append("")
+    lines += _table("clause", by_clause(result))
+    bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass")]
+    errored = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status == "errored"]
+    if bad and show:
+        lines.append("")
+        lines.append(f"disagreements ({len(bad)}; showing {min(show, len(bad))}):")
+        for c, o in bad[:show]:
+            lines.append(draw_case(c, o))
+    if errored:
+        kinds: dict[str, int] = {}
+        for _, o in errored:
+            kinds[o.kind] = kinds.get(o.kind, 0) + 1
+        lines.append("")
+        lines.append("errored: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+        for c, o in errored[:max(show, 1)]:
+            lines.append(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}")
+    for e in result.events:
+        if e["kind"] in ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed",
+                         "interrupted", "strays_killed", "stopped_early"):
+            lines.append(f"note: {e['kind']}: {showable(e['message'])}")
+    t = result.counts()
+    lines.append("")
+    lines += decision_lines(result)
+    extra = "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k])
+    rate = len(result.cases) / result.duration if result.duration > 0 else 0.0
+    lines.append(f"{len(result.cases)} cases: {t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, "
+                 f"{t['errored']} errored{extra} in {result.duration:.1f} s ({rate:.0f} cases/s)"
+                 + (f", {result.restarts} restart(s)" if result.restarts else "")
+                 + (" — INTERRUPTED" if result.interrupted else ""))
+    return "\n".join(lines)
+
+
+def markdown(result: RunResult, show: int = 10) -> str:
+    hs = result.handshake or {}
+    t = result.counts()
+    out = ["# Conformance report", ""]
+    out.append(showable(f"- engine: `{' '.join(result.command)}`"
+                        + (f" — {hs.get('name')} {hs.get('version', '')}" if hs else " — no handshake")))
+    out.append(f"- rulesets: {', '.join(result.rulesets) or '-'}; source: {result.source or '-'}"
+               + (f"; seed {result.seed}" if result.seed is not None else ""))
+    out.append(f"- started {result.started}, {result.duration:.1f} s"
+               + (", **interrupted**: cases not run are listed as skipped" if result.interrupted else ""))
+    out.append(f"- **{t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, {t['errored']} errored**"
+               + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]))
+    if result.restarts:
+        out.append(f"- the engine was restarted {result.restarts} time(s)")
+    out += [f"- partial answers, declared: {note}" for note in coverage_notes(result)]
+    out += [f"- {line}" for line in decision_lines(result)]
+    out.append("")
+    found = findings_lines(result, markdown=True)
+    if found:
+        out += found + [""]
+    for title, rows in (("Ruleset and operation", by_op(result)), ("Clause", by_clause(result))):
+        out.append(f"## {title}")
+        out.append("")
+        out.append(f"| {title.lower()} | " + " | ".join(COLUMNS) + " |")
+        out.append("|---|" + "---:|" * len(COLUMNS))
+        for k, row in rows.items():
+            cols = _cols(row)
+            out.append(f"| `{k}` | " + " | ".join(str(cols[c]) for c in COLUMNS) + " |")
+        out.append("")
+    bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass", "errored")]
+    if bad:
+        out.append(f"## Failures ({len(bad)}; showing {min(show, len(bad))})")
+        out.append("")
+        for c, o in bad[:show]:
+            out.append("```")
+            out.append(draw_case(c, o))
+            out.append("```")
+            out.append("")
+    if result.events:
+        out.append("## Events")
+        out.append("")
+        for e in result.events[:50]:
+            out.append(f"- `{e['kind']}`: {showable(e['message'])}")
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,136 @@
+"""One execution path for heavy jobs: deterministic chunks through a ``concurrent.futures`` executor.
+
+A job cuts its work into *chunks* whose content depends only on the job's
+input (never on the number of workers), hands each chunk to a top-level
+function, and reads the results back **in chunk order**. So a job's result for
+a seed is the same on one core, on every core, or on a cluster.
+
+The executor is any :class:`concurrent.futures.Executor`:
+
+* by default a local process pool, one process per core (``jobs``);
+* ``jobs=1``: no pool at all, the chunks run in this process;
+* ``scheduler="tcp://HOST:PORT"``: a Dask distributed cluster, through
+  :meth:`dask.distributed.Client.get_executor` (Dask's implementation of
+  the same interface).
+
+Wiring a job to it takes a few lines::
+
+    from conformance.running.parallel import add_arguments, cut, map_chunks
+
+    add_arguments(parser)                       # --jobs N, --scheduler ADDRESS
+    chunks = cut(range(n_cases), size=200)      # deterministic: depends on n_cases only
+    for result in map_chunks(run_chunk, chunks, jobs=args.jobs, scheduler=args.scheduler,
+                             extra=(ruleset, seed)):
+        ...                                     # results arrive in chunk order
+
+where ``run_chunk(chunk, ruleset, seed)`` is a module-level function (it is
+pickled to the workers) that must compute each item from the item and the
+seed alone. This package imports nothing from the project.
+"""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+
+if TYPE_CHECKING:  # concurrent.futures is imported when a job runs, not when a command line is parsed
+    from concurrent.futures import Executor
+
+__all__ = ["cut", "executor", "map_chunks", "add_arguments", "default_jobs", "describe"]
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def cut(items: Sequence | range, size: int) -> list:
+    """``items`` in consecutive chunks of ``size`` (the last may be shorter); slices of the original type."""
+    if size < 1:
+        raise ValueError(f"chunk size must be at least 1, not {size}")
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def _inline() -> "Executor":
+    """An executor that runs each chunk here, at once: ``jobs=1``, and the reference for every other one."""
+    from concurrent.futures import Executor, Future
+
+    class Inline(Executor):
+        def submit(self, fn, /, *args, **kwargs):
+            f: Future = Future()
+            try:
+                f.set_result(fn(*args, **kwargs))
+            except BaseException as e:  # noqa: BLE001 - handed to the caller through the future
+                f.set_exception(e)
+            return f
+    return Inline()
+
+
+@contextmanager
+def executor(jobs: int | None = None, scheduler: str | None = None, connect_timeout: float = 20) -> Iterator[Executor]:
+    """The executor for ``jobs`` local processes (default: every core) or a Dask ``scheduler`` address
+    (given up after ``connect_timeout`` seconds)."""
+    if scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError as e:  # pragma: no cover - dask is a dependency
+            raise RuntimeError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from e
+        try:
+            client = Client(scheduler, timeout=f"{connect_timeout}s")
+        except OSError as e:
+            raise RuntimeError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        try:
+            yield client.get_executor(pure=False)
+        finally:
+            client.close()
+        return
+    jobs = default_jobs() if jobs is None or jobs <= 0 else jobs
+    if jobs == 1:
+        yield _inline()
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        yield pool
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def map_chunks(fn: Callable, chunks: Iterable, *, jobs: int | None = None, scheduler: str | None = None,
+               extra: tuple = (), pool: Executor | None = None,
+               progress: Callable[[int, int], Any] | None = None) -> list:
+    """``[fn(chunk, *extra) for chunk in chunks]``, computed on the executor, in chunk order.
+
+    ``pool`` reuses an executor the caller opened (:func:`executor`);
+    ``progress(done, total)`` is called as chunks finish (in any order).
+    """
+    chunks = list(chunks)
+    if pool is None:
+        with executor(jobs, scheduler) as ex:
+            return map_chunks(fn, chunks, extra=extra, pool=ex, progress=progress)
+    from concurrent.futures import as_completed
+    futures = [pool.submit(fn, chunk, *extra) for chunk in chunks]
+    if progress is not None:
+        done = 0
+        for _ in as_completed(futures):
+            done += 1
+            progress(done, len(futures))
+    return [f.result() for f in futures]
+
+
+def describe(jobs: int | None = None, scheduler: str | None = None) -> str:
+    if scheduler:
+        return f"Dask cluster at {scheduler}"
+    jobs = default_jobs() if jobs is None or jobs <= 0 else jobs
+    return "1 process (inline)" if jobs == 1 else f"{jobs} local processes"
+
+
+def add_arguments(parser) -> None:
+    """``--jobs N`` and ``--scheduler ADDRESS`` on an argparse parser."""
+    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                        help="worker processes on this machine (default: every core; 1 runs in this process)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the same chunks on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786")

@@ -1,5 +1,0 @@
-"""The diff machinery impact reuses: the features of a ruleset and a ruleset with some of them changed
-(:mod:`conformance.features`), imported here only, for the rest of impact."""
-from conformance.features import changed, feature_order, feature_value, features  # noqa: F401
-
-__all__ = ["changed", "feature_order", "feature_value", "features"]
