@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import inventory, limits
+from .bundled import default_spec_dir
 from . import model as m
 from .clause_checks import ClauseChecks
 from .diagnostics import Diagnostic, SpecError, did_you_mean
@@ -91,10 +92,6 @@ class Library:
         known = sorted(self.rulesets)
         raise SpecError([Diagnostic("E501", f"unknown ruleset '{name}'" + did_you_mean(name, known)
                                     + f" (known: {', '.join(known)})", m.Span("<command line>", 0, 0))])
-
-
-def default_spec_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "spec"
 
 
 def in_library(file: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from .bundled import default_spec_dir
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Entry:
 
 @lru_cache(maxsize=1)
 def entries() -> tuple[Entry, ...]:
-    text = (Path(__file__).resolve().parent.parent / "spec" / "inventory.tsv").read_text(encoding="utf-8")
+    text = (default_spec_dir() / "inventory.tsv").read_text(encoding="utf-8")
     out = []
     for line in text.splitlines():
         if not line or line.startswith("#"):

@@ -1,0 +1,13 @@
+"""Where the bundled rulebooks are: the repository's ``spec/`` folder, installed as the package ``tractor_spec``."""
+from __future__ import annotations
+
+from importlib.util import find_spec
+from pathlib import Path
+
+
+def default_spec_dir() -> Path:
+    """The folder of the bundled rule files (``spec/`` in a checkout, ``tractor_spec`` once installed)."""
+    found = find_spec("tractor_spec")
+    if found is not None and found.submodule_search_locations:
+        return Path(next(iter(found.submodule_search_locations))).resolve()
+    return Path(__file__).resolve().parent.parent / "spec"   # a checkout used without installing it
