@@ -31,6 +31,8 @@ Options (each also readable from an ini file: ``tractor_engine = ...``):
 ``--tractor-profile P``      ``quick`` (default, for CI) or ``thorough`` (a release)
 ``--tractor-seed S``         the Hypothesis seed (default 0): the same seed draws the same positions
 ``--tractor-timeout SECONDS`` per-request timeout (default 10)
+``--tractor-default-suite``  also run ``tractor conform``'s default suite through :func:`conformance.conform.conform`,
+                             one more test per ruleset, ``tractor::<ruleset>.default``
 ``--tractor-hands``          also play whole hands through the engine (:mod:`conformance.generation.stateful`):
                              one more test per ruleset, ``tractor::<ruleset>.hands``
 """
@@ -84,6 +86,9 @@ def pytest_addoption(parser):
                     help="seed of the positions drawn (default 0)")
     group.addoption("--tractor-timeout", metavar="SECONDS", type=float, default=None,
                     help="per-request timeout (default 10 s)")
+    group.addoption("--tractor-default-suite", action="store_true", default=False,
+                    help="also run the default suite of `tractor conform` (decision positions and the seeded random "
+                         "complement, with findings) through conformance.conform, one test per ruleset")
     group.addoption("--tractor-hands", action="store_true", default=False,
                     help="also play whole hands through the engine (conformance.generation.stateful), one test per ruleset")
     parser.addini("tractor_engine", "engine command for the conformance suite (as --tractor-engine)", default="")
@@ -122,6 +127,7 @@ class Settings:
         self.seed = int(seed) if seed is not None else 0
         self.timeout = config.getoption("tractor_timeout") or 10.0
         self.hands = bool(config.getoption("tractor_hands"))
+        self.default_suite = bool(config.getoption("tractor_default_suite"))
         self.root = config.rootpath          # a relative rule file is looked for here too
 
     def validate(self) -> None:
@@ -206,6 +212,8 @@ class TractorSuite(pytest.Collector):
                 yield OperationItem.from_parent(self, name=f"{ruleset}.{op}", ruleset=ruleset, op=op)
             if s.hands:
                 yield HandsItem.from_parent(self, name=f"{ruleset}.hands", ruleset=ruleset, op="hands")
+            if s.default_suite:
+                yield DefaultSuiteItem.from_parent(self, name=f"{ruleset}.default", ruleset=ruleset, op="default")
 
 
 class OperationItem(pytest.Item):
@@ -296,6 +304,40 @@ class HandsItem(OperationItem):
     def reportinfo(self):
         """The test's title in reports."""
         return self.path, None, f"tractor conformance {self.ruleset} whole hands"
+
+
+class DefaultSuiteItem(OperationItem):
+    """The default suite of ``tractor conform`` for one ruleset, run by the same function
+    (:func:`conformance.conform.conform` with a :class:`conformance.plan.RunPlan`): it fails with the run's
+    counts and findings, as the command's summary gives them."""
+
+    def runtest(self):
+        """Run the ruleset's default suite against the engine (in its own process); fail on any failure."""
+        from conformance.conform import conform
+        from conformance.plan import RunPlan
+        from conformance.reporting.report import findings_lines
+        s = _settings(self.config)
+        plan = RunPlan(engines=[s.engine], rulesets=[self.ruleset], seed=s.seed, timeout=s.timeout, report=None,
+                       ops=[op for op in s.ops if op != "hand"] or None, progress=False)
+        done = conform(plan, echo=lambda line: None)
+        if not done.results:
+            raise EngineFailure(f"the default suite could not run: {done.problem}")
+        result = done.results[0]
+        t = result.counts()
+        self.user_properties.append(("cases", len(result.cases)))
+        if result.failed:
+            lines = [f"{self.ruleset}: {t['pass']} pass, {t['fail'] + t['xpass']} fail, {t['errored']} errored "
+                     f"of {len(result.cases)} cases (the default suite of tractor conform, seed {s.seed})"]
+            lines += ["  " + line for line in findings_lines(result)]
+            lines.append(f"  replay: tractor conform --engine {_quote(s.engine)} --ruleset {self.ruleset} "
+                         f"--seed {s.seed}")
+            raise EngineFailure("\n".join(lines))
+        if t["pass"] == 0:
+            pytest.skip(f"the engine judged none of the {len(result.cases)} cases (all skipped)")
+
+    def reportinfo(self):
+        """The test's title in reports."""
+        return self.path, None, f"tractor conformance {self.ruleset} default suite"
 
 
 def _quote(s: str) -> str:

@@ -44,7 +44,7 @@ def note_of(diff) -> str:
 def render(comparison, lang: str = "en", topics=None) -> str:
     """The comparison as text (also used by the tests against the documentation)."""
     from conformance.analysis.variants import topic_title
-    from conformance.analysis.variants.render import question_parts
+    from conformance.analysis.variants.render import answer_parts, question_parts
     from reference_impl.rules import rules_for
 
     from .ui import parts_text
@@ -69,7 +69,7 @@ def render(comparison, lang: str = "en", topics=None) -> str:
         if d.position is not None:
             lines.append(f"  position: {parts_text(question_parts(d.position, lang))}")
             for name, out in ((a, d.outcome_a), (b, d.outcome_b)):
-                answer = parts_text(out.parts(lang)) if out else "(cannot be asked)"
+                answer = parts_text(answer_parts(out, lang)) if out else "(cannot be asked)"
                 clauses = f"  [{', '.join(dict.fromkeys(out.clauses))}]" if out and out.clauses else ""
                 lines.append(f"    {name:<{width}}  {answer}{clauses}")
             lines.append(f"  ({notes[note_of(d)]})")

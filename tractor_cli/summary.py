@@ -40,6 +40,30 @@ def totals_line(result) -> Text:
     return ui.styled(*pieces)
 
 
+# Events of the protocol itself, counted on one line of the terminal summary (they were only in summary.md and
+# report.json, so an engine that printed 169 stray lines looked clean).
+PROTOCOL_EVENTS = ("unexpected_line", "unexpected_seq", "duplicate_answer", "out_of_order", "no_answer",
+                   "timeout", "crash", "closed_stdout")
+
+
+def protocol_events_line(result) -> str:
+    """One line: how many of each protocol event the run saw, restarts too, with the first example."""
+    from tractor_dsl.diagnostics import showable
+    counts: dict[str, int] = {}
+    first = None
+    for e in result.events:
+        if e["kind"] in PROTOCOL_EVENTS:
+            counts[e["kind"]] = counts.get(e["kind"], 0) + 1
+            first = first or e
+    if result.restarts:
+        counts["restarts"] = result.restarts
+    if not counts:
+        return ""
+    parts = ", ".join(f"{k.replace('_', ' ')} {n}" for k, n in counts.items())
+    example = f"; first: {first['kind']}: {showable(first['message'][:160])}" if first else ""
+    return f"protocol: {parts}{example} (every event in summary.md and report.json)"
+
+
 def print_summary(result, show: int = 3) -> None:
     """The summary on stdout; a closed stdout is not an error (the reports are written already)."""
     from conformance.reporting.report import by_clause, by_op, coverage_notes, decision_lines, draw_case, findings_lines
@@ -68,7 +92,7 @@ def print_summary(result, show: int = 3) -> None:
             out.print()
             out.print(f"disagreements ({len(bad)}; showing {min(show, len(bad))}):", style="bold")
             for c, o in bad[:show]:
-                head, _, rest = draw_case(c, o).partition("\n")
+                head, _, rest = draw_case(c, o, result.report_dir).partition("\n")
                 out.print(Text(head, style=ui.STYLES["fail"]), soft_wrap=True)
                 out.print(rest, soft_wrap=True)
         if errored:
@@ -80,6 +104,10 @@ def print_summary(result, show: int = 3) -> None:
                 f"{k} {n}" for k, n in sorted(kinds.items()))), soft_wrap=True)
             for c, o in errored[:max(show, 1)]:
                 out.print(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}", soft_wrap=True)
+        protocol_line = protocol_events_line(result)
+        if protocol_line:
+            out.print()
+            out.print(Text(protocol_line, style=ui.STYLES["errored"]), soft_wrap=True)
         for e in result.events:
             if e["kind"] in NOTED:
                 out.print(f"note: {e['kind']}: {showable(e['message'])}", soft_wrap=True)

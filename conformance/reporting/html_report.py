@@ -17,6 +17,7 @@ from conformance.reporting.badges import colour
 from conformance.protocol.inputs import input_rows
 from conformance.reporting.cards_html import CARD_CSS, cards_html
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
+from conformance.reporting.report import explain_command
 from conformance.reporting.report import COLUMNS, NO_CLAUSE, _cols, by_clause, decision_lines
 from conformance.running.runner import RunResult
 
@@ -110,7 +111,7 @@ def answer_html(v: Any, depth: int = 0) -> str:
     return f"<code>{_e(json.dumps(v, ensure_ascii=False))}</code>"
 
 
-def case_html(case: dict, o) -> str:
+def case_html(case: dict, o, report_dir: str | None = None) -> str:
     """A failing (or errored) case: its position drawn as cards, what the rulebook says, what the engine said."""
     items = [("clauses", ", ".join(f"<code>{_e(c)}</code>" for c in case.get("clauses", [])) or "—")]
     if o.charged:
@@ -123,7 +124,7 @@ def case_html(case: dict, o) -> str:
         items.append(("engine", answer_html(o.answer)))
     else:
         items.append(("engine", _e(o.message)))
-    items.append(("explain", f"<code>tractor explain --case {_e(case['id'])}</code>"))
+    items.append(("explain", f"<code>{_e(explain_command(case['id'], report_dir))}</code>"))
     body = "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in items)
     cls = "failure errored" if o.status == "errored" else "failure"
     return (f'<div class="{cls}"><h4>{_e(o.status.upper())} <code>{_e(case["id"])}</code> '
@@ -158,7 +159,7 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
     out.append(clause_table(r))
     bad = [(c, o) for c, o in zip(r.cases, r.outcomes) if o and o.status in ("fail", "xpass", "errored")]
     out.append(f"<h3>Failures ({len(bad)}" + (f"; the first {show} drawn" if len(bad) > show else "") + ")</h3>")
-    out += [case_html(c, o) for c, o in bad[:show]]
+    out += [case_html(c, o, r.report_dir) for c, o in bad[:show]]
     if not bad:
         out.append("<p>None.</p>")
     out.append("</section>")

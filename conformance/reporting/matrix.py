@@ -110,10 +110,18 @@ def slug(name: str) -> str:
     return s[:60] or "engine"
 
 
+# The files a run with several engines writes beside the engines' folders: no folder may take their names.
+RUN_FILES = frozenset({"matrix.json", "matrix.md", "report.json", "junit.xml", "summary.md"})
+
+
 def slugs(names: list[str]) -> list[str]:
+    """A folder name per engine, all different, none the name of a file the run writes beside them (an engine
+    that calls itself ``matrix.json`` gets ``engine-matrix.json``)."""
     out: list[str] = []
     for n in names:
         s = slug(n)
+        if s.lower() in RUN_FILES:
+            s = f"engine-{s}"
         while s in out:
             s += "-"
         out.append(s)

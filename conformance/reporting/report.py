@@ -272,7 +272,14 @@ def _answer_text(v: Any, depth: int = 0) -> str:
     return showable(json.dumps(v, ensure_ascii=False))
 
 
-def draw_case(case: dict, o) -> str:
+def explain_command(case_id: str, report_dir: str | None = None) -> str:
+    """The command that explains a case of a run: with the run's report folder, so that it finds the case's
+    input whatever seed or count made it."""
+    import shlex
+    return f"tractor explain --case {case_id}" + (f" --report {shlex.quote(report_dir)}" if report_dir else "")
+
+
+def draw_case(case: dict, o, report_dir: str | None = None) -> str:
     lines = [f"{o.status.upper()} {case['id']}  ({o.kind or 'disagrees'})",
              f"  clauses: {', '.join(case.get('clauses', [])) or '-'}"]
     lines += ["  " + ln for ln in draw_input(case["op"], case["input"])]
@@ -281,7 +288,7 @@ def draw_case(case: dict, o) -> str:
         lines.append(f"  engine:   {_answer_text(o.answer)}")
     else:
         lines.append(f"  engine:   {showable(o.message)}")
-    lines.append(f"  explain:  tractor explain --case {case['id']}")
+    lines.append(f"  explain:  {explain_command(case['id'], report_dir)}")
     return "\n".join(lines)
 
 
@@ -305,7 +312,7 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
         out.append(showable(f"   spec:   {f.spec}"))
         out.append(showable(f"   engine: {'; '.join(f.engine)}"))
         if f.cases and f.cases[0] in where:
-            drawn = draw_case(*where[f.cases[0]]).split("\n")
+            drawn = draw_case(*where[f.cases[0]], result.report_dir).split("\n")
             out += ["", "   ```"] + [f"   {line}" for line in drawn] + ["   ```", ""] if markdown else \
                 [f"   {line}" for line in drawn]
     if result.unexplained:
@@ -347,7 +354,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
         lines.append("")
         lines.append(f"disagreements ({len(bad)}; showing {min(show, len(bad))}):")
         for c, o in bad[:show]:
-            lines.append(draw_case(c, o))
+            lines.append(draw_case(c, o, result.report_dir))
     if errored:
         kinds: dict[str, int] = {}
         for _, o in errored:
@@ -407,7 +414,7 @@ def markdown(result: RunResult, show: int = 10) -> str:
         out.append("")
         for c, o in bad[:show]:
             out.append("```")
-            out.append(draw_case(c, o))
+            out.append(draw_case(c, o, result.report_dir))
             out.append("```")
             out.append("")
     if result.events:

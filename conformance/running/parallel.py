@@ -25,7 +25,14 @@ Wiring a job to it takes a few lines::
 
 where ``run_chunk(chunk, ruleset, seed)`` is a module-level function (it is
 pickled to the workers) that must compute each item from the item and the
-seed alone. This package imports nothing from the project.
+seed alone. This module imports nothing from the project but its neighbour
+:mod:`conformance.running.supervise`, which a worker ending on a signal uses to
+take its engine processes with it.
+
+No worker outlives its command: a local worker asks the kernel to send it
+SIGTERM when its parent dies (``PR_SET_PDEATHSIG``, Linux), ends its own
+children (engines) with their process groups on SIGTERM, and a pool left by
+an exception or a signal is terminated rather than waited for.
 """
 from __future__ import annotations
 
@@ -76,8 +83,8 @@ def executor(jobs: int | None = None, scheduler: str | None = None, connect_time
     if scheduler:
         try:
             from dask.distributed import Client
-        except ImportError as e:  # pragma: no cover - dask is a dependency
-            raise RuntimeError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from e
+        except ImportError as e:
+            raise RuntimeError(CLUSTER_EXTRA) from e
         try:
             client = Client(scheduler, timeout=f"{connect_timeout}s")
         except OSError as e:
@@ -92,11 +99,57 @@ def executor(jobs: int | None = None, scheduler: str | None = None, connect_time
         yield _inline()
         return
     from concurrent.futures import ProcessPoolExecutor
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
     try:
         yield pool
-    finally:
+    except BaseException:   # an error or a signal: the workers are ended, not waited for
+        _terminate(pool)
+        raise
+    else:
         pool.shutdown(cancel_futures=True)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _worker_start(parent: int) -> None:
+    """In each local worker, first: die with the parent, and take the worker's engines along on SIGTERM."""
+    import signal
+    import sys
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl
+            pass
+    if os.getppid() != parent:   # the parent died before the worker could ask
+        os._exit(1)
+    signal.signal(signal.SIGTERM, _worker_end)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the command handles ^C and ends the pool itself
+
+
+def _worker_end(signum, frame) -> None:
+    from conformance.running.supervise import kill_child_groups
+    kill_child_groups()
+    os._exit(128 + signum)
+
+
+def _terminate(pool) -> None:
+    """End a local pool's workers now (SIGTERM: each takes its engines along), then reap them."""
+    procs = list(getattr(pool, "_processes", {}).values())   # the executor keeps no public list of them
+    for proc in procs:
+        try:
+            proc.terminate()
+        except (OSError, ValueError):
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        try:
+            proc.join(5)
+            if proc.is_alive():
+                proc.kill()
+        except (OSError, ValueError, AssertionError):
+            pass
 
 
 def map_chunks(fn: Callable, chunks: Iterable, *, jobs: int | None = None, scheduler: str | None = None,
@@ -128,9 +181,39 @@ def describe(jobs: int | None = None, scheduler: str | None = None) -> str:
     return "1 process (inline)" if jobs == 1 else f"{jobs} local processes"
 
 
+JOBS_PER_CORE = 4   # more local workers than this per core only queue: --jobs is capped there
+
+
+def max_jobs() -> int:
+    """The most local worker processes that can help: :data:`JOBS_PER_CORE` per core."""
+    return default_jobs() * JOBS_PER_CORE
+
+
+def jobs_value(text: str) -> int:
+    """``--jobs``'s value: a whole number from 1 to :func:`max_jobs` (argparse type)."""
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= n <= max_jobs():
+        raise argparse.ArgumentTypeError(f"must be from 1 to {max_jobs()} ({JOBS_PER_CORE} per core), not {n}")
+    return n
+
+
+CLUSTER_EXTRA = "--scheduler needs Dask's distributed scheduler: pip install 'tractor-rulebook[cluster]'"
+
+
+def missing_cluster(scheduler: str | None) -> str | None:
+    """Why ``--scheduler`` cannot be used (None when it can): the cluster extra is not installed."""
+    from importlib.util import find_spec
+    return CLUSTER_EXTRA if scheduler and find_spec("distributed") is None else None
+
+
 def add_arguments(parser) -> None:
     """``--jobs N`` and ``--scheduler ADDRESS`` on an argparse parser."""
-    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                        help="worker processes on this machine (default: every core; 1 runs in this process)")
+    parser.add_argument("--jobs", "-j", type=jobs_value, default=None, metavar="N",
+                        help=f"worker processes on this machine, 1 to {max_jobs()} (default: every core, "
+                             f"{default_jobs()} here; 1 runs in this process)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="run the same chunks on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786")

@@ -96,6 +96,7 @@ class RunResult:
     seed: int | None = None
     findings: list = field(default_factory=list)     # conformance.analysis.attribution.Finding, by ruleset order
     unexplained: list[str] = field(default_factory=list)
+    report_dir: str | None = None   # where this result's report files are written (the explain command reads it)
 
     def counts(self, indices: Iterable[int] | None = None) -> dict:
         c = dict.fromkeys(STATUSES, 0)

@@ -301,7 +301,7 @@ class ComparisonDirective(TractorDirective):
         return out
 
     def difference_node(self, comp, d, lang: str) -> nodes.container:
-        from conformance.analysis.variants import question_parts
+        from conformance.analysis.variants import answer_parts, question_parts
         from tractor_cli.cmd_diff import NOTES, NOTES_ZH, note_of
         cl = CL[lang]
         a, b = comp.a, comp.b
@@ -335,7 +335,7 @@ class ComparisonDirective(TractorDirective):
                     if i:
                         dec += nodes.Text(", ")
                     dec += clause_link(name, c, lang)
-                rows.append([nodes.literal(name, name), para(*parts_nodes(o.parts(lang), code=value)), dec])
+                rows.append([nodes.literal(name, name), para(*parts_nodes(answer_parts(o, lang), code=value)), dec])
             box += make_table(cl["headers"], rows, classes=["tr-answers"], widths=[10, 60, 30])
             notes = NOTES_ZH if lang == "zh" else NOTES
             box += para(nodes.emphasis("", notes[note_of(d)]), classes=["tr-note"])

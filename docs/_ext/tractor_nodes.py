@@ -359,9 +359,10 @@ class TractorDirective(SphinxDirective):
 
     def record(self, ident: str, kind: str, position, outcomes: dict[str, Any]) -> None:
         """Record one example: its position and the outcome shown for each ruleset (or reading)."""
+        from conformance.analysis.variants import outcome_dict
         _env_records(self.env).setdefault(self.env.docname, []).append({
             "id": ident, "docname": self.env.docname, "kind": kind, "position": position.to_dict(),
-            "outcomes": {k: o.to_dict() for k, o in outcomes.items()},
+            "outcomes": {k: outcome_dict(o) for k, o in outcomes.items()},
         })
 
     def unique_id(self, base: str) -> str:
@@ -374,7 +375,7 @@ class TractorDirective(SphinxDirective):
 
     def example_node(self, ex, lang: str, ident: str, heading: str | list | None = None) -> nodes.container:
         """An example computed by the interpreter: question, cards, answer, deciding clauses."""
-        from conformance.analysis.variants import question_parts
+        from conformance.analysis.variants import answer_parts, question_parts
         lab = L[lang]
         box = nodes.container("", classes=["tr-example"] + (["tr-decisive"] if ex.decisive else []), ids=[ident])
         strong = nodes.strong()
@@ -390,7 +391,7 @@ class TractorDirective(SphinxDirective):
         value = ex.position.kind == "value"
         box += para(*parts_nodes(question_parts(ex.position, lang)), classes=["tr-question"])
         box += para(nodes.strong("", lab["answer"] + colon(lang)),
-                    *parts_nodes(ex.outcome.parts(lang), code=value), classes=["tr-answer"])
+                    *parts_nodes(answer_parts(ex.outcome, lang), code=value), classes=["tr-answer"])
         box += self.decided_by(ex.ruleset, ex.outcome.clauses, lang)
         outcomes = {ex.ruleset: ex.outcome}
         if ex.readings:
@@ -398,7 +399,7 @@ class TractorDirective(SphinxDirective):
             for name, o in ex.readings:
                 item = nodes.list_item()
                 item += para(lab["under"] + " ", nodes.literal(name, name), colon(lang),
-                             *parts_nodes(o.parts(lang), code=value))
+                             *parts_nodes(answer_parts(o, lang), code=value))
                 items += item
                 outcomes[f"{ex.ruleset}#{ex.clause}#{name}"] = o
             box += items

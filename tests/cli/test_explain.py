@@ -144,7 +144,7 @@ def test_a_failing_case_of_a_run_is_explained_by_its_id(tmp_path, capsys, monkey
     assert code == 0 and "report.json)" in out and ("answer: legal" in out) == other["expected"]["legal"]
     for bad, says in ((["--case", "r003:follow"], "expected RULESET:OPERATION:HASH"),
                       (["--case", "r003:follow:000000000000"], "no case r003:follow:000000000000"),
-                      (["--case", "house:follow:000000000000"], "give its rule file"),
+                      (["--case", "no_such_house:follow:000000000000"], "give its rule file"),
                       (["r003", "lead", "--case", case["id"]], "is a follow case, not lead"),
                       ([], "give RULESET QUESTION")):
         code, out, err = _explain(capsys, *bad)

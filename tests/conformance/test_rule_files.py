@@ -77,7 +77,7 @@ def test_conform_runs_a_users_file_on_both_sides(house, tmp_path):
 
 def test_the_handshake_announces_a_users_file_to_other_engines(house):
     from conformance.running.runner import Runner
-    from tractor_cli.cmd_conform import engine_with_rules, resolve_rulesets
+    from conformance.conform import engine_with_rules, resolve_rulesets
     names, files = resolve_rulesets([str(house), "r001"])
     assert names == ["house", "r001"]
     assert files == [{"name": "house", "extends": "r003", "path": str(house.resolve()), "source": HOUSE}]

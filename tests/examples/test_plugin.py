@@ -1,9 +1,9 @@
 """The pytest plugin (conformance.pytest_plugin), run as an engine author would: pytest in another directory."""
 import os
 import shlex
-import subprocess
 import sys
 from pathlib import Path
+from tests import processes
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON_TOY = REPO / "examples" / "python" / "toy_engine.py"
@@ -11,11 +11,11 @@ REFERENCE = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine"])
 TOY = shlex.join([sys.executable, str(PYTHON_TOY)])
 
 
-def pytest_in(directory: Path, *args, env=None, timeout=180):
+def pytest_in(directory: Path, *args, env=None, timeout=processes.PATIENCE):
     """``python -m pytest ARGS`` in ``directory`` (a directory of its own: no project ini, no conftest)."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HYPOTHESIS_"))}
     environ.update(env or {})
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfEs", *args],
+    return processes.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfEs", *args],
                           capture_output=True, text=True, cwd=directory, env=environ, timeout=timeout)
 
 
@@ -135,3 +135,18 @@ def test_a_users_rule_file_is_a_ruleset_of_the_plugin_too(tmp_path):
     bad.write_text(HOUSE.replace("thirty_capped", "nonsense").replace("house", "bad"), encoding="utf-8")
     out = pytest_in(tmp_path, "-p", "conformance.pytest_plugin", "--tractor-ruleset", "bad.tractor")
     assert out.returncode == 4 and "error[E508]" in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+def test_the_default_suite_runs_through_the_library_function(tmp_path):
+    """--tractor-default-suite: the cases of `tractor conform --ruleset r003 --ops result` (the band edges of
+    003:4's table among them), judged by conformance.conform, one test that fails with the run's findings."""
+    good = pytest_in(tmp_path, "--tractor-engine", REFERENCE, "--tractor-ruleset", "r003", "--tractor-ops", "result",
+                     "--tractor-default-suite", "-p", "conformance.pytest_plugin", "-v")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "tractor::r003.default PASSED" in good.stdout
+    bad = pytest_in(tmp_path, "--tractor-engine", TOY, "--tractor-ruleset", "r003", "--tractor-ops", "result",
+                    "--tractor-default-suite", "-p", "conformance.pytest_plugin", "-k", "default",
+                    env={"TOY_ENGINE_BUG": "1"})
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "r003: " in bad.stdout and "the default suite of tractor conform, seed 0" in bad.stdout
+    assert "replay: tractor conform --engine" in bad.stdout

@@ -19,7 +19,7 @@ from reference_impl.rules import Rules, rules_for
 
 from conformance.generation.features import Feature, changed, feature_order, feature_value, features, topic_of
 from conformance.analysis.variants.questions import IMPOSSIBLE, Outcome, Question, outcome_or_impossible, try_ask
-from conformance.analysis.variants.render import question_text
+from conformance.analysis.variants.render import outcome_dict, question_text
 from conformance.analysis.variants.search import Space, candidates
 
 
@@ -46,8 +46,8 @@ class Difference:
             "b": dataclasses.asdict(self.b) if self.b else None,
             "position": self.position.to_dict() if self.position else None,
             "question": question_text(self.position) if self.position else None,
-            "outcome_a": self.outcome_a.to_dict() if self.outcome_a else None,
-            "outcome_b": self.outcome_b.to_dict() if self.outcome_b else None,
+            "outcome_a": outcome_dict(self.outcome_a) if self.outcome_a else None,
+            "outcome_b": outcome_dict(self.outcome_b) if self.outcome_b else None,
             "attributed": self.attributed, "alone": self.alone,
         }
 

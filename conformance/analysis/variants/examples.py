@@ -19,6 +19,7 @@ from tractor_dsl.checker import CheckedRuleset
 from conformance.generation.features import feature_order, feature_value, reading_changes, schema_alternatives, value_text
 from conformance.analysis.variants.compare import with_changes
 from conformance.analysis.variants.questions import Outcome, Question, outcome_or_impossible, try_ask
+from conformance.analysis.variants.render import outcome_dict
 from conformance.analysis.variants.search import Space, candidates
 
 
@@ -34,8 +35,8 @@ class Example:
 
     def to_dict(self) -> dict:
         return {"ruleset": self.ruleset, "clause": self.clause, "key": self.key,
-                "position": self.position.to_dict(), **self.outcome.to_dict(),
-                "readings": [{"reading": n, **o.to_dict()} for n, o in self.readings]}
+                "position": self.position.to_dict(), **outcome_dict(self.outcome),
+                "readings": [{"reading": n, **outcome_dict(o)} for n, o in self.readings]}
 
 
 def _ladder_key(lead: str) -> str:

@@ -72,15 +72,7 @@ class Outcome:
         fields = protocol.normalize(self.op, self.result) if self.op in protocol.COMPARED else self.result
         return json.dumps(fields, sort_keys=True, ensure_ascii=False)
 
-    def parts(self, lang: str = "en") -> list[tuple[str, str]]:
-        from conformance.analysis.variants.render import answer_parts
-        return answer_parts(self, lang)
-
-    def text(self, lang: str = "en") -> str:
-        return "".join(s for _, s in self.parts(lang))
-
-    def to_dict(self) -> dict:
-        return {"answer": self.text("en"), "answer_zh": self.text("zh"), "clauses": list(self.clauses)}
+    # how an outcome reads (in English and Chinese) is render's: answer_parts, answer_text, outcome_dict
 
 
 IMPOSSIBLE = "impossible"

@@ -378,6 +378,16 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
     return _game_answer(o, lang)
 
 
+def answer_text(o: Outcome, lang: str = "en") -> str:
+    """The answer ``o`` as one line of text."""
+    return "".join(s for _, s in answer_parts(o, lang))
+
+
+def outcome_dict(o: Outcome) -> dict:
+    """The answer ``o`` in both languages and the clauses that decided it (JSON)."""
+    return {"answer": answer_text(o, "en"), "answer_zh": answer_text(o, "zh"), "clauses": list(o.clauses)}
+
+
 def _game_answer(o: Outcome, lang: str) -> list[tuple[str, str]]:
     r, zh, op = o.result, _z(lang), o.op
     if op == "declare":

@@ -1,0 +1,437 @@
+"""One conform run from a :class:`~conformance.plan.RunPlan`: the rulesets resolved, the cases prepared, every
+engine run, the failures analysed into findings, and the report files written.
+
+:func:`conform` is the library's whole run, for ``tractor conform`` and for any Python caller::
+
+    from conformance.conform import conform
+    from conformance.plan import RunPlan
+
+    done = conform(RunPlan(engines=["./my-engine"], rulesets=["r003"], report="reports/mine"))
+    done.status          # 0 green, 1 a failing engine, 2 a usage problem (done.problem says which)
+    done.results[0].counts()
+
+It prints nothing by itself: ``echo`` receives the lines a person should see while the run goes (which
+rulesets, the generated stage's properties), and ``progress`` an object with the interface of
+:class:`Quiet`. Whatever the engine does and whatever signals come, a run that gets past
+:meth:`RunPlan.problems` ends with its report files written in full.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from conformance.plan import RunPlan
+
+
+class Quiet:
+    """A progress display that shows nothing (the interface ``tractor conform``'s bar implements)."""
+
+    mode = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def preparing(self, what: str) -> None:
+        pass
+
+    def start(self, cases: list[dict]) -> None:
+        pass
+
+    def __call__(self, done: int, total: int, tally: dict) -> None:
+        pass
+
+
+@dataclass
+class Conformed:
+    """What a run produced: one result per engine (empty when it never started), the files written, the
+    problem that stopped it or its reports (None), and the exit status."""
+
+    results: list = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    problem: str | None = None
+    status: int = 0
+    matrix: object | None = None
+    names: list[str] = field(default_factory=list)
+    drawn: list[str] = field(default_factory=list)   # the generated stage's disagreements, drawn
+    properties: list = field(default_factory=list)   # the generated stage: (outcome, note) per property
+
+
+class UsageProblem(Exception):
+    """A plan that cannot run as given: one line, exit status 2."""
+
+
+def _echo(line: str = "") -> None:
+    print(line, flush=True)
+
+
+def conform(plan: RunPlan, *, interrupts=None, progress=None, echo: Callable[[str], None] = _echo) -> Conformed:
+    """Run ``plan``; never raises for what an engine does or for a usage problem (``Conformed.problem``)."""
+    from conformance.running.interrupts import Interrupts
+    if interrupts is None:
+        with Interrupts(keep=True) as own:
+            return conform(plan, interrupts=own, progress=progress, echo=echo)
+    try:
+        return _conform(plan, interrupts, progress or Quiet(), echo)
+    except UsageProblem as e:
+        return Conformed(problem=str(e), status=2)
+
+
+def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
+    from conformance.generation.cases import generated_cases, select_cases, vector_cases
+    from conformance.protocol import messages as protocol
+    from conformance.running.runner import ExpectationError, RunResult, load_expectations
+    from reference_impl.rules import ruleset_names
+
+    problems = plan.problems()
+    if problems:
+        raise UsageProblem("; ".join(problems))
+    rulesets = list(plan.rulesets)
+    known = ruleset_names()
+    if "all" in rulesets:
+        rulesets = known
+    rulesets, rule_files = resolve_rulesets(rulesets)  # files to their rulesets' names (a SpecError if broken)
+    unknown = [r for r in rulesets if r not in known and r not in {f["name"] for f in rule_files}]
+    if unknown:
+        raise UsageProblem(f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    engines = [engine_with_rules(e, rule_files) for e in plan.engines]
+    ops = plan.ops
+    bad_ops = [o for o in ops or [] if o not in protocol.OPERATIONS]
+    if bad_ops:
+        raise UsageProblem(f"unknown operation(s) {', '.join(bad_ops)}; known: {', '.join(protocol.OPERATIONS)}")
+    if plan.vectors is None and not rulesets:
+        rulesets = rulesets_of_engines(engines, plan)
+        echo(f"rulesets: {', '.join(rulesets)} (those the engine's handshake lists; --ruleset chooses)")
+    deviations = []
+    if plan.expect:
+        try:
+            deviations = load_expectations(plan.expect)
+        except ExpectationError as e:
+            raise UsageProblem(str(e)) from None
+    wanted = list(ops or protocol.OPERATIONS)
+    if plan.generated:
+        return _generated(plan, engines, rulesets, wanted, deviations, interrupts, echo)
+
+    started = time.monotonic()
+    meta = {"rulesets": rulesets, "ops": wanted}
+    try:
+        with interrupts.armed(), bar:
+            if plan.vectors is not None:
+                bar.preparing("reading the vectors")
+                try:
+                    cases = vector_cases(plan.vectors or None, rulesets or None, ops)
+                except (OSError, ValueError) as e:
+                    raise UsageProblem(f"cannot read the vectors: {e}") from None
+                meta.update(source=f"vectors {plan.vectors or 'conformance/vectors'}", seed=None)
+                meta["rulesets"] = rulesets = rulesets or sorted({c["ruleset"] for c in cases})
+            else:
+                cases = []
+                for i, ruleset in enumerate(rulesets, 1):
+                    bar.preparing(f"preparing {ruleset} ({i}/{len(rulesets)})")
+                    cases += generated_cases([ruleset], ops, plan.seed, plan.count)
+                meta.update(source="generated", seed=plan.seed)
+    except KeyboardInterrupt:  # before any case: a report that says so
+        result = RunResult([], [], None, [engines[0]], datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                           time.monotonic() - started, True, 0, 0, "",
+                           [{"kind": "interrupted", "message": f"{interrupts.name} while the cases were prepared; "
+                             "no case was run"}], [], rulesets=rulesets, ops=wanted,
+                           source="vectors" if plan.vectors is not None else "generated", seed=plan.seed)
+        return finish(plan, [result], interrupts)
+    if plan.select:
+        cases = select_cases(cases, plan.select)
+    if not cases:
+        raise UsageProblem("no cases to run" + (f" (-k {' '.join(plan.select)} selects none)" if plan.select else ""))
+    results = _run_engines(plan, engines, cases, deviations, interrupts, bar, rule_files, meta)
+    for r in results:   # the whole run's time, preparing the cases included
+        r.duration = time.monotonic() - started
+    return finish(plan, results, interrupts)
+
+
+def _run_engines(plan: RunPlan, engines, cases, deviations, interrupts, bar, rule_files, meta) -> list:
+    from conformance.reporting import matrix
+    from conformance.running.runner import Runner
+    options = dict(timeout=plan.timeout, window=plan.window, max_restarts=plan.max_restarts,
+                   handshake_timeout=plan.handshake_timeout, strict_schema=plan.strict_schema,
+                   max_fail=plan.max_fail)
+    try:
+        if len(engines) == 1:
+            runner = Runner(engines[0], progress=bar, interrupts=interrupts, **options)
+            runner.rule_files = rule_files
+            with bar:
+                bar.start(cases)
+                return [runner.run(cases, deviations, **meta)]
+        with bar:
+            bar.start(list(cases) * len(engines))   # one bar: the cases answered by all the engines
+            return matrix.run_engines(engines, cases, deviations, interrupts=interrupts,
+                                      progress=_Shared(bar, len(engines)) if bar.mode else None,
+                                      meta=meta, rule_files=list(rule_files), **options)
+    except ValueError as e:
+        raise UsageProblem(str(e)) from None
+
+
+class _Shared:
+    """One progress display for every engine: the cases answered by all of them."""
+
+    def __init__(self, bar, engines: int):
+        self.bar = bar
+        self.lock = threading.Lock()
+        self.done = [0] * engines
+        self.tallies: list[dict] = [{} for _ in range(engines)]
+
+    def __call__(self, i: int, done: int, total: int, tally: dict) -> None:
+        with self.lock:
+            self.done[i], self.tallies[i] = done, dict(tally)
+            summed = {k: sum(t.get(k, 0) for t in self.tallies) for k in tally}
+            self.bar(sum(self.done), total * len(self.done), summed)
+
+
+# --------------------------------------------------------------------------- rulesets and engines
+
+def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
+    """Ruleset arguments (bundled names or paths of users' rule files) as names, and each file's ruleset
+    as the handshake announces it to the engine: name, what it extends, path and text (docs/protocol.md)."""
+    from reference_impl.rules import is_rule_file, load_file
+    names, files = [], []
+    for spec in specs:
+        if not is_rule_file(spec):
+            names.append(spec)
+            continue
+        rules = load_file(spec)
+        path = str(Path(spec).resolve())
+        lineage = rules.checked.lineage
+        files.append({"name": rules.name, "extends": lineage[1] if len(lineage) > 1 else None, "path": path,
+                      "source": Path(path).read_text(encoding="utf-8")})
+        names.append(rules.name)
+    return names, files
+
+
+def rulesets_of_engines(engines: list[str], plan: RunPlan) -> list[str]:
+    """With no rulesets given: the bundled rulesets the engines' handshakes list (each engine is started,
+    greets and is stopped). An engine whose handshake fails adds every bundled ruleset, so the run itself
+    reports the failure as it would with ``all``."""
+    from conformance.running.runner import HandshakeError, Runner
+    from reference_impl.rules import ruleset_names
+    known = ruleset_names()
+    found: set[str] = set()
+    listed: set[str] = set()
+    for command in engines:
+        try:
+            hs = Runner(command, timeout=plan.timeout, handshake_timeout=plan.handshake_timeout).probe()
+        except (HandshakeError, ValueError):
+            found.update(known)
+            continue
+        listed.update(str(r) for r in hs.get("rulesets", []))
+        found.update(r for r in hs.get("rulesets", []) if r in known)
+    if not found:
+        raise UsageProblem(f"the engine's handshake lists no bundled ruleset (it lists: "
+                           f"{', '.join(sorted(listed)) or 'none'}); give --ruleset R, a bundled name or your "
+                           "rule file")
+    return [r for r in known if r in found]
+
+
+def engine_with_rules(command: str, rule_files: list[dict]) -> str:
+    """The engine command, with ``--rules FILE`` for each user's file when the engine is ``tractor engine``
+    given no ``--rules`` of its own (any other engine learns of them from the handshake)."""
+    if not rule_files:
+        return command
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command
+    tractor = [i for i, a in enumerate(argv[:-1]) if os.path.basename(a) in ("tractor", "tractor_cli.main")]
+    if not tractor or argv[tractor[0] + 1] != "engine" or "--rules" in argv:
+        return command   # another engine, or one told its rules already
+    extra = []
+    for f in rule_files:
+        if f["path"] not in argv:
+            extra += ["--rules", f["path"]]
+    return shlex.join(argv + extra)
+
+
+# --------------------------------------------------------------------------- the end of a run
+
+def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True) -> Conformed:
+    """The end of every run: the processes the engines left killed, the failures analysed (``analyse=False``
+    for the generated stage, whose one shrunk position per operation findings cannot use), the expectations
+    written, then the report files; the exit status."""
+    from conformance.reporting import matrix
+    end_children(results)
+    if analyse:
+        analyse_results(results, interrupts)
+    done = Conformed(results=results)
+    if plan.write_expect and results:
+        done.problem = write_expect(plan.write_expect, results[0])
+    names = matrix.engine_names(results) if len(results) > 1 else []
+    done.names = names
+    if plan.report:   # each result knows its folder: the explain commands the reports print name it
+        folders = [plan.report] if len(results) == 1 else [str(Path(plan.report) / s) for s in matrix.slugs(names)]
+        for r, folder in zip(results, folders):
+            r.report_dir = folder
+        try:
+            done.written += write_report_files(plan.report, results, names)
+        except OSError as e:
+            done.problem = f"cannot write the report to {plan.report}: {e.strerror or e}"
+    if done.problem is None and (plan.html or plan.badges or len(results) > 1):
+        done.matrix = matrix.build(results, names or None)
+        extra, done.problem = write_extras(plan, results, done.matrix)
+        done.written += extra
+    done.status = exit_status(results, interrupts, done.problem)
+    return done
+
+
+def write_report_files(folder: str, results: list, names: list[str]) -> list[Path]:
+    """The report files: one engine's in ``folder``; several engines' in one folder each, beside the matrix."""
+    from conformance.reporting import matrix, report
+    if len(results) == 1:
+        return report.write_reports(results[0], folder)
+    base = Path(folder)
+    written: list[Path] = []
+    m = matrix.build(results, names)
+    for s, r in zip(matrix.slugs(names), results):
+        written += report.write_reports(r, base / s)
+    report._atomic_write(base / "matrix.json", matrix.to_json(m, results))
+    report._atomic_write(base / "matrix.md", matrix.markdown(m, results))
+    return written + [base / "matrix.json", base / "matrix.md"]
+
+
+def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | None]:
+    """The HTML report and the badges the plan asks for: the paths written, and a problem or None."""
+    written: list[Path] = []
+    try:
+        if plan.html:
+            from conformance.reporting.html_report import render
+            from conformance.reporting.report import _atomic_write
+            path = Path(plan.html)
+            _atomic_write(path, render(m, results, show=max(plan.show, 40)))
+            written.append(path)
+        if plan.badges:
+            from conformance.reporting.badges import write_badges
+            written += write_badges(m, plan.badges)
+    except OSError as e:
+        return written, f"cannot write {e.filename or 'the report'}: {e.strerror or e}"
+    return written, None
+
+
+def write_expect(path: str, result) -> str | None:
+    """Write the run's failures as an expectation file; why it could not be (None when written)."""
+    from conformance.running.expectations import expectations_text, written_expectations
+    try:
+        Path(path).write_text(expectations_text(written_expectations(result), path.endswith(".toml")),
+                              encoding="utf-8")
+    except OSError as e:
+        return f"--write-expect: cannot write {path}: {e.strerror or e}"
+    return None
+
+
+def end_children(results) -> None:
+    """Kill what the engines left behind outside their sessions, and say so in the (first) report."""
+    from conformance.running import supervise
+    left = supervise.end_children()
+    if left and results:
+        results[0].events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left "
+                                  "behind, outside their sessions, were killed at the end of the run"})
+
+
+def analyse_results(results, interrupts) -> None:
+    """Group each finished run's failures into findings, charge each failure to its clause, and apply the
+    expectations that select by finding. The analysis never costs the report: a failure of it is an event."""
+    from conformance.analysis.attribution import attribute
+    from conformance.running.expectations import apply_finding_expectations
+    for r in results:
+        if r.interrupted or interrupts.status is not None:
+            continue
+        try:
+            attribute(r)
+            apply_finding_expectations(r)
+        except Exception as e:  # noqa: BLE001 — any bug of the analysis is reported, not raised
+            r.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+
+
+def exit_status(results, interrupts, problem: str | None) -> int:
+    """2 when the reports could not be written, the signal's status when one stopped the run, 130 when it
+    was interrupted, 1 when any engine failed, else 0."""
+    if problem:
+        return 2
+    if interrupts.status is not None:
+        return interrupts.status
+    if any(r.interrupted for r in results):
+        return 130
+    return 1 if any(r.failed for r in results) else 0
+
+
+# --------------------------------------------------------------------------- the generated stage
+
+def _generated(plan: RunPlan, engines, rulesets, wanted, deviations, interrupts, echo) -> Conformed:
+    """The Hypothesis suite through the protocol: one property per ruleset and operation, reported as the
+    seeded run is (one case per property: its shrunk disagreement, or how many positions passed)."""
+    from conformance.generation.generated_parallel import run_generated
+    from conformance.generation.suite import EngineUnavailable
+    from conformance.protocol import messages as protocol
+    from conformance.running import supervise
+    from conformance.running.expectations import apply_expectations
+    from conformance.running.parallel import describe
+    from conformance.running.runner import RunResult
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    start = time.monotonic()
+    echo(f"{len(rulesets) * len(wanted)} properties (profile {plan.generated}) on "
+         f"{describe(plan.jobs, plan.scheduler)}, each worker with its own engine process")
+    try:
+        with interrupts.armed():
+            engine = run_generated(engines[0], plan.timeout, rulesets, wanted, plan.generated, plan.seed,
+                                   jobs=plan.jobs, scheduler=plan.scheduler)
+    except KeyboardInterrupt:
+        supervise.end_children()
+        return Conformed(problem=None, status=interrupts.status or 130)
+    except (EngineUnavailable, RuntimeError) as e:   # no engine, or the Dask scheduler cannot be reached
+        raise UsageProblem(str(e)) from None
+    finally:
+        supervise.end_children()
+    outcomes = engine.outcomes
+    lines = []
+    for o in outcomes:
+        top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
+        note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
+        if o.op in protocol.narrowed(engine.fields):   # partial answers, declared: say so
+            note += "; " + protocol.coverage_note(o.op, engine.fields[o.op])
+        lines.append((o, note))
+    cases, results = generated_outcomes(outcomes)
+    apply_expectations(cases, results, deviations)
+    events = [{"kind": "stale_expectation", "message": f"no case matched the expected deviation ({d.label()})"}
+              for d in deviations if d.matched == 0]
+    result = RunResult(cases, results, engine.handshake, list(engine.argv), started, time.monotonic() - start,
+                       False, engine.restarts, 0, "", events, list(deviations), rulesets=rulesets,
+                       ops=wanted, source=f"generated ({plan.generated})", seed=plan.seed)
+    done = finish(plan, [result], interrupts, analyse=False)
+    done.drawn = [o.disagreement.render() for o in outcomes if o.disagreement is not None]
+    done.properties = lines
+    return done
+
+
+def generated_outcomes(op_outcomes) -> tuple[list[dict], list]:
+    """The properties of a generated run as cases and outcomes of a report: a disagreement is the case of
+    its shrunk position; a property that held is one case listing the clauses its positions consulted."""
+    from conformance.generation.cases import case_id
+    from conformance.running.runner import Outcome
+    cases, results = [], []
+    for o in op_outcomes:
+        d = o.disagreement
+        if d is not None:
+            cases.append({"id": case_id(d.ruleset, d.op, d.input), "op": d.op, "ruleset": d.ruleset,
+                          "input": d.input, "expected": d.expected, "clauses": list(d.clauses)})
+            results.append(Outcome(d.status, "disagrees" if d.status == "fail" else "errored",
+                                   "; ".join(d.differences), d.got if isinstance(d.got, dict) else None))
+            continue
+        clauses = sorted(o.clauses, key=o.clauses.get, reverse=True)
+        cases.append({"id": f"{o.ruleset}:{o.op}:generated", "op": o.op, "ruleset": o.ruleset, "input": {},
+                      "expected": {}, "clauses": clauses})
+        results.append(Outcome("skipped", "not_supported", o.skipped_reason) if o.status == "skipped" else
+                       Outcome("pass", "", f"{o.examples} generated positions agree"))
+    return cases, results
