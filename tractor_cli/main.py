@@ -39,6 +39,7 @@ def _available():
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tractor", description="The executable rulebook of Tractor (拖拉机 / 升级).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in _available():
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
@@ -47,12 +48,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def version() -> str:
+    """The installed distribution's version (``tractor-rulebook``)."""
+    from importlib.metadata import PackageNotFoundError, version as dist_version
+    try:
+        return dist_version("tractor-rulebook")
+    except PackageNotFoundError:   # a checkout used without installing it
+        return "unknown (not installed)"
+
+
 def main(argv: list[str] | None = None) -> int:
     from tractor_dsl.diagnostics import SpecError
 
     if (sys.argv[1:] if argv is None else argv)[:1] == ["conform"]:
         from conformance.running.interrupts import catch_early  # a signal from now on still ends with a report
         catch_early()
+    else:
+        _end_on_sigterm()
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and getattr(args, "_parser", None):  # a bad option of a command: that command's usage
@@ -62,8 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    if getattr(args, "scheduler", None):
+        from conformance.running.parallel import missing_cluster
+        if missing_cluster(args.scheduler):
+            print(f"tractor {args.command}: {missing_cluster(args.scheduler)}", file=sys.stderr)
+            return 2
     try:
         return args._run(args)
+    except SystemExit as e:   # SIGTERM (see _end_on_sigterm): what was started is ended below
+        return e.code if isinstance(e.code, int) else 1
     except SpecError as e:
         for d in e.diagnostics:
             print(d.headline(), file=sys.stderr)
@@ -76,6 +95,22 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # last resort: a message, never a traceback
         print(f"tractor {args.command}: internal error: {e.__class__.__name__}: {e}", file=sys.stderr)
         return 70
+    finally:
+        if "conformance.running.supervise" in sys.modules:   # engines this command started, with their groups
+            sys.modules["conformance.running.supervise"].kill_child_groups()
+
+
+def _end_on_sigterm() -> None:
+    """SIGTERM ends a command as ^C does, through its ``finally`` blocks: a pool is terminated with its
+    workers, and every engine this process started is killed with its process group."""
+    import signal
+
+    def end(signum, frame):
+        raise SystemExit(128 + signum)
+    try:
+        signal.signal(signal.SIGTERM, end)
+    except ValueError:   # not the main thread (main() called from a test's thread)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

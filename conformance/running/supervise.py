@@ -188,6 +188,24 @@ def end_children() -> int:
     return len(live)
 
 
+def kill_child_groups() -> int:
+    """Kill every live child of this process with its process group (an engine leads a session of its own,
+    so its group holds what it forked); the number of children. Needs no subreaper: for a worker or a
+    command ending on a signal, whose engines are its direct children."""
+    if not os.path.isdir("/proc"):
+        return 0
+    me = os.getpid()
+    live = [pid for pid in _proc_ids() if (st := _stat(pid)) is not None and st[1] == me and st[0] not in ("Z", "X")]
+    for pid in live:
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    _reap(live)
+    return len(live)
+
+
 def stray(tag: str) -> list[int]:
     """Live processes still carrying ``tag`` (for tests and reports)."""
     if not os.path.isdir("/proc"):

@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests import processes
 
 ENGINES = Path(__file__).parent / "engines"
 REPO = Path(__file__).resolve().parents[2]
@@ -26,6 +27,5 @@ def small_cases():
 
 def cli(*argv, **kw):
     """Run ``tractor ...`` as a subprocess (so signals and exit codes are real)."""
-    import subprocess
-    return subprocess.run([sys.executable, "-m", "tractor_cli.main", *argv], capture_output=True, text=True,
-                          cwd=kw.pop("cwd", REPO), timeout=kw.pop("timeout", 120), **kw)
+    return processes.run([sys.executable, "-m", "tractor_cli.main", *argv], capture_output=True, text=True,
+                          cwd=kw.pop("cwd", REPO), timeout=kw.pop("timeout", processes.PATIENCE), **kw)

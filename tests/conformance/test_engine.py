@@ -1,7 +1,6 @@
 """The reference engine: the interpreter behind the protocol (``tractor engine``)."""
 import json
 import random
-import subprocess
 import sys
 
 import pytest
@@ -12,11 +11,12 @@ from conformance.protocol import messages as protocol
 from conformance.generation.cases import vector_cases
 
 from .conftest import REPO
+from tests import processes
 
 
-def _talk(lines, timeout=60):
+def _talk(lines, timeout=processes.PATIENCE):
     """Send request lines to a fresh ``tractor engine``; its answers (decoded) and exit status."""
-    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "engine"], input="".join(lines),
+    proc = processes.run([sys.executable, "-m", "tractor_cli.main", "engine"], input="".join(lines),
                           capture_output=True, text=True, timeout=timeout, cwd=REPO)
     return [json.loads(x) for x in proc.stdout.splitlines()], proc.returncode, proc.stderr
 
@@ -51,8 +51,8 @@ def test_engine_subprocess_speaks_the_protocol():
 
 
 def test_handshake_flag_prints_the_handshake():
-    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "engine", "--handshake"], capture_output=True,
-                          text=True, cwd=REPO, timeout=60)
+    proc = processes.run([sys.executable, "-m", "tractor_cli.main", "engine", "--handshake"], capture_output=True,
+                          text=True, cwd=REPO, timeout=processes.PATIENCE)
     assert proc.returncode == 0
     msg = json.loads(proc.stdout)
     assert protocol.check_answer("handshake", msg) == "result"
@@ -157,8 +157,8 @@ def test_the_engine_answers_every_hostile_line_and_goes_on():
         b'{"seq": 9, "op": "classify", ' + inp + b'["5H", "5H"]}}',
         b'{"seq": 10, "op": "shutdown"}',
     ]
-    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "engine"], input=b"\n".join(lines) + b"\n",
-                          capture_output=True, timeout=120, cwd=REPO)
+    proc = processes.run([sys.executable, "-m", "tractor_cli.main", "engine"], input=b"\n".join(lines) + b"\n",
+                          capture_output=True, text=False, timeout=processes.PATIENCE, cwd=REPO)
     assert proc.returncode == 0, proc.stderr[-2000:]
     answers = [decode(line) for line in proc.stdout.splitlines()]
     assert [a["seq"] for a in answers] == list(range(1, 11))

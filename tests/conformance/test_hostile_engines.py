@@ -18,6 +18,8 @@ from conformance.reporting import report
 from conformance.running.runner import Runner
 from conformance.generation.cases import generated_cases
 
+from tests import processes
+
 from .conftest import ENGINES, REPO, faux
 
 TAG = "TRACTOR_TEST_TAG"
@@ -56,8 +58,9 @@ def alive(pids) -> list[int]:
 
 
 def left_behind(tag: str, pids=()) -> list[int]:
-    """What is still running after a grace of two seconds (a killed process takes a moment to go)."""
-    deadline = time.monotonic() + 2
+    """What is still running after a grace of up to 30 seconds (a killed process takes a moment to go, longer
+    on a loaded machine); returns as soon as nothing is left."""
+    deadline = time.monotonic() + 30
     while True:
         rest = tagged(tag) + alive(pids)
         if not rest or time.monotonic() > deadline:
@@ -250,9 +253,9 @@ def _catching(proc: subprocess.Popen, timeout: float = 60) -> None:
 
 
 def _conform(out: Path, *extra, engine=None) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tractor_cli.main", "conform", "--engine",
-                             engine or faux("slow", 0.01), "--report", str(out), "--no-progress", *extra],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return processes.start([sys.executable, "-m", "tractor_cli.main", "conform", "--engine",
+                            engine or faux("slow", 0.01), "--report", str(out), "--no-progress", *extra],
+                           cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def _three_files(out: Path) -> dict:
@@ -269,7 +272,7 @@ def test_sigterm_while_the_cases_are_generated_still_writes_the_report(tmp_path)
     proc = _conform(out, "--ruleset", "all")  # generating every ruleset's cases takes seconds
     _catching(proc)
     proc.send_signal(signal.SIGTERM)
-    stdout, stderr = proc.communicate(timeout=120)
+    stdout, stderr = processes.finish(proc)
     assert proc.returncode == 143, stderr[-2000:]
     doc = _three_files(out)
     assert doc["interrupted"] is True and doc["cases"] == []
@@ -286,7 +289,7 @@ def test_a_storm_of_signals_never_loses_a_report_file(tmp_path, sig, status):
     while proc.poll() is None:  # one every 20 ms until it is gone: whatever it was doing meanwhile
         proc.send_signal(sig)
         time.sleep(0.02)
-    proc.communicate(timeout=60)
+    processes.finish(proc)
     assert proc.returncode == status
     doc = _three_files(out)
     cases = generated_cases(["r001"], None, seed=0, count=10)

@@ -17,6 +17,8 @@ from conformance.reporting import report
 from conformance.running.runner import (ExpectationError, LineSplitter, Runner, apply_expectations, load_expectations,
                                 Outcome, Deviation)
 
+from tests import processes
+
 from .conftest import REFERENCE, REPO, cli, faux
 
 
@@ -259,14 +261,14 @@ def test_cli_replays_the_vectors(tmp_path):
 
 def test_interrupt_writes_a_valid_partial_report(tmp_path):
     out = tmp_path / "rep"
-    proc = subprocess.Popen([sys.executable, "-m", "tractor_cli.main", "conform", "--engine", faux("slow", 0.02),
+    proc = processes.start([sys.executable, "-m", "tractor_cli.main", "conform", "--engine", faux("slow", 0.02),
                              "--ruleset", "r001", "--count", "40", "--report", str(out), "--progress",
                              "--window", "4"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
     try:
         # wait until the run is under way (the progress bar shows answered cases)
         err = b""
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + processes.PATIENCE
         os.set_blocking(proc.stderr.fileno(), False)
         while b"pass " not in err or b"] 0/" in err.split(b"\r")[-1]:
             assert time.monotonic() < deadline and proc.poll() is None, err
@@ -274,10 +276,10 @@ def test_interrupt_writes_a_valid_partial_report(tmp_path):
             err += proc.stderr.read() or b""
         time.sleep(0.5)
         proc.send_signal(signal.SIGINT)
-        stdout, _ = proc.communicate(timeout=60)
+        stdout, _ = processes.finish(proc)
     finally:
         if proc.poll() is None:
-            proc.kill()
+            processes.kill_group(proc)
     assert proc.returncode == 130
     assert b"INTERRUPTED" in stdout
     doc = json.loads((out / "report.json").read_text())

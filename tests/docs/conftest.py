@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from tests import processes
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -109,7 +109,7 @@ def _build(out: Path) -> str:
     """Both trees into ``out/html`` (warnings are errors); the builds' output."""
     log = ""
     for lang, src, sub in BUILDS:
-        proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", "-q",
+        proc = processes.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", "-q",
                                "-d", str(out / f".doctrees-{lang}"), str(src), str(out / "html" / sub)],
                               cwd=REPO, capture_output=True, text=True)
         assert proc.returncode == 0, f"the {lang} docs build failed:\n{proc.stdout}\n{proc.stderr}"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import DOCS, REPO, parse_html
+from tests import processes
 
 # 003:4 and 003:g1: r003 continues the table without a cap; the house takes 001's cap of 3 levels
 # ('攻守双方最多升三级'), as the reading thirty_capped does.
@@ -31,8 +32,8 @@ tractor_rulebook_pages = False
 
 
 def build(src: Path, out: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", "-q", str(src), str(out)],
-                          capture_output=True, text=True, timeout=600)
+    return processes.run([sys.executable, "-m", "sphinx", "-W", "-b", "html", "-q", str(src), str(out)],
+                          capture_output=True, text=True, timeout=processes.PATIENCE)
 
 
 def project(tmp_path: Path, pages: dict[str, str]) -> Path:

@@ -7,7 +7,6 @@ that these tests do not depend on rule files being edited elsewhere.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 from .dsl_support import clause, minimal
 from tractor_cli.main import main
 from tractor_dsl import checker
+from tests import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_003 = ROOT / "spec" / "003.tractor"
@@ -51,8 +51,8 @@ def private_spec(tmp_path, monkeypatch):
 def test_check_broken_file_exits_1_with_positions(tmp_path):
     bad = tmp_path / "bad.tractor"
     bad.write_text(minimal(clause("c", "", status="stater")), encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "check", str(bad)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = processes.run([sys.executable, "-m", "tractor_cli.main", "check", str(bad)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=processes.PATIENCE)
     assert proc.returncode == 1
     assert f"{bad}:" in proc.stderr
     assert "error[E102]: unknown status 'stater'; did you mean 'stated'?" in proc.stderr
@@ -182,8 +182,8 @@ def test_show_unknown_ruleset_suggests_without_traceback(private_spec, capsys):
 
 def test_show_unknown_ruleset_as_a_process(private_spec):
     # the real command line on the real spec/: whatever it holds, no traceback
-    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "show", "no_such_ruleset"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = processes.run([sys.executable, "-m", "tractor_cli.main", "show", "no_such_ruleset"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=processes.PATIENCE)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert "error[E" in proc.stderr

@@ -1,6 +1,5 @@
 """``tractor export R --json``: every setting, ladder, band, kitty row and reading, each with its clause."""
 import json
-import subprocess
 import sys
 
 import pytest
@@ -8,6 +7,7 @@ import pytest
 from conformance.protocol.messages import schema_errors
 from tractor_dsl.checker import load
 from tractor_dsl.export import export, export_json
+from tests import processes
 
 LIB = load()
 RULESETS = sorted(LIB.rulesets)
@@ -56,12 +56,12 @@ def test_kitty_rows_are_formulas_with_their_text_and_tree():
 
 def test_the_command_is_deterministic_and_reports_an_unknown_ruleset(tmp_path):
     cmd = [sys.executable, "-m", "tractor_cli.main", "export"]
-    first = subprocess.run(cmd + ["r001", "--json"], capture_output=True, text=True, timeout=120)
+    first = processes.run(cmd + ["r001", "--json"], capture_output=True, text=True, timeout=processes.PATIENCE)
     assert first.returncode == 0 and first.stdout == export_json(LIB.get("r001"))
-    out = subprocess.run(cmd + ["r001", "--json", "-o", str(tmp_path / "r001.json")], capture_output=True,
-                         text=True, timeout=120)
+    out = processes.run(cmd + ["r001", "--json", "-o", str(tmp_path / "r001.json")], capture_output=True,
+                         text=True, timeout=processes.PATIENCE)
     assert out.returncode == 0 and (tmp_path / "r001.json").read_text(encoding="utf-8") == first.stdout
-    bad = subprocess.run(cmd + ["r999", "--json"], capture_output=True, text=True, timeout=120)
+    bad = processes.run(cmd + ["r999", "--json"], capture_output=True, text=True, timeout=processes.PATIENCE)
     assert bad.returncode == 1 and "unknown ruleset 'r999'" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -71,7 +71,7 @@ def test_a_users_rule_file_is_exported_with_what_it_overrides(tmp_path):
     from pathlib import Path
     mutant = Path(__file__).parents[1] / "conformance" / "rulesets" / "mutant_r003.tractor"
     cmd = [sys.executable, "-m", "tractor_cli.main", "export", str(mutant), "--json"]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    out = processes.run(cmd, capture_output=True, text=True, timeout=processes.PATIENCE)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert schema_errors("export", data, limit=5) == []

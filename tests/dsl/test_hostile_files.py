@@ -3,7 +3,6 @@ a hang or a bogus position (issue 13). The limits come from :mod:`tractor_dsl.li
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,13 +17,14 @@ from tractor_dsl.diagnostics import Diagnostic
 from tractor_dsl.model import Span
 from tractor_dsl.parser import parse
 from tractor_dsl.patterns import can_form, fits_within, units_as_holding
+from tests import processes
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def tractor_check(*paths, timeout=120):
+def tractor_check(*paths, timeout=processes.PATIENCE):
     """``tractor check PATHS`` in a subprocess: (exit status, stderr)."""
-    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "check", "--quiet", *map(str, paths)],
+    proc = processes.run([sys.executable, "-m", "tractor_cli.main", "check", "--quiet", *map(str, paths)],
                           cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     return proc.returncode, proc.stderr
 
@@ -47,7 +47,7 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
 def test_a_fifo_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "pipe.tractor"
     os.mkfifo(fifo)
-    rc, err = tractor_check(fifo, timeout=60)  # a blocking open would time out here
+    rc, err = tractor_check(fifo, timeout=300)  # a blocking open would time out here (a normal check takes seconds)
     assert rc == 1
     assert f"{fifo}: error[E007]: this is a FIFO, not a rule file" in err
     found = tmp_path / "folder"
@@ -66,9 +66,9 @@ def test_a_folder_without_rule_files_is_an_error(tmp_path, make):
     rc, err = tractor_check(folder)
     assert rc == 1
     assert f"{folder}: error[E008]: no rule files (*.tractor) in this folder" in err
-    assert "0 ruleset(s) checked, 1 error(s)" in subprocess.run(
+    assert "0 ruleset(s) checked, 1 error(s)" in processes.run(
         [sys.executable, "-m", "tractor_cli.main", "check", str(folder)], cwd=ROOT, capture_output=True,
-        text=True, timeout=120).stdout
+        text=True, timeout=processes.PATIENCE).stdout
 
 
 def test_a_missing_file_has_a_real_message_and_no_position(tmp_path):

@@ -11,7 +11,7 @@ folder, wanted = sys.argv[1], int(sys.argv[2])
 
 def meet():
     open(os.path.join(folder, f"{os.getpid()}.started"), "w").close()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 300   # a margin for a loaded machine: the engines start together
     while sum(n.endswith(".started") for n in os.listdir(folder)) < wanted:
         if time.monotonic() > deadline:
             sys.exit(3)
