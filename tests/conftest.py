@@ -20,3 +20,29 @@ def pytest_terminal_summary(terminalreporter, config):
     new = sorted(p.name for p in shots.glob("*") if p.stat().st_mtime >= started) if shots.is_dir() else []
     if new:
         terminalreporter.write_line(f"screenshots and print previews written to {shots}: {', '.join(new)}")
+
+
+# The slow tier: left out of the everyday run (pyproject's addopts: -m "not slow"), run by .ci/run after it
+# (pytest -n auto -m slow). A module here is slow as a whole; a test that builds the whole site (the `site`
+# fixture of tests/docs) is slow wherever it is.
+SLOW_MODULES = {
+    "tests/docs/test_browser.py": "a real Chromium against the built site",
+    "tests/docs/test_report_browser.py": "a real Chromium against the HTML report",
+    "tests/docs/test_user_rulebook.py": "Sphinx builds of small projects",
+    "tests/suite/test_fingerprint.py": "fingerprints probe every clause through an engine",
+    "tests/conformance/test_fingerprint_emit.py": "fingerprint, emit, then a whole conform run",
+    "tests/conformance/test_hostile_engines.py": "whole runs against crashing, hanging and flooding engines",
+    "tests/cli/test_signals.py": "parallel commands signalled while they work",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+    root = config.rootpath
+    for item in items:
+        try:
+            where = item.path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+        if where in SLOW_MODULES or "site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

@@ -34,10 +34,14 @@ def add_arguments(p):
 
 
 def run(args) -> int:
+    from importlib.util import find_spec
     from tractor_play.impact.report import print_tables, write_json, write_plots
     from tractor_play.impact.run import default_command, default_games, run_impact
     from reference_impl.rules import ruleset_names, rules_for
 
+    if args.plots and find_spec("matplotlib") is None:
+        print("tractor impact: --plots needs matplotlib: pip install 'tractor-rulebook[impact]'", file=sys.stderr)
+        return 2
     names = ruleset_names() if args.bundled else list(args.rulesets)
     if len(names) < 2:
         print("tractor impact: name two or more rulesets (or --bundled)", file=sys.stderr)

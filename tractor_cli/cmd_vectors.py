@@ -7,7 +7,7 @@ HELP = "export (or check) the JSON-lines test vectors under conformance/vectors/
 
 
 def add_arguments(p):
-    p.add_argument("action", choices=("export", "check", "list"), nargs="?", default="export",
+    p.add_argument("action", choices=("export", "check", "list"),
                    help="export: (re)write the files; check: exit 1 if they drifted from the spec; list: show them")
     p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
     p.add_argument("--ruleset", action="append", default=None, metavar="R",
@@ -24,6 +24,10 @@ def run(args) -> int:
     if args.ruleset:  # bundled names or users' rule files; an unknown name is a SpecError listing the known
         args.ruleset = [rules_for(r).name for r in args.ruleset]
     if args.action == "export":
+        problem = export_problem(directory)
+        if problem:
+            print(f"tractor vectors export: {problem}", file=sys.stderr)
+            return 2
         files = cases.export_vectors(directory, cases.vector_files(args.ruleset, jobs=args.jobs,
                                                                        scheduler=args.scheduler))
         n = sum(1 for f in files if f.endswith(".jsonl"))
@@ -40,6 +44,21 @@ def run(args) -> int:
         print(f"vectors under {directory} match the spec")
         return 0
     return list_vectors(directory, args.ruleset)
+
+
+def export_problem(directory) -> str | None:
+    """Why the vectors may not be written to ``directory`` (None when they may): never into an installed
+    package (site-packages), only into a source checkout's conformance/vectors or a folder of one's own."""
+    from pathlib import Path
+    import conformance
+    package = Path(conformance.__file__).resolve().parent
+    if (package.parent / "pyproject.toml").is_file():   # a source checkout (an editable install is one)
+        return None
+    target = Path(directory).resolve()
+    if target == package or package in target.parents:
+        return (f"{directory} is inside the installed package ({package}); the bundled vectors are written "
+                "from a source checkout; give --dir DIR for a folder of your own")
+    return None
 
 
 def list_vectors(directory, rulesets: list[str] | None) -> int:

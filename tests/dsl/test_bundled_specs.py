@@ -39,7 +39,8 @@ def test_every_interpretation_names_its_reason_and_alternatives(library, ruleset
             assert len(clause.readings) >= 2 or clause.alternatives
 
 
-@pytest.mark.skipif(not SHARED_INVENTORY.exists(), reason="the shared inventory is not beside this checkout")
+@pytest.mark.skipif(not SHARED_INVENTORY.exists(), reason="compares spec/inventory.tsv with the team's shared clause list, ../shared/rules/INVENTORY.md "
+                           "beside the checkout; place that folder there to run it")
 def test_the_vendored_inventory_matches_the_shared_one():
     text = SHARED_INVENTORY.read_text(encoding="utf-8")
     ids = set()
