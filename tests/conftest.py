@@ -33,6 +33,12 @@ SLOW_MODULES = {
     "tests/conformance/test_fingerprint_emit.py": "fingerprint, emit, then a whole conform run",
     "tests/conformance/test_hostile_engines.py": "whole runs against crashing, hanging and flooding engines",
     "tests/cli/test_signals.py": "parallel commands signalled while they work",
+    "tests/suite/test_generated.py": "the generated (Hypothesis) stage of every ruleset through an engine",
+}
+# single slow tests of modules that are otherwise quick
+SLOW_TESTS = {
+    "tests/conformance/test_vectors.py::test_every_vector_line_is_valid": "every vector line against the schemas",
+    "tests/conformance/test_vectors.py::test_export_and_check_round_trip": "every ruleset's vectors written and read",
 }
 
 
@@ -44,5 +50,6 @@ def pytest_collection_modifyitems(config, items):
             where = item.path.relative_to(root).as_posix()
         except ValueError:
             continue
-        if where in SLOW_MODULES or "site" in getattr(item, "fixturenames", ()):
+        if (where in SLOW_MODULES or f"{where}::{item.originalname}" in SLOW_TESTS
+                or "site" in getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)

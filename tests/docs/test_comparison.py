@@ -8,7 +8,7 @@ import pytest
 
 from reference_impl.rules import rules_for
 from conformance.analysis.variants import IMPOSSIBLE, Question, compare, families, features, outcome_or_impossible
-from conformance.analysis.variants.render import answer_text, question_parts
+from conformance.analysis.variants.render import answer_parts, answer_text, question_parts
 from tractor_cli.main import main
 from tractor_cli.ui import parts_text
 
@@ -85,7 +85,7 @@ def test_tractor_diff_prints_the_comparison(capsys, a, b):
         assert f"position: {parts_text(question_parts(d.position))}" in out   # cards as glyphs
         for o in (d.outcome_a, d.outcome_b):
             if o is not None:
-                assert parts_text(o.parts()) in out
+                assert parts_text(answer_parts(o)) in out
                 assert len(set(o.clauses)) == len(o.clauses)   # each clause named once
 
 
