@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import inspect
 import pkgutil
 from pathlib import Path
 from typing import Iterable
@@ -167,7 +168,7 @@ class CliDirective(TractorDirective):
         return out
 
 
-SCHEMA_DIR = ROOT / "conformance" / "schemas"
+SCHEMA_DIR = ROOT / "conformance" / "protocol" / "schemas"
 
 
 def _schema_type(s: dict) -> str:
@@ -292,9 +293,16 @@ class ApiDirective(TractorDirective):
         for pkg in PACKAGES:
             mod = importlib.import_module(pkg)
             lines += [pkg, "-" * len(pkg), ""]
-            names = sorted(m.name for m in pkgutil.walk_packages(mod.__path__, pkg + "."))
-            for full in names:
-                lines += [full, "~" * len(full), "", f".. automodule:: {full}", "   :members:", ""]
+            found = sorted((m.name, m.ispkg) for m in pkgutil.walk_packages(mod.__path__, pkg + "."))
+            for full, is_package in found:
+                # a subpackage by its docstring only: its members are documented in their own modules (a
+                # package re-exporting a function named like one of its modules would describe it twice)
+                lines += [full, "~" * len(full), ""]
+                if is_package:
+                    doc = inspect.getdoc(importlib.import_module(full)) or ""
+                    lines += [f".. py:module:: {full}", "", *doc.splitlines(), ""]
+                else:
+                    lines += [f".. automodule:: {full}", "   :members:", ""]
         sl = StringList(lines, source="<tractor-api>")
         node = nodes.section()
         node.document = self.state.document
