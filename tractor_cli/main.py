@@ -28,8 +28,10 @@ COMMANDS = {
 }
 
 
-def _available():
+def _available(only: str | None = None):
     for name, module in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         try:
             yield name, importlib.import_module(f"tractor_cli.{module}")
         except ModuleNotFoundError as e:
@@ -37,10 +39,12 @@ def _available():
                 raise
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the one command ``only`` (what a run of that command needs: a
+    short-lived process such as ``tractor engine`` then imports its own module, not every command's)."""
     parser = argparse.ArgumentParser(prog="tractor", description="The executable rulebook of Tractor (拖拉机 / 升级).")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in _available():
+    for name, module in _available(only):
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run, _parser=p)
@@ -53,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else argv)[:1] == ["conform"]:
         from conformance.running.interrupts import catch_early  # a signal from now on still ends with a report
         catch_early()
-    parser = build_parser()
+    first = (sys.argv[1:] if argv is None else argv)[:1]
+    parser = build_parser(first[0] if first and first[0] in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     if extra and getattr(args, "_parser", None):  # a bad option of a command: that command's usage
         args._parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -70,14 +70,26 @@ def can_form(units: Sequence[Unit], runs: "Runs", counts: dict) -> bool:
     appear in several runs (a card that chains two ways); its copies are
     counted once.
     """
-    if unit_cards(units) > sum(counts.values()):
+    need = 0
+    flat: list[Unit] = []
+    tractors: list[Unit] = []
+    for u in units:
+        need += u[0] * u[1]
+        if u[1] == 1:
+            flat.append(u)
+        else:
+            tractors.append(u)
+    if need > sum(counts.values()):
         return False
-    flat = [u for u in units if u[1] == 1]
-    if len(flat) == len(units):
+    if not tractors:
         return _place_flat(flat, counts)  # no tractor: nothing is taken from ``counts``
-    tractors = sorted((u for u in units if u[1] > 1), key=lambda u: (-u[1], -u[0]))
-    work = dict(counts)
-    return _place_tractors(tractors, 0, runs, work, flat, (0, 0, ()))
+    if len(tractors) > 1:
+        tractors.sort(key=_tractor_order)
+    return _place_tractors(tractors, 0, runs, dict(counts), flat, (0, 0, ()))
+
+
+def _tractor_order(u: Unit) -> tuple[int, int]:
+    return (-u[1], -u[0])
 
 
 def _place_tractors(tractors: list[Unit], i: int, runs: "Runs", counts: dict, flat: list[Unit], floor: tuple) -> bool:
@@ -85,13 +97,24 @@ def _place_tractors(tractors: list[Unit], i: int, runs: "Runs", counts: dict, fl
         return _place_flat(flat, counts)
     size, length = tractors[i]
     same_as_previous = i > 0 and tractors[i - 1] == tractors[i]
+    get = counts.get
     for r, run in enumerate(runs):
-        for start in range(0, len(run) - length + 1):
-            window = run[start:start + length]
-            choices = [[k for k in pos if counts.get(k, 0) >= size] for pos in window]
-            if any(not c for c in choices):
+        if len(run) < length:
+            continue
+        # the cards of each position that can give ``size`` copies (``counts`` is as found whenever the loop
+        # below looks: every placement tried is taken back before the next); windows of ``length``
+        # positions, each with such a card, in the order of their first position
+        choices = [[k for k in pos if get(k, 0) >= size] for pos in run]
+        streak = 0
+        for end, here in enumerate(choices):
+            if not here:
+                streak = 0
                 continue
-            for pick in product(*choices):
+            streak += 1
+            if streak < length:
+                continue
+            start = end - length + 1
+            for pick in product(*choices[start:end + 1]):
                 key = (r, start, pick)
                 if same_as_previous and key < floor:
                     continue  # identical units: only one order of placement
@@ -116,9 +139,20 @@ def _place_flat(flat: list[Unit], counts: dict) -> bool:
             triples += 1
     if not triples:
         # taking pairs from the fullest card first leaves sum(n // 2) pairs to take: the same answer, faster
-        if pairs and sum(n // 2 for n in counts.values() if n > 1) < pairs:
-            return False
-        return sum(n for n in counts.values() if n > 0) - 2 * pairs >= singles
+        held = 0
+        if pairs:
+            available = 0
+            for n in counts.values():
+                if n > 0:
+                    held += n
+                    available += n >> 1
+            if available < pairs:
+                return False
+        else:
+            for n in counts.values():
+                if n > 0:
+                    held += n
+        return held - 2 * pairs >= singles
     # Triples first from the fullest cards, then pairs from what is left:
     # a card with 3+ copies can serve a triple or a pair, one with 2 only a pair.
     remaining = sorted((c for c in counts.values() if c > 0), reverse=True)

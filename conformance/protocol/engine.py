@@ -126,16 +126,26 @@ def _known_rulesets() -> frozenset:
 
 
 def _rules(name):
-    """The ruleset a request names: one served (``--rules``), a bundled one, or (in-process) one read
-    from a user's file already. A request never makes the engine read a file."""
-    from reference_impl.rules import read_ruleset, rules_for
-    if isinstance(name, str) and name in SERVED:
-        return SERVED[name]
-    if isinstance(name, str) and name in _known_rulesets():
-        return rules_for(name)
-    found = read_ruleset(name) if isinstance(name, str) else None
-    if found is not None:
-        return found
+    """The ruleset a request names: one served (``--rules``), one read in this process from a user's file
+    (which may bear a bundled name), or a bundled one. A request never makes the engine read a file."""
+    if type(name) is str:
+        if name in SERVED:
+            return SERVED[name]
+        from reference_impl import rules
+        found = rules._USER.get(name)
+        if found is not None:
+            return found
+        if name in _known_rulesets():
+            return rules._bundled(name)
+    elif isinstance(name, str):  # a str subclass: the slow path, as before
+        from reference_impl.rules import read_ruleset, rules_for
+        if name in SERVED:
+            return SERVED[name]
+        if name in _known_rulesets():
+            return rules_for(name)
+        found = read_ruleset(name)
+        if found is not None:
+            return found
     raise InputError(f"unknown ruleset {name!r}")
 
 

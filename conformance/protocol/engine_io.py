@@ -105,7 +105,9 @@ def respond(item: tuple, supported: frozenset | None = None) -> tuple[bytes, boo
                     seq, f"the request holds {cards} card tokens; the limit is {limits.CARDS_PER_REQUEST}",
                     "too_many_cards")), False
         shutdown = isinstance(msg, dict) and msg.get("op") == "shutdown"
-        return jsonlines.encode(answer(msg, supported)), shutdown
+        reply = answer(msg, supported)
+        # a result is the engine's own (no float); an errored answer may echo the input, floats and all
+        return (jsonlines.encode_result(reply) if "result" in reply else jsonlines.encode(reply)), shutdown
     except Exception as e:  # an engine bug: an answer all the same, and the loop goes on
         return jsonlines.encode(_refused(seq, f"internal error: {e.__class__.__name__}: {_repr(str(e), 300)}",
                                          "internal_error")), False
