@@ -14,6 +14,7 @@ triple, so 88999 is a pair and a triple (003:7.3 "2拖3"), not 8899 + 9.
 from __future__ import annotations
 
 from collections import Counter
+from collections import _count_elements  # noqa: PLC2701 - Counter's own counting loop, in C
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -89,7 +90,9 @@ def component_key(ctx: Context, cards: Iterable[int]) -> int:
     return max(ctx.key[c] for c in cards)
 
 
-MEMO_LIMIT = 32  # combinations remembered per trump context: a trick asks about its few plays many times
+# combinations remembered per trump context: a trick asks about its few plays many times, and an engine
+# is asked about the same small leads (singles, pairs) again and again
+MEMO_LIMIT = 512
 
 
 def classify(ctx: Context, cards: Iterable[int]) -> Combo:
@@ -105,18 +108,20 @@ def classify(ctx: Context, cards: Iterable[int]) -> Combo:
 
 
 def _classify(ctx: Context, cards: tuple[int, ...]) -> Combo:
-    key = ctx.key
-    cards = tuple(sorted(cards, key=lambda c: -key[c]))
     if not cards:
         return Combo(None, "empty", (), ())
+    key = ctx.key
     suit_of = ctx.suit
+    if len(cards) == 1:
+        c = cards[0]
+        return Combo(suit_of[c], "single", (Component(1, 1, cards, key[c]),), cards)
+    cards = tuple(sorted(cards, key=key.__getitem__, reverse=True))  # highest first; a stable sort, as before
     suit = suit_of[cards[0]]
     for c in cards:
         if suit_of[c] != suit:
             return Combo(None, "mixed", (), cards)
     counts: dict[int, int] = {}
-    for c in cards:
-        counts[c] = counts.get(c, 0) + 1
+    _count_elements(counts, cards)
     exact = _exact_unit(ctx, counts, suit)
     if exact is not None:
         return Combo(suit, exact.kind, (exact,), cards)
@@ -125,14 +130,14 @@ def _classify(ctx: Context, cards: tuple[int, ...]) -> Combo:
 
 def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
     """The cards as one unit (single, pair, triple or tractor), or None."""
-    sizes = set(counts.values())
     if len(counts) == 1:
         (c, n), = counts.items()
-        if n == 1 or n in unit_sizes(ctx):
+        if n == 1 or n in ctx.rules.unit_sizes:
             return Component(n, 1, (c,) * n, ctx.key[c])
         return None
-    if len(counts) < ctx.rules["tractor.min_length"]:
+    if len(counts) < ctx.rules.values["tractor.min_length"]:
         return None
+    sizes = set(counts.values())
     if len(sizes) == 1:
         size = sizes.pop()
         if size not in tractor_sizes(ctx):

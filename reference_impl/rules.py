@@ -20,6 +20,8 @@ class Rules:
         self.checked = checked
         self.name = checked.name
         v = checked.values
+        self.values = v
+        self.memo: dict = {}  # what the interpreter works out once per ruleset (follow ladders, clause ids)
         self.decks: int = v["equipment.decks"]
         self.hand_size: int = v["equipment.hand_size"]
         self.kitty_size: int = v["equipment.kitty_size"]
@@ -33,7 +35,7 @@ class Rules:
             self.ladder_clause[unit] = origin.clause.id
 
     def __getitem__(self, name: str) -> Any:
-        return self.checked.values[name]
+        return self.values[name]
 
     @cached_property
     def card_points(self) -> tuple[int, ...]:
@@ -54,7 +56,12 @@ class Rules:
 
     def clause(self, name: str) -> str:
         """The id of the clause that sets ``name``."""
-        return self.checked.origins[name].clause.id
+        key = ("clause", name)
+        try:
+            return self.memo[key]
+        except KeyError:
+            found = self.memo[key] = self.checked.origins[name].clause.id
+            return found
 
     def cites(self, clause_id: str) -> tuple[str, ...]:
         return self.checked.clause(clause_id).cites
