@@ -18,7 +18,8 @@ there (made once). Each run times both engines on every file, the order of the
 two alternating from run to run: the whole process with the file as standard
 input and standard output discarded, wall-clock and CPU time (user + system of
 the engine). Each engine has its own checked-library cache
-(``TRACTOR_CACHE_DIR``), warmed before timing. Before timing, one untimed run of
+(``TRACTOR_CACHE_DIR``) and its bytecode (``PYTHONDONTWRITEBYTECODE`` is
+dropped from their environment), both warmed before timing. Before timing, one untimed run of
 each engine on each file compares their answers line by line (the handshake
 aside): a speed-up that changed an answer is reported, not timed.
 
@@ -140,7 +141,10 @@ def main(argv=None) -> int:
     where.mkdir(parents=True, exist_ok=True)
     files = make_files(where, args.follow_count, args.seed, wanted)
     engines = {"baseline": baseline_engine(where, args.baseline), "candidate": shlex.split(args.engine)}
-    envs = {k: dict(os.environ, TRACTOR_CACHE_DIR=str(where / f"cache-{k}")) for k in engines}
+    # each engine its own library cache, and its bytecode written and read as an installed engine's is
+    # (PYTHONDONTWRITEBYTECODE would have both compile every module at every start)
+    plain = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    envs = {k: dict(plain, TRACTOR_CACHE_DIR=str(where / f"cache-{k}")) for k in engines}
     for name, path in files.items():  # warms each engine's library cache, and proves no answer changed
         got = {k: answers(engines[k], path, envs[k]) for k in engines}
         diff = same_answers(got["baseline"], got["candidate"])

@@ -86,6 +86,9 @@ def _library():
     return lib
 
 
+KEPT_CACHES = 8  # checked libraries kept in the cache folder, the newest first
+
+
 def _cached_load():
     """The checked bundled spec, kept between processes in a cache keyed by its sources.
 
@@ -127,9 +130,12 @@ def _cached_load():
         with open(tmp, "wb") as fh:
             pickle.dump(lib, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
-        for old in path.parent.glob("library-*.pickle"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        # the newest few are kept: checkouts of other revisions sharing this home (worktrees, a baseline
+        # being timed) would otherwise throw each other's cache away at every start
+        others = sorted((p for p in path.parent.glob("library-*.pickle") if p != path),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in others[KEPT_CACHES - 1:]:
+            old.unlink(missing_ok=True)
     except Exception:  # a read-only home, a full disk: run without the cache
         pass
     return lib
