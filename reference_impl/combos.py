@@ -172,17 +172,43 @@ def _consecutive(ctx: Context, ids: list[int]) -> bool:
 
 
 def decompose(ctx: Context, counts: Counter | dict, suit: int) -> list[Component]:
-    """Split cards of one suit into components, largest first (see the module docstring)."""
+    """Split cards of one suit into components, largest first (see the module docstring).
+
+    Each step takes :func:`best_component`. Where every tractor has more
+    cards than any single, pair or triple (tractors of two positions or more)
+    and every card is held at most in as many copies as the largest unit,
+    the steps after the first that takes no tractor take none either
+    (taking a card's unit takes all its copies, and fewer cards never make a
+    new tractor): the rest, the highest unit first, is then one stable sort.
+    """
     counts = {c: n for c, n in counts.items() if n > 0}
     out: list[Component] = []
+    rules = ctx.rules
+    sizes = rules.unit_sizes
+    top = sizes[0] if sizes else 1
+    tail = rules.values["tractor.min_length"] >= 2 and all(n <= top for n in counts.values())
     while counts:
         best = best_component(ctx, counts, suit)
         out.append(best)
+        if tail and best.length == 1:
+            key = ctx.key
+            del counts[best.cards[0]]  # all its copies (see above)
+            flat = []
+            for c, n in counts.items():
+                size = next((s for s in sizes if s <= n), 1)
+                flat.append((size, key[c], c))
+            flat.sort(key=_flat_order, reverse=True)  # stable: equal cards in the order they came
+            out.extend(Component(size, 1, (c,) * size, k) for size, k, c in flat)
+            return out
         for c in best.cards:
             counts[c] -= 1
             if counts[c] == 0:
                 del counts[c]
     return out
+
+
+def _flat_order(unit: tuple[int, int, int]) -> tuple[int, int]:
+    return unit[0], unit[1]
 
 
 def best_component(ctx: Context, counts: dict, suit: int) -> Component:
