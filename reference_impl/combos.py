@@ -31,6 +31,12 @@ class Component:
     cards: tuple[int, ...]
     key: int                  # rank of the top card (the AA22 run may rank lowest)
 
+    def __init__(self, size: int, length: int, cards: tuple[int, ...], key: int):
+        # what the generated __init__ does, without a call of object.__setattr__ per field (a third of the
+        # cost): every play judged builds some
+        d = self.__dict__
+        d["size"], d["length"], d["cards"], d["key"] = size, length, cards, key
+
     @property
     def kind(self) -> str:
         return "tractor" if self.length > 1 else KIND_OF_SIZE.get(self.size, "single")
@@ -55,6 +61,10 @@ class Combo:
     kind: str                 # single, pair, triple, tractor, throw, mixed
     components: tuple[Component, ...]
     cards: tuple[int, ...]
+
+    def __init__(self, suit: int | None, kind: str, components: tuple[Component, ...], cards: tuple[int, ...]):
+        d = self.__dict__  # as Component's
+        d["suit"], d["kind"], d["components"], d["cards"] = suit, kind, components, cards
 
     @property
     def n(self) -> int:

@@ -67,8 +67,8 @@ def can_form(units: Sequence[Unit], runs: "Runs", counts: dict) -> bool:
 
     ``runs`` lists chains of positions, each position the ids of the distinct
     cards sitting there; ``counts`` maps each id to the copies held. An id may
-    appear in several runs (a card that chains two ways); its copies are
-    counted once.
+    appear in several runs (a card that chains two ways), at one position of
+    each at most; its copies are counted once.
     """
     need = 0
     flat: list[Unit] = []
@@ -96,6 +96,13 @@ def _place_tractors(tractors: list[Unit], i: int, runs: "Runs", counts: dict, fl
     if i == len(tractors):
         return _place_flat(flat, counts)
     size, length = tractors[i]
+    # a card sits at one position of a run at most: a tractor of ``length`` positions takes as many cards
+    held = 0
+    for n in counts.values():
+        if n >= size:
+            held += 1
+    if held < length:
+        return False
     same_as_previous = i > 0 and tractors[i - 1] == tractors[i]
     get = counts.get
     for r, run in enumerate(runs):

@@ -42,6 +42,19 @@ class InputError(ValueError):
     """A request whose input the engine cannot read (bad card, bad level, impossible cards)."""
 
 
+_MODULES: dict = {}
+
+
+def _interpreter(name: str):
+    """The interpreter module ``reference_impl.<name>``, imported on first use (an ``import`` statement
+    per request costs more than the dictionary look-up)."""
+    try:
+        return _MODULES[name]
+    except KeyError:
+        module = _MODULES[name] = importlib.import_module(f"reference_impl.{name}")
+        return module
+
+
 @lru_cache(maxsize=None)
 def _module_ok(name: str) -> bool:
     try:
@@ -162,7 +175,7 @@ def _rules(name):
     if type(name) is str:
         if name in SERVED:
             return SERVED[name]
-        from reference_impl import rules
+        rules = _interpreter("rules")
         found = rules._USER.get(name)
         if found is not None:
             return found
@@ -205,6 +218,8 @@ def _ctx(rules, inp: dict):
 
 
 def _check_copies(rules, cards: list[int], what: str) -> None:
+    if len(cards) <= rules.decks:  # no card can be held more often than there are cards
+        return
     from reference_impl.cards import CardError, check_copies
     try:
         check_copies(cards, rules.decks, what)
@@ -270,7 +285,7 @@ def _lead(rules, inp):
 
 
 def _follow(rules, inp):
-    from reference_impl.following import judge_follow
+    judge_follow = _interpreter("following").judge_follow
     ctx = _ctx(rules, inp)
     lead = _cards(inp.get("lead"), "lead")
     hand = _cards(inp.get("hand"), "hand")

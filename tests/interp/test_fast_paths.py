@@ -119,3 +119,18 @@ def test_a_trump_holding_with_equal_off_suit_level_cards_decomposes_as_the_plain
     assert all(ctx.suit[c] == TRUMP for c in counts)
     assert decompose(ctx, counts, TRUMP) == _plain_decompose(ctx, counts, TRUMP)
     assert combos.classify(ctx, [c for c, n in counts.items() for _ in range(n)]).kind == "throw"
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_card_sits_at_one_position_of_a_run_at_most(name):
+    # what can_form's early refusal (fewer cards than a tractor's positions) relies on
+    from reference_impl.cards import RANKS
+    rules = rules_for(name)
+    for level in RANKS:
+        if level in rules["trump.fixed_ranks"]:
+            continue
+        for trump in (None, 0, 1, 2, 3):
+            for suit_runs in context(rules, level, trump).runs:
+                for run in suit_runs:
+                    ids = [c for pos in run for c in pos]
+                    assert len(ids) == len(set(ids)), (level, trump, run)
