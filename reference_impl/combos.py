@@ -94,10 +94,11 @@ def tractor_sizes(ctx: Context) -> tuple[int, ...]:
 
 
 def component_key(ctx: Context, cards: Iterable[int]) -> int:
-    cards = set(cards)
-    if len(cards) > 1 and cards <= ctx.wrap_cards and ctx.rules["tractor.ace_two"] == "lowest":
-        return -1
-    return max(ctx.key[c] for c in cards)
+    if ctx.wrap_cards:  # an AA22 run: it may rank lowest
+        cards = set(cards)
+        if len(cards) > 1 and cards <= ctx.wrap_cards and ctx.rules["tractor.ace_two"] == "lowest":
+            return -1
+    return max(map(ctx.key.__getitem__, cards))
 
 
 # combinations remembered per trump context: a trick asks about its few plays many times, and an engine
@@ -150,9 +151,9 @@ def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
     sizes = set(counts.values())
     if len(sizes) == 1:
         size = sizes.pop()
-        if size not in tractor_sizes(ctx):
+        if size not in ctx.rules.tractor_sizes:
             return None
-    elif ctx.rules["tractor.mixed"] and sizes <= set(tractor_sizes(ctx)) and len(sizes) > 1:
+    elif ctx.rules.values["tractor.mixed"] and sizes <= set(ctx.rules.tractor_sizes) and len(sizes) > 1:
         size = 0  # a mixed tractor (88999) where the ruleset allows one
     else:
         return None
@@ -205,8 +206,7 @@ def decompose(ctx: Context, counts: Counter | dict, suit: int) -> list[Component
             del counts[best.cards[0]]  # all its copies (see above)
             flat = []
             for c, n in counts.items():
-                size = next((s for s in sizes if s <= n), 1)
-                flat.append((size, key[c], c))
+                flat.append((_unit_size(sizes, n), key[c], c))
             flat.sort(key=_flat_order, reverse=True)  # stable: equal cards in the order they came
             out.extend(Component(size, 1, (c,) * size, k) for size, k, c in flat)
             return out
@@ -221,25 +221,36 @@ def _flat_order(unit: tuple[int, int, int]) -> tuple[int, int]:
     return unit[0], unit[1]
 
 
+def _unit_size(sizes: tuple[int, ...], n: int) -> int:
+    """The largest unit ``n`` copies of a card make (``sizes`` run from the largest down); 1 for a single."""
+    for s in sizes:
+        if s <= n:
+            return s
+    return 1
+
+
 def best_component(ctx: Context, counts: dict, suit: int) -> Component:
-    best: tuple | None = None
-    keep_triples = ctx.rules["throw.split"] == "triples_first"
-    for size in tractor_sizes(ctx):
+    """The component taken first: the most cards, then triples before pairs, then the highest; on a tie
+    the first found (tractors before units, in the order of ``counts``)."""
+    best: tuple | None = None     # (cards, size, key) of the best so far
+    ids: tuple = ()
+    rules = ctx.rules
+    keep_triples = rules.values["throw.split"] == "triples_first"
+    for size in rules.tractor_sizes:
         pool = {c: n for c, n in counts.items() if n < 3} if keep_triples and size == 2 else counts
         for cards in tractor_candidates(ctx, pool, suit, size):
-            cand = ((size * len(cards)), size, component_key(ctx, cards), cards, size)
-            if best is None or cand[:3] > best[:3]:
-                best = cand
-    sizes = unit_sizes(ctx)
+            cand = (size * len(cards), size, component_key(ctx, cards))
+            if best is None or cand > best:
+                best, ids = cand, cards
+    sizes = rules.unit_sizes
     key = ctx.key
     for c, n in counts.items():
-        size = next((s for s in sizes if s <= n), 1)  # sizes run from the largest down
-        cand = (size, size, key[c], (c,), size)
-        if best is None or cand[:3] > best[:3]:
-            best = cand
-    n_cards, size, key_, ids, _ = best
-    length = len(ids)
-    return Component(size, length, tuple(c for c in ids for _ in range(size)), key_)
+        size = _unit_size(sizes, n)
+        cand = (size, size, key[c])
+        if best is None or cand > best:
+            best, ids = cand, (c,)
+    _, size, key_ = best
+    return Component(size, len(ids), tuple(c for c in ids for _ in range(size)), key_)
 
 
 def tractor_candidates(ctx: Context, counts: dict, suit: int, size: int, length: int | None = None):
