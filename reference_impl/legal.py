@@ -71,14 +71,14 @@ class Follows:
     def placements(self) -> list[Play]:
         """Every distinct multiset of cards from ``pool`` forming ``units`` (sorted tuples)."""
         if self._placements is None:
-            self._placements = sorted(set(_placements(self.ctx, self.lead.suit, self.units, Counter(self.pool))))
+            self._placements = sorted(set(_placements(self.ctx, self.lead.suit, self.units, _counter(self.pool))))
         return self._placements
 
     def __iter__(self) -> Iterator[Play]:
         placements = self.placements()
         seen: set | None = set() if len(placements) > 1 else None
         for placed in placements:
-            rest = Counter(self.pool)
+            rest = _counter(self.pool)
             rest.subtract(placed)
             rest.update(self.extra)
             for chosen in sub_multisets(rest, self.free):
@@ -128,11 +128,19 @@ class Follows:
         """A random legal follow (a random placement, then random free cards; not uniform over plays)."""
         placements = self.placements()
         placed = rng.choice(placements)
-        rest = Counter(self.pool)
+        rest = _counter(self.pool)
         rest.subtract(placed)
         rest.update(self.extra)
         chosen = rng.sample(list(rest.elements()), self.free)
         return list(self.forced) + list(placed) + chosen
+
+
+def _counter(mapping) -> Counter:
+    """``Counter(mapping)`` for a dict of copies, without Counter's Python-level update (players build
+    several per follow)."""
+    out = Counter.__new__(Counter)
+    dict.update(out, mapping)
+    return out
 
 
 def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> Follows:
@@ -141,8 +149,8 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
     n = lead.n
     suit = lead.suit
     s = ctx.suit
-    in_suit = Counter({c: k for c, k in hand.items() if s[c] == suit})
-    off_suit = Counter({c: k for c, k in hand.items() if s[c] != suit})
+    in_suit = _counter({c: k for c, k in hand.items() if s[c] == suit})
+    off_suit = _counter({c: k for c, k in hand.items() if s[c] != suit})
     held = sum(in_suit.values())
     must_suit = ctx.rules["follow.suit"]
     if held <= n:

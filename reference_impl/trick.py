@@ -29,8 +29,7 @@ def _count(cards) -> dict[int, int]:
 
 
 def points_of(rules, cards: Iterable[int]) -> int:
-    table = rules.card_points
-    return sum(table[c] for c in cards)
+    return sum(map(rules.card_points.__getitem__, cards))
 
 
 def best_unit_key(ctx: Context, unit: tuple[int, int], counts: dict, suit: int) -> int | None:
@@ -99,7 +98,8 @@ def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
             winner, best, best_trump = i, strength, True
         elif strength > best:
             winner, best = i, strength
-    points = sum(points_of(rules, p) for p in plays)
+    table = rules.card_points.__getitem__
+    points = sum(sum(map(table, p)) for p in plays)
     trace.add(rules.clause("equipment.points"))
     return Judgment(winner, trace.tuple(), "ok", f"play {winner + 1} wins (plays counted from 1, the lead first)",
                     {"points": points, "combos": combos})

@@ -28,7 +28,7 @@ import random
 from collections import Counter
 
 from reference_impl.cards import RANKS
-from reference_impl.legal import Follows, Leads, _placements
+from reference_impl.legal import Follows, Leads, _counter, _placements
 from reference_impl.seats import SeatView
 from reference_impl.trick import judge_trick, points_of
 from reference_impl.trump import TRUMP
@@ -163,6 +163,10 @@ class HeuristicPlayer:
         opponents = [(view.seat + 1) % 4, (view.seat + 3) % 4]
         ruffable = {s for o in opponents for s in voids.get(o, ())}
         key = ctx.key
+        units = options.units
+        tractors = [u for u in units if u.count(u[0]) != len(u)]  # units of more than one kind of card
+        if tractors:
+            return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]], u)))
 
         # the highest unseen card of each suit held in at least 1, 2, 3 copies
         tops: dict[tuple[int, int], int] = {}
@@ -176,15 +180,11 @@ class HeuristicPlayer:
                         tops[k] = kd
 
         def safe(unit: tuple) -> bool:
-            if len(set(unit)) > 1:
+            if unit.count(unit[0]) != len(unit):  # cards of more than one kind
                 return True  # a tractor: rarely beaten
             return tops.get((ctx.suit[unit[0]], len(unit)), -1) <= key[unit[0]]
 
-        units = options.units
         side = [u for u in units if ctx.suit[u[0]] != TRUMP and ctx.suit[u[0]] not in ruffable]
-        tractors = [u for u in units if len(set(u)) > 1]
-        if tractors:
-            return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]], u)))
         if options.throws_allowed:
             by_suit: dict[int, list[tuple]] = {}
             for u in side:
@@ -246,7 +246,7 @@ class HeuristicPlayer:
         out = set()
         placements = options.placements()[:24]
         for placed in placements:
-            rest = Counter(options.pool)
+            rest = _counter(options.pool)
             rest.subtract(placed)
             rest.update(options.extra)
             pool = sorted(rest.elements(), key=lambda c: (self._cost(ctx, c), c))
