@@ -117,6 +117,7 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: T
     """The units the follower must play, and the ladder entries that required them."""
     rules = ctx.rules
     runs = ctx.runs[lead.suit]
+    where = ctx.where  # every card of the holding is of the lead's suit: its positions are in ``runs``
     protect = not rules["follow.break_triple_for_pair"]
     components = lead.components
     if rules.decks >= 3 and any(c.size == 2 for c in components):
@@ -130,7 +131,7 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: T
         clause, entries = _ladder(rules, (size, comp.length))
         trace.add(clause)
         for entry, name in entries:
-            if can_form(required + entry, runs, counts):
+            if can_form(required + entry, runs, counts, where):
                 required.extend(entry)
                 chosen.append(name)
                 break
@@ -194,13 +195,14 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
         return Judgment(True, trace.tuple(), "ok", "all cards of the led suit are played")
     required, chosen = obligation(ctx, lead, in_suit, trace)
     runs = ctx.runs[suit]
-    if can_form(required, runs, play_in_suit):
+    where = ctx.where  # the cards of the play in the led suit: their positions are in ``runs``
+    if can_form(required, runs, play_in_suit, where):
         return Judgment(True, trace.tuple(), "ok", "; ".join(chosen), {"required": chosen})
     reason = "must_play_pair"
     tractors = [u for u in required if u[1] > 1]
     triples = [u for u in required if u == (3, 1)]
-    if tractors and not can_form(tractors, runs, play_in_suit):
+    if tractors and not can_form(tractors, runs, play_in_suit, where):
         reason = "must_play_tractor"
-    elif triples and not can_form(tractors + triples, runs, play_in_suit):
+    elif triples and not can_form(tractors + triples, runs, play_in_suit, where):
         reason = "must_play_triple"
     return Judgment(False, trace.tuple(), reason, "required: " + "; ".join(chosen), {"required": chosen})

@@ -62,13 +62,16 @@ def units_as_holding(units: Iterable[Unit]) -> tuple["Runs", dict]:
     return runs, counts
 
 
-def can_form(units: Sequence[Unit], runs: "Runs", counts: dict) -> bool:
+def can_form(units: Sequence[Unit], runs: "Runs", counts: dict, where=None) -> bool:
     """Whether disjoint copies of ``units`` can be taken from a holding.
 
     ``runs`` lists chains of positions, each position the ids of the distinct
     cards sitting there; ``counts`` maps each id to the copies held. An id may
     appear in several runs (a card that chains two ways), at one position of
-    each at most; its copies are counted once.
+    each at most; its copies are counted once. ``where``, when given, maps
+    each id of ``counts`` to its ``(run, position)`` pairs in ``runs`` (the
+    interpreter's index of a trump context): the search then visits only the
+    positions of the cards held.
     """
     need = 0
     flat: list[Unit] = []
@@ -85,6 +88,8 @@ def can_form(units: Sequence[Unit], runs: "Runs", counts: dict) -> bool:
         return _place_flat(flat, counts)  # no tractor: nothing is taken from ``counts``
     if len(tractors) > 1:
         tractors.sort(key=_tractor_order)
+    if where is not None:
+        return _place_held(tractors, 0, where, dict(counts), flat, (0, 0, ()))
     return _place_tractors(tractors, 0, runs, dict(counts), flat, (0, 0, ()))
 
 
@@ -128,6 +133,46 @@ def _place_tractors(tractors: list[Unit], i: int, runs: "Runs", counts: dict, fl
                 for k in pick:
                     counts[k] -= size
                 ok = _place_tractors(tractors, i + 1, runs, counts, flat, key)
+                for k in pick:
+                    counts[k] += size
+                if ok:
+                    return True
+    return False
+
+
+def _place_held(tractors: list[Unit], i: int, where, counts: dict, flat: list[Unit], floor: tuple) -> bool:
+    """:func:`_place_tractors` over the positions of the cards held (``where``): the same placements, each
+    under the same key, found in another order (which changes no answer: every placement at or above
+    ``floor`` is still tried)."""
+    if i == len(tractors):
+        return _place_flat(flat, counts)
+    size, length = tractors[i]
+    marked: dict[int, dict[int, list]] = {}  # run -> position -> the cards there that can give ``size``
+    for k, n in counts.items():
+        if n >= size:
+            for r, p in where[k]:
+                at = marked.get(r)
+                if at is None:
+                    marked[r] = {p: [k]}
+                elif p in at:
+                    at[p].append(k)
+                else:
+                    at[p] = [k]
+    same_as_previous = i > 0 and tractors[i - 1] == tractors[i]
+    for r, at in marked.items():
+        if len(at) < length:
+            continue
+        for start in at:
+            window = [at.get(start + j) for j in range(length)]
+            if None in window:
+                continue
+            for pick in product(*window):
+                key = (r, start, pick)
+                if same_as_previous and key < floor:
+                    continue  # identical units: only one order of placement
+                for k in pick:
+                    counts[k] -= size
+                ok = _place_held(tractors, i + 1, where, counts, flat, key)
                 for k in pick:
                     counts[k] += size
                 if ok:

@@ -92,10 +92,10 @@ def _plain_can_form(units, runs, counts):
     return _plain_place_tractors(tractors, 0, runs, dict(counts), flat, (0, 0, ()))
 
 
-UNITS = [(1, 1), (2, 1), (3, 1), (2, 2), (2, 3), (3, 2), (2, 4)]
+UNITS = [(1, 1), (2, 1), (3, 1), (2, 2), (2, 3), (3, 2), (2, 4), (2, 2), (2, 2)]  # identical tractors too
 
 
-@pytest.mark.parametrize("name", ["r000", "r001", "r003", "r001_aa22_top"])
+@pytest.mark.parametrize("name", ruleset_names())
 def test_can_form_is_the_plain_search(name):
     rules = rules_for(name)
     rng = random.Random(name)
@@ -103,11 +103,13 @@ def test_can_form_is_the_plain_search(name):
         if level in rules["trump.fixed_ranks"]:
             continue
         ctx = context(rules, level, trump)
-        for suit, counts in _holdings(ctx, rng, 200):
+        for suit, counts in _holdings(ctx, rng, 400):
             units = [rng.choice(UNITS) for _ in range(rng.randint(1, 3))]
             runs = ctx.runs[suit]
             before = dict(counts)
-            assert patterns.can_form(units, runs, counts) == _plain_can_form(units, runs, counts), (units, counts)
+            plain = _plain_can_form(units, runs, counts)
+            assert patterns.can_form(units, runs, counts) == plain, (units, counts)
+            assert patterns.can_form(units, runs, counts, ctx.where) == plain, (units, counts)  # by positions held
             assert counts == before  # can_form never changes the holding it is given
 
 
