@@ -202,3 +202,23 @@ def test_a_request_names_a_served_a_read_or_a_bundled_ruleset():
         engine._rules("r999")
     with pytest.raises(engine.InputError, match="unknown ruleset 3"):
         engine._rules(3)
+
+
+def test_serving_in_process_leaves_the_collector_as_it_found_it():
+    # serve() collects less often and sets the library aside while it serves, and undoes both on return
+    import gc
+    import io
+    import os
+    r, w = os.pipe()
+    os.write(w, (json.dumps(protocol.handshake_request(0)) + "\n" + json.dumps(protocol.shutdown_request(1))
+                 + "\n").encode())
+    os.close(w)
+    before = gc.get_threshold(), gc.get_freeze_count()
+    out = io.BytesIO()
+    try:
+        assert engine_io.serve(r, out) == 0
+    finally:
+        os.close(r)
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [a["seq"] for a in answers] == [0, 1] and answers[0]["result"]["name"] == engine.ENGINE_NAME
