@@ -167,14 +167,16 @@ def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
 
 def _consecutive(ctx: Context, ids: list[int]) -> bool:
     """Whether the distinct cards ``ids`` sit one per position on consecutive positions of one run."""
-    first = ctx.where[ids[0]]
-    for run, _ in first:
+    where = ctx.where
+    for run, _ in where[ids[0]]:
         positions = []
         for c in ids:
-            p = next((pp for rr, pp in ctx.where[c] if rr == run), None)
-            if p is None:
+            for rr, pp in where[c]:
+                if rr == run:
+                    positions.append(pp)
+                    break
+            else:  # ``c`` is not in this run
                 break
-            positions.append(p)
         else:
             positions.sort()
             if len(set(positions)) == len(positions) and positions[-1] - positions[0] == len(positions) - 1:
