@@ -136,7 +136,7 @@ def _classify(ctx: Context, cards: tuple[int, ...]) -> Combo:
     exact = _exact_unit(ctx, counts, suit)
     if exact is not None:
         return Combo(suit, exact.kind, (exact,), cards)
-    return Combo(suit, "throw", tuple(decompose(ctx, counts, suit)), cards)
+    return Combo(suit, "throw", tuple(_decompose(ctx, counts, suit)), cards)  # counts: this call's own
 
 
 def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
@@ -194,7 +194,11 @@ def decompose(ctx: Context, counts: Counter | dict, suit: int) -> list[Component
     (taking a card's unit takes all its copies, and fewer cards never make a
     new tractor): the rest, the highest unit first, is then one stable sort.
     """
-    counts = {c: n for c, n in counts.items() if n > 0}
+    return _decompose(ctx, {c: n for c, n in counts.items() if n > 0}, suit)
+
+
+def _decompose(ctx: Context, counts: dict, suit: int) -> list[Component]:
+    """:func:`decompose` of a dict of positive counts that it may empty."""
     out: list[Component] = []
     rules = ctx.rules
     sizes = rules.unit_sizes
@@ -238,8 +242,15 @@ def best_component(ctx: Context, counts: dict, suit: int) -> Component:
     ids: tuple = ()
     rules = ctx.rules
     keep_triples = rules.values["throw.split"] == "triples_first"
+    min_len = rules.values["tractor.min_length"]
     for size in rules.tractor_sizes:
         pool = {c: n for c, n in counts.items() if n < 3} if keep_triples and size == 2 else counts
+        held = 0
+        for n in pool.values():
+            if n >= size:
+                held += 1
+        if held < min_len:
+            continue  # a tractor takes as many cards as positions (a card sits once in a run)
         for cards in tractor_candidates(ctx, pool, suit, size):
             cand = (size * len(cards), size, component_key(ctx, cards))
             if best is None or cand > best:
