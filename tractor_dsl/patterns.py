@@ -84,8 +84,16 @@ def can_form(units: Sequence[Unit], runs: "Runs", counts: dict, where=None) -> b
             tractors.append(u)
     if need > sum(counts.values()):
         return False
-    if not tractors:
-        return _place_flat(flat, counts)  # no tractor: nothing is taken from ``counts``
+    if not tractors:  # no tractor: nothing is taken from ``counts``
+        if len(flat) == 1 and flat[0][0] <= 3:  # one single, pair or triple: a card held that often
+            size = flat[0][0]
+            if size == 1:
+                return True
+            for n in counts.values():
+                if n >= size:
+                    return True
+            return False
+        return _place_flat(flat, counts)
     if len(tractors) > 1:
         tractors.sort(key=_tractor_order)
     if where is not None:

@@ -291,15 +291,21 @@ def _lead(rules, inp):
 
 
 def _follow(rules, inp):
-    judge_follow = _interpreter("following").judge_follow
+    following = _interpreter("following")
     ctx = _ctx(rules, inp)
     lead = _cards(inp.get("lead"), "lead")
     hand = _cards(inp.get("hand"), "hand")
     play = _cards(inp.get("play"), "play")
-    _check_copies(rules, lead + hand, "the lead and the hand")
+    held: dict[int, int] = {}
+    _count_elements(held, hand)
+    both = dict(held)
+    _count_elements(both, lead)
+    if both and max(both.values()) > rules.decks:
+        _check_copies(rules, lead + hand, "the lead and the hand")  # raises, with the message
     if not lead:
         raise InputError("lead: a lead has at least one card")
-    j = judge_follow(ctx, lead, hand, play)
+    # judge_follow, with the hand counted once
+    j = following.judge_follow_combo(ctx, _interpreter("combos").classify(ctx, lead), held, play)
     out = {"legal": bool(j.value), "reason": j.reason}
     if j.extra.get("required"):
         out["required"] = list(j.extra["required"])  # informative: the follow-order rungs that applied
