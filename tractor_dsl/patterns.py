@@ -215,6 +215,20 @@ def _place_flat(flat: list[Unit], counts: dict) -> bool:
         return held - 2 * pairs >= singles
     # Triples first from the fullest cards, then pairs from what is left:
     # a card with 3+ copies can serve a triple or a pair, one with 2 only a pair.
+    threes = twos = held = top = 0
+    for n in counts.values():
+        if n > 0:
+            held += n
+            if n > top:
+                top = n
+            if n == 3:
+                threes += 1
+            elif n == 2:
+                twos += 1
+    if top <= 3:
+        # what the loop below finds, counted: a triple takes a card held three times whole, and every card
+        # left with two or more copies gives one pair
+        return threes >= triples and threes - triples + twos >= pairs and held - 3 * triples - 2 * pairs >= singles
     remaining = sorted((c for c in counts.values() if c > 0), reverse=True)
     for _ in range(triples):
         if not remaining or remaining[0] < 3:

@@ -136,3 +136,22 @@ def test_a_card_sits_at_one_position_of_a_run_at_most(name):
                 for run in suit_runs:
                     ids = [c for pos in run for c in pos]
                     assert len(ids) == len(set(ids)), (level, trump, run)
+
+
+def _plain_place_flat(flat, counts):
+    """Triples, then pairs, each from the fullest card left, then singles from what remains."""
+    remaining = sorted((c for c in counts.values() if c > 0), reverse=True)
+    for size in sorted((s for s, _ in flat if s > 1), reverse=True):
+        if not remaining or remaining[0] < size:
+            return False
+        remaining[0] -= size
+        remaining.sort(reverse=True)
+    return sum(remaining) >= sum(1 for s, _ in flat if s == 1)
+
+
+def test_flat_units_are_placed_as_the_greedy_loop_places_them():
+    rng = random.Random(3)
+    for _ in range(5000):
+        counts = {c: rng.choice([0, 1, 1, 2, 2, 3, 3, 4][:rng.choice([7, 8])]) for c in range(rng.randint(0, 8))}
+        flat = [(rng.choice([1, 1, 2, 2, 3]), 1) for _ in range(rng.randint(1, 6))]
+        assert patterns._place_flat(flat, counts) == _plain_place_flat(flat, counts), (flat, counts)
