@@ -155,3 +155,36 @@ def test_flat_units_are_placed_as_the_greedy_loop_places_them():
         counts = {c: rng.choice([0, 1, 1, 2, 2, 3, 3, 4][:rng.choice([7, 8])]) for c in range(rng.randint(0, 8))}
         flat = [(rng.choice([1, 1, 2, 2, 3]), 1) for _ in range(rng.randint(1, 6))]
         assert patterns._place_flat(flat, counts) == _plain_place_flat(flat, counts), (flat, counts)
+
+
+class _Recording:
+    """A ruleset that notes every setting read from it."""
+
+    def __init__(self, rules):
+        self.rules, self.read = rules, set()
+
+    def __getitem__(self, name):
+        self.read.add(name)
+        return self.rules[name]
+
+    def __getattr__(self, name):
+        self.read.add("." + name)
+        return getattr(self.rules, name)
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_contexts_share_tables_only_over_the_settings_they_are_made_of(name):
+    # rulesets that agree on TABLE_SETTINGS share a context's tables: nothing else may be read making them
+    from reference_impl import trump as trump_module
+    from reference_impl.cards import RANKS
+    rules = rules_for(name)
+    for level in RANKS:
+        if level in rules["trump.fixed_ranks"]:
+            continue
+        for t in (None, 0, 1, 2, 3):
+            seen = _Recording(rules)
+            fresh = trump_module._tables(seen, level, t)
+            assert seen.read <= set(trump_module.TABLE_SETTINGS), seen.read - set(trump_module.TABLE_SETTINGS)
+            ctx = context(rules, level, t)
+            assert (ctx.suit, ctx.key, ctx.tier, ctx.runs, ctx.wrap_cards, ctx.where) == fresh
+            assert ctx.rules is rules
