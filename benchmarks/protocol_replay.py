@@ -35,27 +35,34 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
-def make(args) -> int:
+def write_requests(path: str, cases) -> int:
+    """Write a request file (the handshake, one request per case, the shutdown); the number of requests."""
     from conformance.protocol import messages as protocol
-    from conformance.generation.cases import generate
-    ops = args.ops.split(",")
-    with open(args.output, "w", encoding="utf-8") as f:
+    with open(path, "w", encoding="utf-8") as f:
         f.write(json.dumps(protocol.handshake_request(0)) + "\n")
         seq = 0
-        for case in generate(args.ruleset, ops, seed=args.seed, counts=args.count):
+        for case in cases:
             seq += 1
             f.write(json.dumps(protocol.request(seq, case["op"], case["ruleset"], case["input"]),
                                ensure_ascii=False) + "\n")
         f.write(json.dumps(protocol.shutdown_request(seq + 1)) + "\n")
+    return seq
+
+
+def make(args) -> int:
+    from conformance.generation.cases import generate
+    ops = args.ops.split(",")
+    seq = write_requests(args.output, generate(args.ruleset, ops, seed=args.seed, counts=args.count))
     print(f"wrote {seq} requests ({args.ops}, {args.ruleset}, seed {args.seed}) to {args.output}")
     return 0
 
 
-def replay(data: bytes, argv: list[str]) -> tuple[float, float, bytes]:
+def replay(data: bytes, argv: list[str], env: dict | None = None) -> tuple[float, float, bytes]:
     """(wall seconds, the engine's CPU seconds, its output) for one run of the whole process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=env)
 
     def feed():
         try:

@@ -14,7 +14,7 @@ cards (rank_index 0 is the 2), 52 the small joker, 53 the big joker.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import _count_elements  # noqa: PLC2701
 from typing import Iterable
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -128,7 +128,8 @@ def show_cards(cards: str | Iterable[int | str], empty: str = "—") -> str:
 
 def check_copies(cards: Iterable[int], decks: int, what: str = "these cards") -> None:
     """Reject a set holding more copies of a card than there are decks."""
-    counts = Counter(cards)
+    counts: dict[int, int] = {}
+    _count_elements(counts, cards)  # Counter's own counting loop, in C, into a plain dict
     if not counts or max(counts.values()) <= decks:
         return
     over = sorted(c for c, n in counts.items() if n > decks)

@@ -14,6 +14,7 @@ triple, so 88999 is a pair and a triple (003:7.3 "2拖3"), not 8899 + 9.
 from __future__ import annotations
 
 from collections import Counter
+from collections import _count_elements  # noqa: PLC2701 - Counter's own counting loop, in C
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -29,6 +30,12 @@ class Component:
     length: int               # adjacent positions: 1 unless a tractor
     cards: tuple[int, ...]
     key: int                  # rank of the top card (the AA22 run may rank lowest)
+
+    def __init__(self, size: int, length: int, cards: tuple[int, ...], key: int):
+        # what the generated __init__ does, without a call of object.__setattr__ per field (a third of the
+        # cost): every play judged builds some
+        d = self.__dict__
+        d["size"], d["length"], d["cards"], d["key"] = size, length, cards, key
 
     @property
     def kind(self) -> str:
@@ -54,6 +61,10 @@ class Combo:
     kind: str                 # single, pair, triple, tractor, throw, mixed
     components: tuple[Component, ...]
     cards: tuple[int, ...]
+
+    def __init__(self, suit: int | None, kind: str, components: tuple[Component, ...], cards: tuple[int, ...]):
+        d = self.__dict__  # as Component's
+        d["suit"], d["kind"], d["components"], d["cards"] = suit, kind, components, cards
 
     @property
     def n(self) -> int:
@@ -83,13 +94,16 @@ def tractor_sizes(ctx: Context) -> tuple[int, ...]:
 
 
 def component_key(ctx: Context, cards: Iterable[int]) -> int:
-    cards = set(cards)
-    if len(cards) > 1 and cards <= ctx.wrap_cards and ctx.rules["tractor.ace_two"] == "lowest":
-        return -1
-    return max(ctx.key[c] for c in cards)
+    if ctx.wrap_cards:  # an AA22 run: it may rank lowest
+        cards = set(cards)
+        if len(cards) > 1 and cards <= ctx.wrap_cards and ctx.rules["tractor.ace_two"] == "lowest":
+            return -1
+    return max(map(ctx.key.__getitem__, cards))
 
 
-MEMO_LIMIT = 32  # combinations remembered per trump context: a trick asks about its few plays many times
+# combinations remembered per trump context: a trick asks about its few plays many times, and an engine
+# is asked about the same small leads (singles, pairs) again and again
+MEMO_LIMIT = 512
 
 
 def classify(ctx: Context, cards: Iterable[int]) -> Combo:
@@ -105,39 +119,41 @@ def classify(ctx: Context, cards: Iterable[int]) -> Combo:
 
 
 def _classify(ctx: Context, cards: tuple[int, ...]) -> Combo:
-    key = ctx.key
-    cards = tuple(sorted(cards, key=lambda c: -key[c]))
     if not cards:
         return Combo(None, "empty", (), ())
+    key = ctx.key
     suit_of = ctx.suit
+    if len(cards) == 1:
+        c = cards[0]
+        return Combo(suit_of[c], "single", (Component(1, 1, cards, key[c]),), cards)
+    cards = tuple(sorted(cards, key=key.__getitem__, reverse=True))  # highest first; a stable sort, as before
     suit = suit_of[cards[0]]
     for c in cards:
         if suit_of[c] != suit:
             return Combo(None, "mixed", (), cards)
     counts: dict[int, int] = {}
-    for c in cards:
-        counts[c] = counts.get(c, 0) + 1
+    _count_elements(counts, cards)
     exact = _exact_unit(ctx, counts, suit)
     if exact is not None:
         return Combo(suit, exact.kind, (exact,), cards)
-    return Combo(suit, "throw", tuple(decompose(ctx, counts, suit)), cards)
+    return Combo(suit, "throw", tuple(_decompose(ctx, counts, suit)), cards)  # counts: this call's own
 
 
 def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
     """The cards as one unit (single, pair, triple or tractor), or None."""
-    sizes = set(counts.values())
     if len(counts) == 1:
         (c, n), = counts.items()
-        if n == 1 or n in unit_sizes(ctx):
+        if n == 1 or n in ctx.rules.unit_sizes:
             return Component(n, 1, (c,) * n, ctx.key[c])
         return None
-    if len(counts) < ctx.rules["tractor.min_length"]:
+    if len(counts) < ctx.rules.values["tractor.min_length"]:
         return None
+    sizes = set(counts.values())
     if len(sizes) == 1:
         size = sizes.pop()
-        if size not in tractor_sizes(ctx):
+        if size not in ctx.rules.tractor_sizes:
             return None
-    elif ctx.rules["tractor.mixed"] and sizes <= set(tractor_sizes(ctx)) and len(sizes) > 1:
+    elif ctx.rules.values["tractor.mixed"] and sizes <= set(ctx.rules.tractor_sizes) and len(sizes) > 1:
         size = 0  # a mixed tractor (88999) where the ruleset allows one
     else:
         return None
@@ -151,14 +167,16 @@ def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
 
 def _consecutive(ctx: Context, ids: list[int]) -> bool:
     """Whether the distinct cards ``ids`` sit one per position on consecutive positions of one run."""
-    first = ctx.where[ids[0]]
-    for run, _ in first:
+    where = ctx.where
+    for run, _ in where[ids[0]]:
         positions = []
         for c in ids:
-            p = next((pp for rr, pp in ctx.where[c] if rr == run), None)
-            if p is None:
+            for rr, pp in where[c]:
+                if rr == run:
+                    positions.append(pp)
+                    break
+            else:  # ``c`` is not in this run
                 break
-            positions.append(p)
         else:
             positions.sort()
             if len(set(positions)) == len(positions) and positions[-1] - positions[0] == len(positions) - 1:
@@ -167,12 +185,37 @@ def _consecutive(ctx: Context, ids: list[int]) -> bool:
 
 
 def decompose(ctx: Context, counts: Counter | dict, suit: int) -> list[Component]:
-    """Split cards of one suit into components, largest first (see the module docstring)."""
-    counts = {c: n for c, n in counts.items() if n > 0}
+    """Split cards of one suit into components, largest first (see the module docstring).
+
+    Each step takes :func:`best_component`. Where every tractor has more
+    cards than any single, pair or triple (tractors of two positions or more)
+    and every card is held at most in as many copies as the largest unit,
+    the steps after the first that takes no tractor take none either
+    (taking a card's unit takes all its copies, and fewer cards never make a
+    new tractor): the rest, the highest unit first, is then one stable sort.
+    """
+    return _decompose(ctx, {c: n for c, n in counts.items() if n > 0}, suit)
+
+
+def _decompose(ctx: Context, counts: dict, suit: int) -> list[Component]:
+    """:func:`decompose` of a dict of positive counts that it may empty."""
     out: list[Component] = []
+    rules = ctx.rules
+    sizes = rules.unit_sizes
+    top = sizes[0] if sizes else 1
+    tail = rules.values["tractor.min_length"] >= 2 and all(n <= top for n in counts.values())
     while counts:
         best = best_component(ctx, counts, suit)
         out.append(best)
+        if tail and best.length == 1:
+            key = ctx.key
+            del counts[best.cards[0]]  # all its copies (see above)
+            flat = []
+            for c, n in counts.items():
+                flat.append((_unit_size(sizes, n), key[c], c))
+            flat.sort(key=_flat_order, reverse=True)  # stable: equal cards in the order they came
+            out.extend(Component(size, 1, (c,) * size, k) for size, k, c in flat)
+            return out
         for c in best.cards:
             counts[c] -= 1
             if counts[c] == 0:
@@ -180,25 +223,47 @@ def decompose(ctx: Context, counts: Counter | dict, suit: int) -> list[Component
     return out
 
 
+def _flat_order(unit: tuple[int, int, int]) -> tuple[int, int]:
+    return unit[0], unit[1]
+
+
+def _unit_size(sizes: tuple[int, ...], n: int) -> int:
+    """The largest unit ``n`` copies of a card make (``sizes`` run from the largest down); 1 for a single."""
+    for s in sizes:
+        if s <= n:
+            return s
+    return 1
+
+
 def best_component(ctx: Context, counts: dict, suit: int) -> Component:
-    best: tuple | None = None
-    keep_triples = ctx.rules["throw.split"] == "triples_first"
-    for size in tractor_sizes(ctx):
+    """The component taken first: the most cards, then triples before pairs, then the highest; on a tie
+    the first found (tractors before units, in the order of ``counts``)."""
+    best: tuple | None = None     # (cards, size, key) of the best so far
+    ids: tuple = ()
+    rules = ctx.rules
+    keep_triples = rules.values["throw.split"] == "triples_first"
+    min_len = rules.values["tractor.min_length"]
+    for size in rules.tractor_sizes:
         pool = {c: n for c, n in counts.items() if n < 3} if keep_triples and size == 2 else counts
+        held = 0
+        for n in pool.values():
+            if n >= size:
+                held += 1
+        if held < min_len:
+            continue  # a tractor takes as many cards as positions (a card sits once in a run)
         for cards in tractor_candidates(ctx, pool, suit, size):
-            cand = ((size * len(cards)), size, component_key(ctx, cards), cards, size)
-            if best is None or cand[:3] > best[:3]:
-                best = cand
-    sizes = unit_sizes(ctx)
+            cand = (size * len(cards), size, component_key(ctx, cards))
+            if best is None or cand > best:
+                best, ids = cand, cards
+    sizes = rules.unit_sizes
     key = ctx.key
     for c, n in counts.items():
-        size = next((s for s in sizes if s <= n), 1)  # sizes run from the largest down
-        cand = (size, size, key[c], (c,), size)
-        if best is None or cand[:3] > best[:3]:
-            best = cand
-    n_cards, size, key_, ids, _ = best
-    length = len(ids)
-    return Component(size, length, tuple(c for c in ids for _ in range(size)), key_)
+        size = _unit_size(sizes, n)
+        cand = (size, size, key[c])
+        if best is None or cand > best:
+            best, ids = cand, (c,)
+    _, size, key_ = best
+    return Component(size, len(ids), tuple(c for c in ids for _ in range(size)), key_)
 
 
 def tractor_candidates(ctx: Context, counts: dict, suit: int, size: int, length: int | None = None):

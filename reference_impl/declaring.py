@@ -89,6 +89,13 @@ class DeclarationState:
     card: int | None = None
     overcalls: int = 0
 
+    def __init__(self, legal: bool, trump, declarer: int | None, banker: int | None,
+                 strength: tuple[int, int] | None, card: int | None = None, overcalls: int = 0):
+        # the generated __init__ without object.__setattr__ per field: players judge every option they hold
+        d = self.__dict__
+        d["legal"], d["trump"], d["declarer"], d["banker"] = legal, trump, declarer, banker
+        d["strength"], d["card"], d["overcalls"] = strength, card, overcalls
+
     def __bool__(self) -> bool:
         return self.legal
 

@@ -91,6 +91,21 @@ def ladder_for(ctx: Context, unit: Unit, trace: Trace) -> list:
     return list(derived_ladder(unit, rules["follow.unlisted"] == "component_ladders"))
 
 
+def _ladder(rules, unit: Unit) -> tuple[str, tuple[tuple[list[Unit], str], ...]]:
+    """What :func:`ladder_for` gives for ``unit``, once per ruleset: the clause it adds, and each entry with
+    its description (:func:`describe_units`)."""
+    key = ("follow ladder", unit)
+    found = rules.memo.get(key)
+    if found is None:
+        if unit in rules.ladders:
+            clause, entries = rules.ladder_clause[unit], rules.ladders[unit]
+        else:
+            clause = rules.clause("follow.unlisted")
+            entries = derived_ladder(unit, rules["follow.unlisted"] == "component_ladders")
+        found = rules.memo[key] = (clause, tuple((list(e), describe_units(e)) for e in entries))
+    return found
+
+
 def _holding_counts(counts: Counter | dict, lead_size: int, protect_triples: bool) -> dict:
     if protect_triples and lead_size == 2:
         # a triple need not be broken to follow a pair: it cannot supply one
@@ -100,18 +115,25 @@ def _holding_counts(counts: Counter | dict, lead_size: int, protect_triples: boo
 
 def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: Trace) -> tuple[list[Unit], list[str]]:
     """The units the follower must play, and the ladder entries that required them."""
+    rules = ctx.rules
     runs = ctx.runs[lead.suit]
-    protect = not ctx.rules["follow.break_triple_for_pair"]
-    if any(c.size == 2 for c in lead.components) and ctx.rules.decks >= 3:
-        trace.add(ctx.rules.clause("follow.break_triple_for_pair"))
+    where = ctx.where  # every card of the holding is of the lead's suit: its positions are in ``runs``
+    protect = not rules["follow.break_triple_for_pair"]
+    components = lead.components
+    if rules.decks >= 3 and any(c.size == 2 for c in components):
+        trace.add(rules.clause("follow.break_triple_for_pair"))
     required: list[Unit] = []
     chosen: list[str] = []
-    for comp in lead.components:
-        counts = _holding_counts(suit_holding, comp.size, protect)
-        for entry in ladder_for(ctx, comp.unit, trace):
-            if can_form(required + list(entry), runs, counts):
+    for comp in components:
+        size = comp.size
+        # can_form never changes the counts it is given: the holding itself serves, but for the pair rule
+        counts = _holding_counts(suit_holding, 2, True) if protect and size == 2 else suit_holding
+        clause, entries = _ladder(rules, (size, comp.length))
+        trace.add(clause)
+        for entry, name in entries:
+            if can_form(required + entry, runs, counts, where):
                 required.extend(entry)
-                chosen.append(describe_units(entry))
+                chosen.append(name)
                 break
     return required, chosen
 
@@ -145,21 +167,24 @@ def _count(cards: Iterable[int]) -> dict[int, int]:
 
 def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: list[int]) -> Judgment:
     rules = ctx.rules
-    n = lead.n
+    n = len(lead.cards)
     if len(play) != n:
         return Judgment(False, (), "wrong_card_count", f"the lead has {n} cards, the play {len(play)}")
-    played = _count(play)
-    if any(hand.get(c, 0) < k for c, k in played.items()):
-        return Judgment(False, (), "cards_not_held", "the play uses cards the hand does not hold")
+    played: dict[int, int] = {}
+    _count_elements(played, play)
+    get = hand.get
+    for c, k in played.items():
+        if get(c, 0) < k:
+            return Judgment(False, (), "cards_not_held", "the play uses cards the hand does not hold")
     suit = lead.suit
     trace = Trace()
-    trace.add(rules.clause("follow.suit"))
+    trace.ids.append(rules.clause("follow.suit"))
     suit_of = ctx.suit
     in_suit = {c: k for c, k in hand.items() if suit_of[c] == suit}
     held = sum(in_suit.values())
     play_in_suit = {c: k for c, k in played.items() if suit_of[c] == suit}
     followed = sum(play_in_suit.values())
-    if rules["follow.suit"]:
+    if rules.values["follow.suit"]:
         if held >= n and followed < n:
             return Judgment(False, trace.tuple(), "must_follow_suit",
                             f"holds {held} card(s) of {ctx.suit_name(suit)}, so all {n} must be of that suit")
@@ -170,13 +195,14 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
         return Judgment(True, trace.tuple(), "ok", "all cards of the led suit are played")
     required, chosen = obligation(ctx, lead, in_suit, trace)
     runs = ctx.runs[suit]
-    if can_form(required, runs, play_in_suit):
+    where = ctx.where  # the cards of the play in the led suit: their positions are in ``runs``
+    if can_form(required, runs, play_in_suit, where):
         return Judgment(True, trace.tuple(), "ok", "; ".join(chosen), {"required": chosen})
     reason = "must_play_pair"
     tractors = [u for u in required if u[1] > 1]
     triples = [u for u in required if u == (3, 1)]
-    if tractors and not can_form(tractors, runs, play_in_suit):
+    if tractors and not can_form(tractors, runs, play_in_suit, where):
         reason = "must_play_tractor"
-    elif triples and not can_form(tractors + triples, runs, play_in_suit):
+    elif triples and not can_form(tractors + triples, runs, play_in_suit, where):
         reason = "must_play_triple"
     return Judgment(False, trace.tuple(), reason, "required: " + "; ".join(chosen), {"required": chosen})

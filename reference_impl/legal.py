@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections import _count_elements  # noqa: PLC2701 - the C counting loop behind Counter
 from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import Iterable, Iterator
@@ -71,14 +72,14 @@ class Follows:
     def placements(self) -> list[Play]:
         """Every distinct multiset of cards from ``pool`` forming ``units`` (sorted tuples)."""
         if self._placements is None:
-            self._placements = sorted(set(_placements(self.ctx, self.lead.suit, self.units, Counter(self.pool))))
+            self._placements = sorted(set(_placements(self.ctx, self.lead.suit, self.units, _counter(self.pool))))
         return self._placements
 
     def __iter__(self) -> Iterator[Play]:
         placements = self.placements()
         seen: set | None = set() if len(placements) > 1 else None
         for placed in placements:
-            rest = Counter(self.pool)
+            rest = _counter(self.pool)
             rest.subtract(placed)
             rest.update(self.extra)
             for chosen in sub_multisets(rest, self.free):
@@ -128,21 +129,37 @@ class Follows:
         """A random legal follow (a random placement, then random free cards; not uniform over plays)."""
         placements = self.placements()
         placed = rng.choice(placements)
-        rest = Counter(self.pool)
+        rest = _counter(self.pool)
         rest.subtract(placed)
         rest.update(self.extra)
         chosen = rng.sample(list(rest.elements()), self.free)
         return list(self.forced) + list(placed) + chosen
 
 
+def _counted(cards: Iterable[int]) -> Counter:
+    """``Counter(cards)`` for an iterable of cards, counted by Counter's own C loop without its
+    Python-level update."""
+    out = Counter.__new__(Counter)
+    _count_elements(out, cards)
+    return out
+
+
+def _counter(mapping) -> Counter:
+    """``Counter(mapping)`` for a dict of copies, without Counter's Python-level update (players build
+    several per follow)."""
+    out = Counter.__new__(Counter)
+    dict.update(out, mapping)
+    return out
+
+
 def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> Follows:
     """The legal follows to ``lead`` from ``hand`` (mirrors :func:`following.judge_follow_combo`)."""
-    hand = hand if isinstance(hand, Counter) else Counter(hand)
+    hand = hand if isinstance(hand, Counter) else _counted(hand)
     n = lead.n
     suit = lead.suit
     s = ctx.suit
-    in_suit = Counter({c: k for c, k in hand.items() if s[c] == suit})
-    off_suit = Counter({c: k for c, k in hand.items() if s[c] != suit})
+    in_suit = _counter({c: k for c, k in hand.items() if s[c] == suit})
+    off_suit = _counter({c: k for c, k in hand.items() if s[c] != suit})
     held = sum(in_suit.values())
     must_suit = ctx.rules["follow.suit"]
     if held <= n:
@@ -253,7 +270,7 @@ class Leads:
         allowed = None if within is None else Counter(within)
         by_suit: dict[int, list[Play]] = {}
         for u in self.units:
-            if allowed is not None and any(allowed[c] < m for c, m in Counter(u).items()):
+            if allowed is not None and any(allowed[c] < m for c, m in _counted(u).items()):
                 continue
             by_suit.setdefault(self.ctx.suit[u[0]], []).append(u)
         seen: set = set()
@@ -265,7 +282,7 @@ class Leads:
                     if cards in seen:
                         continue
                     seen.add(cards)
-                    if any(limit[c] < m for c, m in Counter(cards).items()):
+                    if any(limit[c] < m for c, m in _counted(cards).items()):
                         continue
                     if classify(self.ctx, cards).kind == "throw":
                         yield cards
@@ -273,7 +290,10 @@ class Leads:
     def __contains__(self, play: Iterable[int]) -> bool:
         """Whether ``play`` is a lead this hand may make: a unit it holds, or a throw where throws are allowed."""
         play = list(play)
-        if not play or Counter(play) - self.hand:
+        if not play:
+            return False
+        hand = self.hand
+        if any(hand[c] < m for c, m in _counted(play).items()):  # cards the hand does not hold
             return False
         kind = classify(self.ctx, play).kind
         return kind in ("single", "pair", "triple", "tractor") or (kind == "throw" and self.throws_allowed)
@@ -366,7 +386,7 @@ def _mixed_tractors(ctx: Context, hand: Counter, t_sizes: tuple[int, ...]) -> li
 
 
 def lead_options(ctx: Context, hand: Iterable[int] | Counter, max_components: int = 2) -> Leads:
-    hand = hand if isinstance(hand, Counter) else Counter(hand)
+    hand = hand if isinstance(hand, Counter) else _counted(hand)
     """What ``hand`` can lead (see :class:`Leads`)."""
     return Leads(ctx, hand, bool(ctx.rules["throw.allowed"]), max_components)
 

@@ -20,6 +20,8 @@ class Rules:
         self.checked = checked
         self.name = checked.name
         v = checked.values
+        self.values = v
+        self.memo: dict = {}  # what the interpreter works out once per ruleset (follow ladders, clause ids)
         self.decks: int = v["equipment.decks"]
         self.hand_size: int = v["equipment.hand_size"]
         self.kitty_size: int = v["equipment.kitty_size"]
@@ -33,7 +35,7 @@ class Rules:
             self.ladder_clause[unit] = origin.clause.id
 
     def __getitem__(self, name: str) -> Any:
-        return self.checked.values[name]
+        return self.values[name]
 
     @cached_property
     def card_points(self) -> tuple[int, ...]:
@@ -54,7 +56,12 @@ class Rules:
 
     def clause(self, name: str) -> str:
         """The id of the clause that sets ``name``."""
-        return self.checked.origins[name].clause.id
+        key = ("clause", name)
+        try:
+            return self.memo[key]
+        except KeyError:
+            found = self.memo[key] = self.checked.origins[name].clause.id
+            return found
 
     def cites(self, clause_id: str) -> tuple[str, ...]:
         return self.checked.clause(clause_id).cites
@@ -77,6 +84,9 @@ def _library():
     if lib.errors:
         raise SpecError(lib.errors)
     return lib
+
+
+KEPT_CACHES = 8  # checked libraries kept in the cache folder, the newest first
 
 
 def _cached_load():
@@ -120,9 +130,12 @@ def _cached_load():
         with open(tmp, "wb") as fh:
             pickle.dump(lib, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
-        for old in path.parent.glob("library-*.pickle"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        # the newest few are kept: checkouts of other revisions sharing this home (worktrees, a baseline
+        # being timed) would otherwise throw each other's cache away at every start
+        others = sorted((p for p in path.parent.glob("library-*.pickle") if p != path),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in others[KEPT_CACHES - 1:]:
+            old.unlink(missing_ok=True)
     except Exception:  # a read-only home, a full disk: run without the cache
         pass
     return lib

@@ -11,7 +11,7 @@ ranks by ``compare.multi``.
 """
 from __future__ import annotations
 
-from collections import Counter
+from collections import _count_elements  # noqa: PLC2701 - the C counting loop behind collections.Counter
 from typing import Iterable, Sequence
 
 from tractor_dsl.patterns import can_form
@@ -21,9 +21,15 @@ from .rules import Judgment, Trace
 from .trump import TRUMP, Context
 
 
+def _count(cards) -> dict[int, int]:
+    """The cards as a plain dict of copies, in the order first met (what ``dict(Counter(cards))`` gives)."""
+    counts: dict[int, int] = {}
+    _count_elements(counts, cards)
+    return counts
+
+
 def points_of(rules, cards: Iterable[int]) -> int:
-    table = rules.card_points
-    return sum(table[c] for c in cards)
+    return sum(map(rules.card_points.__getitem__, cards))
 
 
 def best_unit_key(ctx: Context, unit: tuple[int, int], counts: dict, suit: int) -> int | None:
@@ -52,7 +58,7 @@ def _structure_ok(ctx: Context, lead: Combo, play: Combo, ruff: bool, trace: Tra
             return sorted(play.units) == sorted(lead.units)
     if lead.kind != "throw":
         return False
-    return can_form(lead.units, ctx.runs[play.suit], dict(Counter(play.cards)))
+    return can_form(lead.units, ctx.runs[play.suit], _count(play.cards))
 
 
 def _strength(ctx: Context, lead: Combo, play: Combo, upgraded: bool) -> tuple[int, int]:
@@ -60,7 +66,7 @@ def _strength(ctx: Context, lead: Combo, play: Combo, upgraded: bool) -> tuple[i
         return (0, max(ctx.key[c] for c in play.cards))
     if lead.kind != "throw":
         return (1 if upgraded else 0, play.largest.key)
-    key = best_unit_key(ctx, lead.largest.unit, dict(Counter(play.cards)), play.suit)
+    key = best_unit_key(ctx, lead.largest.unit, _count(play.cards), play.suit)
     return (0, key if key is not None else -1)
 
 
@@ -92,7 +98,8 @@ def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
             winner, best, best_trump = i, strength, True
         elif strength > best:
             winner, best = i, strength
-    points = sum(points_of(rules, p) for p in plays)
+    table = rules.card_points.__getitem__
+    points = sum(sum(map(table, p)) for p in plays)
     trace.add(rules.clause("equipment.points"))
     return Judgment(winner, trace.tuple(), "ok", f"play {winner + 1} wins (plays counted from 1, the lead first)",
                     {"points": points, "combos": combos})

@@ -73,8 +73,26 @@ def context(rules: Rules, level: str, trump: int | str | None) -> Context:
     return _context(rules, level, trump)
 
 
+# The settings the tables of a context are computed from (and nothing else of the rules is read there).
+TABLE_SETTINGS = ("trump.order", "trump.fixed_ranks", "tractor.adjacency", "tractor.bridge_level",
+                  "tractor.junctions", "tractor.ace_two", "tractor.no_trump_junction")
+_TABLES: dict = {}  # (those settings, level, trump) -> the tables: rulesets that agree on them share them
+
+
 @lru_cache(maxsize=512)
 def _context(rules: Rules, level: str, trump: int | None) -> Context:
+    key = (repr(tuple(rules[s] for s in TABLE_SETTINGS)), level, trump)
+    tables = _TABLES.get(key)
+    if tables is None:
+        tables = _tables(rules, level, trump)
+        if len(_TABLES) < 4096:
+            _TABLES[key] = tables
+    return Context(rules, level, trump, *tables)
+
+
+def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
+    """The tables of a :class:`Context` after its rules, level and trump: suit, key, tier, runs, wrap_cards
+    and where (all immutable)."""
     fixed = [r for r in RANKS if r in rules["trump.fixed_ranks"]]
     level_i = RANKS.index(level)
     fixed_i = {RANKS.index(r) for r in fixed}
@@ -181,8 +199,7 @@ def _context(rules: Rules, level: str, trump: int | None) -> Context:
             for p, pos in enumerate(run):
                 for c in pos:
                     where[c].append((r, p))
-    return Context(rules, level, trump, tuple(suit), tuple(key), tuple(tier_of), frozen_runs, wrap,
-                   tuple(tuple(w) for w in where))
+    return (tuple(suit), tuple(key), tuple(tier_of), frozen_runs, wrap, tuple(tuple(w) for w in where))
 
 
 def _split(positions, linked) -> list[list]:

@@ -28,8 +28,10 @@ COMMANDS = {
 }
 
 
-def _available():
+def _available(only: str | None = None):
     for name, module in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         try:
             yield name, importlib.import_module(f"tractor_cli.{module}")
         except ModuleNotFoundError as e:
@@ -37,15 +39,25 @@ def _available():
                 raise
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the one command ``only`` (what a run of that command needs: a
+    short-lived process such as ``tractor engine`` then imports its own module, not every command's)."""
     parser = argparse.ArgumentParser(prog="tractor", description="The executable rulebook of Tractor (拖拉机 / 升级).")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in _available():
+    for name, module in _available(only):
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run, _parser=p)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, read from the distribution only when asked (importlib.metadata costs every start)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {version()}")
+        parser.exit()
 
 
 def version() -> str:
@@ -65,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         catch_early()
     else:
         _end_on_sigterm()
-    parser = build_parser()
+    first = (sys.argv[1:] if argv is None else argv)[:1]
+    parser = build_parser(first[0] if first and first[0] in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     if extra and getattr(args, "_parser", None):  # a bad option of a command: that command's usage
         args._parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -62,42 +62,125 @@ def units_as_holding(units: Iterable[Unit]) -> tuple["Runs", dict]:
     return runs, counts
 
 
-def can_form(units: Sequence[Unit], runs: "Runs", counts: dict) -> bool:
+def can_form(units: Sequence[Unit], runs: "Runs", counts: dict, where=None) -> bool:
     """Whether disjoint copies of ``units`` can be taken from a holding.
 
     ``runs`` lists chains of positions, each position the ids of the distinct
     cards sitting there; ``counts`` maps each id to the copies held. An id may
-    appear in several runs (a card that chains two ways); its copies are
-    counted once.
+    appear in several runs (a card that chains two ways), at one position of
+    each at most; its copies are counted once. ``where``, when given, maps
+    each id of ``counts`` to its ``(run, position)`` pairs in ``runs`` (the
+    interpreter's index of a trump context): the search then visits only the
+    positions of the cards held.
     """
-    if unit_cards(units) > sum(counts.values()):
+    need = 0
+    flat: list[Unit] = []
+    tractors: list[Unit] = []
+    for u in units:
+        need += u[0] * u[1]
+        if u[1] == 1:
+            flat.append(u)
+        else:
+            tractors.append(u)
+    if need > sum(counts.values()):
         return False
-    flat = [u for u in units if u[1] == 1]
-    if len(flat) == len(units):
-        return _place_flat(flat, counts)  # no tractor: nothing is taken from ``counts``
-    tractors = sorted((u for u in units if u[1] > 1), key=lambda u: (-u[1], -u[0]))
-    work = dict(counts)
-    return _place_tractors(tractors, 0, runs, work, flat, (0, 0, ()))
+    if not tractors:  # no tractor: nothing is taken from ``counts``
+        if len(flat) == 1 and flat[0][0] <= 3:  # one single, pair or triple: a card held that often
+            size = flat[0][0]
+            if size == 1:
+                return True
+            for n in counts.values():
+                if n >= size:
+                    return True
+            return False
+        return _place_flat(flat, counts)
+    if len(tractors) > 1:
+        tractors.sort(key=_tractor_order)
+    if where is not None:
+        return _place_held(tractors, 0, where, dict(counts), flat, (0, 0, ()))
+    return _place_tractors(tractors, 0, runs, dict(counts), flat, (0, 0, ()))
+
+
+def _tractor_order(u: Unit) -> tuple[int, int]:
+    return (-u[1], -u[0])
 
 
 def _place_tractors(tractors: list[Unit], i: int, runs: "Runs", counts: dict, flat: list[Unit], floor: tuple) -> bool:
     if i == len(tractors):
         return _place_flat(flat, counts)
     size, length = tractors[i]
+    # a card sits at one position of a run at most: a tractor of ``length`` positions takes as many cards
+    held = 0
+    for n in counts.values():
+        if n >= size:
+            held += 1
+    if held < length:
+        return False
     same_as_previous = i > 0 and tractors[i - 1] == tractors[i]
+    get = counts.get
     for r, run in enumerate(runs):
-        for start in range(0, len(run) - length + 1):
-            window = run[start:start + length]
-            choices = [[k for k in pos if counts.get(k, 0) >= size] for pos in window]
-            if any(not c for c in choices):
+        if len(run) < length:
+            continue
+        # the cards of each position that can give ``size`` copies (``counts`` is as found whenever the loop
+        # below looks: every placement tried is taken back before the next); windows of ``length``
+        # positions, each with such a card, in the order of their first position
+        choices = [[k for k in pos if get(k, 0) >= size] for pos in run]
+        streak = 0
+        for end, here in enumerate(choices):
+            if not here:
+                streak = 0
                 continue
-            for pick in product(*choices):
+            streak += 1
+            if streak < length:
+                continue
+            start = end - length + 1
+            for pick in product(*choices[start:end + 1]):
                 key = (r, start, pick)
                 if same_as_previous and key < floor:
                     continue  # identical units: only one order of placement
                 for k in pick:
                     counts[k] -= size
                 ok = _place_tractors(tractors, i + 1, runs, counts, flat, key)
+                for k in pick:
+                    counts[k] += size
+                if ok:
+                    return True
+    return False
+
+
+def _place_held(tractors: list[Unit], i: int, where, counts: dict, flat: list[Unit], floor: tuple) -> bool:
+    """:func:`_place_tractors` over the positions of the cards held (``where``): the same placements, each
+    under the same key, found in another order (which changes no answer: every placement at or above
+    ``floor`` is still tried)."""
+    if i == len(tractors):
+        return _place_flat(flat, counts)
+    size, length = tractors[i]
+    marked: dict[int, dict[int, list]] = {}  # run -> position -> the cards there that can give ``size``
+    for k, n in counts.items():
+        if n >= size:
+            for r, p in where[k]:
+                at = marked.get(r)
+                if at is None:
+                    marked[r] = {p: [k]}
+                elif p in at:
+                    at[p].append(k)
+                else:
+                    at[p] = [k]
+    same_as_previous = i > 0 and tractors[i - 1] == tractors[i]
+    for r, at in marked.items():
+        if len(at) < length:
+            continue
+        for start in at:
+            window = [at.get(start + j) for j in range(length)]
+            if None in window:
+                continue
+            for pick in product(*window):
+                key = (r, start, pick)
+                if same_as_previous and key < floor:
+                    continue  # identical units: only one order of placement
+                for k in pick:
+                    counts[k] -= size
+                ok = _place_held(tractors, i + 1, where, counts, flat, key)
                 for k in pick:
                     counts[k] += size
                 if ok:
@@ -116,11 +199,36 @@ def _place_flat(flat: list[Unit], counts: dict) -> bool:
             triples += 1
     if not triples:
         # taking pairs from the fullest card first leaves sum(n // 2) pairs to take: the same answer, faster
-        if pairs and sum(n // 2 for n in counts.values() if n > 1) < pairs:
-            return False
-        return sum(n for n in counts.values() if n > 0) - 2 * pairs >= singles
+        held = 0
+        if pairs:
+            available = 0
+            for n in counts.values():
+                if n > 0:
+                    held += n
+                    available += n >> 1
+            if available < pairs:
+                return False
+        else:
+            for n in counts.values():
+                if n > 0:
+                    held += n
+        return held - 2 * pairs >= singles
     # Triples first from the fullest cards, then pairs from what is left:
     # a card with 3+ copies can serve a triple or a pair, one with 2 only a pair.
+    threes = twos = held = top = 0
+    for n in counts.values():
+        if n > 0:
+            held += n
+            if n > top:
+                top = n
+            if n == 3:
+                threes += 1
+            elif n == 2:
+                twos += 1
+    if top <= 3:
+        # what the loop below finds, counted: a triple takes a card held three times whole, and every card
+        # left with two or more copies gives one pair
+        return threes >= triples and threes - triples + twos >= pairs and held - 3 * triples - 2 * pairs >= singles
     remaining = sorted((c for c in counts.values() if c > 0), reverse=True)
     for _ in range(triples):
         if not remaining or remaining[0] < 3:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections import Counter
+from collections import _count_elements  # noqa: PLC2701 - the C counting loop behind Counter
 from functools import lru_cache
 from typing import Any
 
@@ -42,6 +43,19 @@ class InputError(ValueError):
     """A request whose input the engine cannot read (bad card, bad level, impossible cards)."""
 
 
+_MODULES: dict = {}
+
+
+def _interpreter(name: str):
+    """The interpreter module ``reference_impl.<name>``, imported on first use (an ``import`` statement
+    per request costs more than the dictionary look-up)."""
+    try:
+        return _MODULES[name]
+    except KeyError:
+        module = _MODULES[name] = importlib.import_module(f"reference_impl.{name}")
+        return module
+
+
 @lru_cache(maxsize=None)
 def _module_ok(name: str) -> bool:
     try:
@@ -56,11 +70,42 @@ def supported_operations() -> list[str]:
 
 
 def engine_version() -> str:
+    found = _installed_version()
+    if found is not None:
+        return found
     try:
         from importlib.metadata import version
         return version("tractor-rulebook")
     except Exception:  # not installed: running from a checkout
         return "0.0.0+checkout"
+
+
+def _installed_version() -> str | None:
+    """The version ``importlib.metadata`` gives, read from the one ``tractor_rulebook-*.dist-info`` of the
+    first folder on ``sys.path`` that holds this distribution's metadata, or None (then importlib.metadata
+    looks: it costs a tenth of an engine's start-up, in imports alone)."""
+    import os
+    for entry in sys.path:
+        try:
+            names = [n for n in os.listdir(entry or ".") if n.lower().startswith("tractor")
+                     and n.lower().endswith((".dist-info", ".egg-info", ".egg"))]
+        except OSError:
+            continue
+        if not names:
+            continue
+        if len(names) != 1 or not names[0].startswith("tractor_rulebook-") or not names[0].endswith(".dist-info"):
+            return None
+        try:
+            with open(os.path.join(entry or ".", names[0], "METADATA"), encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("Version:"):
+                        return line[len("Version:"):].strip()
+                    if not line.strip():
+                        return None
+        except OSError:
+            return None
+        return None
+    return None
 
 
 def handshake_result() -> dict:
@@ -126,16 +171,26 @@ def _known_rulesets() -> frozenset:
 
 
 def _rules(name):
-    """The ruleset a request names: one served (``--rules``), a bundled one, or (in-process) one read
-    from a user's file already. A request never makes the engine read a file."""
-    from reference_impl.rules import read_ruleset, rules_for
-    if isinstance(name, str) and name in SERVED:
-        return SERVED[name]
-    if isinstance(name, str) and name in _known_rulesets():
-        return rules_for(name)
-    found = read_ruleset(name) if isinstance(name, str) else None
-    if found is not None:
-        return found
+    """The ruleset a request names: one served (``--rules``), one read in this process from a user's file
+    (which may bear a bundled name), or a bundled one. A request never makes the engine read a file."""
+    if type(name) is str:
+        if name in SERVED:
+            return SERVED[name]
+        rules = _interpreter("rules")
+        found = rules._USER.get(name)
+        if found is not None:
+            return found
+        if name in _known_rulesets():
+            return rules._bundled(name)
+    elif isinstance(name, str):  # a str subclass: the slow path, as before
+        from reference_impl.rules import read_ruleset, rules_for
+        if name in SERVED:
+            return SERVED[name]
+        if name in _known_rulesets():
+            return rules_for(name)
+        found = read_ruleset(name)
+        if found is not None:
+            return found
     raise InputError(f"unknown ruleset {name!r}")
 
 
@@ -164,7 +219,14 @@ def _ctx(rules, inp: dict):
 
 
 def _check_copies(rules, cards: list[int], what: str) -> None:
-    from reference_impl.cards import CardError, check_copies
+    decks = rules.decks
+    if len(cards) <= decks:  # no card can be held more often than there are cards
+        return
+    counts: dict[int, int] = {}
+    _count_elements(counts, cards)
+    if max(counts.values()) <= decks:
+        return
+    from reference_impl.cards import CardError, check_copies  # the message
     try:
         check_copies(cards, rules.decks, what)
     except CardError as e:
@@ -229,15 +291,21 @@ def _lead(rules, inp):
 
 
 def _follow(rules, inp):
-    from reference_impl.following import judge_follow
+    following = _interpreter("following")
     ctx = _ctx(rules, inp)
     lead = _cards(inp.get("lead"), "lead")
     hand = _cards(inp.get("hand"), "hand")
     play = _cards(inp.get("play"), "play")
-    _check_copies(rules, lead + hand, "the lead and the hand")
+    held: dict[int, int] = {}
+    _count_elements(held, hand)
+    both = dict(held)
+    _count_elements(both, lead)
+    if both and max(both.values()) > rules.decks:
+        _check_copies(rules, lead + hand, "the lead and the hand")  # raises, with the message
     if not lead:
         raise InputError("lead: a lead has at least one card")
-    j = judge_follow(ctx, lead, hand, play)
+    # judge_follow, with the hand counted once
+    j = following.judge_follow_combo(ctx, _interpreter("combos").classify(ctx, lead), held, play)
     out = {"legal": bool(j.value), "reason": j.reason}
     if j.extra.get("required"):
         out["required"] = list(j.extra["required"])  # informative: the follow-order rungs that applied

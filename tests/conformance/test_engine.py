@@ -185,3 +185,40 @@ def test_a_failed_throw_must_be_held_by_its_leader():
     transcript["tricks"][0]["failed_throw"] = ["J+"] * 4  # more big jokers than three decks hold
     with pytest.raises(engine.InputError, match=r"tricks\[0\].failed_throw: plays cards that are not held"):
         engine.judge("hand", "r001", {"transcript": transcript})
+
+
+def test_the_handshake_version_is_the_installed_distributions():
+    # read from the dist-info without importlib.metadata (start-up), but the same answer
+    from importlib.metadata import version
+    assert engine.engine_version() == version("tractor-rulebook")
+    found = engine._installed_version()
+    assert found is None or found == version("tractor-rulebook")
+
+
+def test_a_request_names_a_served_a_read_or_a_bundled_ruleset():
+    from reference_impl import rules
+    assert engine._rules("r003") is rules.rules_for("r003")
+    with pytest.raises(engine.InputError, match="unknown ruleset 'r999'"):
+        engine._rules("r999")
+    with pytest.raises(engine.InputError, match="unknown ruleset 3"):
+        engine._rules(3)
+
+
+def test_serving_in_process_leaves_the_collector_as_it_found_it():
+    # serve() collects less often and sets the library aside while it serves, and undoes both on return
+    import gc
+    import io
+    import os
+    r, w = os.pipe()
+    os.write(w, (json.dumps(protocol.handshake_request(0)) + "\n" + json.dumps(protocol.shutdown_request(1))
+                 + "\n").encode())
+    os.close(w)
+    before = gc.get_threshold(), gc.get_freeze_count()
+    out = io.BytesIO()
+    try:
+        assert engine_io.serve(r, out) == 0
+    finally:
+        os.close(r)
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+    answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [a["seq"] for a in answers] == [0, 1] and answers[0]["result"]["name"] == engine.ENGINE_NAME

@@ -88,3 +88,56 @@ def test_splitting_is_the_same_whatever_the_pieces():
 def test_clean_text_replaces_lone_surrogates_only():
     assert clean_text("a\ud800b中\U0001F600") == "a\ufffdb中\U0001F600"
     assert scrub({"x\udfff": [float("nan"), "\ud800"]}) == {"x\ufffd": ["nan", "\ufffd"]}
+
+
+# --------------------------------------------------------------------------- the fast library reads and writes the same
+
+def _stdlib_decode(line: bytes):
+    """What :func:`decode` gives without orjson: the standard library's reading."""
+    from conformance.protocol import jsonlines
+    fast, jsonlines.orjson = jsonlines.orjson, None
+    try:
+        return _decode(line)
+    finally:
+        jsonlines.orjson = fast
+
+
+def _decode(line: bytes):
+    try:
+        return "value", decode(line)
+    except BadMessage as e:
+        return e.kind, str(e)
+
+
+@pytest.mark.parametrize("line", [
+    b'{"seq": 18446744073709551616, "op": "shutdown"}',    # past 64 bits: orjson alone would give a float
+    b'{"seq": -9223372036854775809}', b'[1e400]', b'[-1e400]', b'[NaN]', b'[Infinity]', b'"\\ud800"',
+    b'{"a": 1, "a": 2, "b": 3}', b'\xef\xbb\xbf{"seq": 1}', b'"\xed\xa0\x80"', b'[1.5E3, -0, 0.1e1, 1E-400]',
+    b' \t{"seq": 3, "input": {"cards": ["10H", "J+"]}}\r ', b'"a\x01"', b'01', b'[1,]',
+    b'[' * (JSON_DEPTH + 1) + b']' * (JSON_DEPTH + 1), b'[' * 3000 + b']' * 3000,
+    b'{"seq": 7, "note": "1234567890123456789012"}', b'"\\u0000\\/"',
+])
+def test_decode_gives_the_standard_librarys_reading(line):
+    assert _decode(line) == _stdlib_decode(line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES)
+def test_decode_of_any_value_is_the_standard_librarys(value):
+    line = encode(value)[:-1]
+    got, want = _decode(line), _stdlib_decode(line)
+    assert got == want
+    if got[0] == "value":  # -0.0 == 0.0: the types and signs too
+        assert repr(got[1]) == repr(want[1])
+
+
+RESULTS = st.recursive(st.none() | st.booleans() | st.integers() | ANY_TEXT,
+                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_TEXT, inner, max_size=4),
+                       max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(RESULTS)
+def test_encode_result_writes_the_bytes_encode_writes(value):
+    from conformance.protocol.jsonlines import encode_result
+    assert encode_result({"seq": 1, "result": value}) == encode({"seq": 1, "result": value})

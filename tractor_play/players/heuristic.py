@@ -28,7 +28,7 @@ import random
 from collections import Counter
 
 from reference_impl.cards import RANKS
-from reference_impl.legal import Follows, Leads, _placements
+from reference_impl.legal import Follows, Leads, _counter, _placements
 from reference_impl.seats import SeatView
 from reference_impl.trick import judge_trick, points_of
 from reference_impl.trump import TRUMP
@@ -39,6 +39,7 @@ class HeuristicPlayer:
     def __init__(self, seed):
         self.rng = random.Random(seed)
         self._seen: tuple = (None, 0, [0] * 54)   # (first trick, tricks counted, copies seen per card)
+        self._void_cache: tuple = (None, 0, {})    # (first trick, tricks counted, voids seen)
 
     # ------------------------------------------------------------------ helpers
 
@@ -54,7 +55,8 @@ class HeuristicPlayer:
 
     def _cost(self, ctx, c: int) -> int:
         """What playing ``c`` away gives up: its strength, and its points (which an opponent may take)."""
-        return self._rank(ctx, c) + 3 * self._points(ctx.rules, c) + (15 if ctx.suit[c] == TRUMP else 0)
+        k = ctx.key[c]  # _rank and _points, written out: the player weighs every card of every option
+        return (20 + (k - 100) if k >= 100 else k) + 3 * ctx.rules.card_points[c] + (15 if ctx.suit[c] == TRUMP else 0)
 
     def _unseen(self, view: SeatView) -> list[int]:
         """Copies of each card (0–53) that some other hand may still hold."""
@@ -77,16 +79,24 @@ class HeuristicPlayer:
             out[c] -= 1
         return out
 
-    @staticmethod
-    def _voids(view: SeatView) -> dict[int, set[int]]:
-        """Seats known to hold no card of a suit: they did not follow it."""
-        ctx = view.ctx
-        voids: dict[int, set[int]] = {}
-        for t in view.tricks:
-            led = ctx.suit[t.plays[0][1][0]]
+    def _voids(self, view: SeatView) -> dict[int, set[int]]:
+        """Seats known to hold no card of a suit: they did not follow it.
+
+        Counted on from the tricks already counted in this hand, as :meth:`_unseen` is (the hand is told
+        apart by its first trick); the caller reads the answer and does not keep it."""
+        first = view.tricks[0] if view.tricks else None
+        cached_first, counted, voids = self._void_cache
+        if cached_first is not first or counted > len(view.tricks):
+            counted, voids = 0, {}
+        suit_of = view.ctx.suit
+        for t in view.tricks[counted:]:
+            led = suit_of[t.plays[0][1][0]]
             for seat, play in t.plays[1:]:
-                if any(ctx.suit[c] != led for c in play):
-                    voids.setdefault(seat, set()).add(led)
+                for c in play:
+                    if suit_of[c] != led:
+                        voids.setdefault(seat, set()).add(led)
+                        break
+        self._void_cache = (first, len(view.tricks), voids)
         return voids
 
     # ------------------------------------------------------------------ declaring and burying
@@ -153,25 +163,28 @@ class HeuristicPlayer:
         opponents = [(view.seat + 1) % 4, (view.seat + 3) % 4]
         ruffable = {s for o in opponents for s in voids.get(o, ())}
         key = ctx.key
+        units = options.units
+        tractors = [u for u in units if u.count(u[0]) != len(u)]  # units of more than one kind of card
+        if tractors:
+            return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]], u)))
 
         # the highest unseen card of each suit held in at least 1, 2, 3 copies
         tops: dict[tuple[int, int], int] = {}
+        suit_of = ctx.suit
         for d, m in enumerate(unseen):
-            for size in range(1, m + 1):
-                k = (ctx.suit[d], size)
-                if tops.get(k, -1) < key[d]:
-                    tops[k] = key[d]
+            if m > 0:
+                kd, sd = key[d], suit_of[d]
+                for size in range(1, m + 1):
+                    k = (sd, size)
+                    if tops.get(k, -1) < kd:
+                        tops[k] = kd
 
         def safe(unit: tuple) -> bool:
-            if len(set(unit)) > 1:
+            if unit.count(unit[0]) != len(unit):  # cards of more than one kind
                 return True  # a tractor: rarely beaten
             return tops.get((ctx.suit[unit[0]], len(unit)), -1) <= key[unit[0]]
 
-        units = options.units
         side = [u for u in units if ctx.suit[u[0]] != TRUMP and ctx.suit[u[0]] not in ruffable]
-        tractors = [u for u in units if len(set(u)) > 1]
-        if tractors:
-            return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]], u)))
         if options.throws_allowed:
             by_suit: dict[int, list[tuple]] = {}
             for u in side:
@@ -233,7 +246,7 @@ class HeuristicPlayer:
         out = set()
         placements = options.placements()[:24]
         for placed in placements:
-            rest = Counter(options.pool)
+            rest = _counter(options.pool)
             rest.subtract(placed)
             rest.update(options.extra)
             pool = sorted(rest.elements(), key=lambda c: (self._cost(ctx, c), c))
