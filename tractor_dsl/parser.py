@@ -183,11 +183,20 @@ class _Build:
                       token.end_column or token.column)
 
     # --- values ---
+    def _number(self, token: Token) -> int:
+        """A number token's value; refused (E015) past :data:`~tractor_dsl.limits.NUMBER_DIGITS` digits."""
+        digits = str(token).lstrip("+-")
+        if len(digits.lstrip("0")) > limits.NUMBER_DIGITS:
+            raise _Refused(Diagnostic(
+                "E015", f"a number of {len(digits):,} digits; a number in a rule file has at most "
+                        f"{limits.NUMBER_DIGITS} digits", self._span(token)))
+        return int(str(token))
+
     def int(self, span, children):
-        return m.Int(int(children[0]), span)
+        return m.Int(self._number(children[0]), span)
 
     def neg_int(self, span, children):
-        return m.Int(-int(children[0]), span)
+        return m.Int(-self._number(children[0]), span)
 
     def ident(self, span, children):
         return m.Ident(str(children[0]), span)
@@ -238,11 +247,11 @@ class _Build:
 
     def tractor_shape(self, span, children):
         name, element, length = children
-        return m.Shape(str(name), str(element), int(length), span)
+        return m.Shape(str(name), str(element), self._number(length), span)
 
     def term(self, span, children):
         if len(children) == 2:
-            return m.Term(int(children[0]), children[1], span)
+            return m.Term(self._number(children[0]), children[1], span)
         return m.Term(1, children[0], span)
 
     def pattern(self, span, children):
@@ -267,18 +276,18 @@ class _Build:
             if c.type == "RANGE_DOTS":
                 seen_dots = True
             elif seen_dots:
-                high = int(c)
+                high = self._number(c)
             else:
-                low = int(c)
+                low = self._number(c)
         return (low, high, span)
 
     def step(self, span, children):
-        return (int(children[0]), span)
+        return (self._number(children[0]), span)
 
     def band(self, span, children):
         (low, high, _), side, levels = children[0], children[1], children[2]
         step = children[3][0] if len(children) > 3 else None
-        return m.Band(low, high, str(side), int(levels), step, span)
+        return m.Band(low, high, str(side), self._number(levels), step, span)
 
     # --- clause items: tagged tuples, assembled by clause() ---
     def cites(self, span, children):
