@@ -204,6 +204,8 @@ def load_file(path) -> Rules:
             raise SpecError([Diagnostic("E501", "no ruleset in this file", m.Span(str(p), 0, 0))])
         rules = Rules(mine[0])
         _FILES[key] = rules
+        from .announce import ruleset_read
+        ruleset_read(str(p), rules.name, rules.checked.lineage)
     _USER[rules.name] = rules
     return rules
 

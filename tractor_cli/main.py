@@ -62,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    from reference_impl import announce
+    from tractor_dsl.diagnostics import showable
+    announce.TELL = lambda line: print(showable(f"tractor {args.command}: {line}"), file=sys.stderr)
     try:
         return args._run(args)
     except SpecError as e:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -150,6 +151,11 @@ def load(paths: Iterable[str | Path] | None = None) -> Library:
             lib.diagnostics.append(Diagnostic(
                 "E502", f"ruleset '{rs.name}' is defined twice (also in {lib.parsed[rs.name].file})", rs.span))
             continue
+        if not in_library(str(path)) and rs.name in bundled_names():
+            lib.diagnostics.append(Diagnostic(
+                "E512", f"ruleset '{rs.name}' takes the name of a bundled ruleset; a ruleset of your own needs "
+                        f"a name of its own (e.g. 'ruleset house_{rs.name} extends {rs.name}')", rs.span))
+            continue
         lib.parsed[rs.name] = rs
     context = _bundled_context(lib, files)
     _Checker(lib).run()
@@ -157,6 +163,28 @@ def load(paths: Iterable[str | Path] | None = None) -> Library:
         lib.diagnostics = [d for d in lib.diagnostics if d.span.file not in context]
     lib.diagnostics.sort(key=Diagnostic.sort_key)
     return lib
+
+
+_RULESET_NAME = re.compile(r"^\s*ruleset\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+
+def bundled_names() -> frozenset[str]:
+    """The names of the bundled rulesets, read from the head of each bundled file (no full parse)."""
+    return _bundled_names(str(default_spec_dir()))
+
+
+@lru_cache(maxsize=4)
+def _bundled_names(spec_dir: str) -> frozenset[str]:
+    from .parser import read_spec
+    names = set()
+    for path in spec_files([spec_dir]):
+        try:
+            found = _RULESET_NAME.search(read_spec(path))
+        except SpecError:
+            continue
+        if found:
+            names.add(found.group(1))
+    return frozenset(names)
 
 
 def _bundled_context(lib: Library, files: list[Path]) -> set[str]:
