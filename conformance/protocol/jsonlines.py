@@ -10,7 +10,8 @@ answers); the limits are :mod:`tractor_dsl.limits`'s.
 * :func:`decode` reads one line as strict JSON or raises :class:`BadMessage`
   with a kind: ``not_utf8``, ``invalid_json`` (also for ``NaN``,
   ``Infinity`` and numbers too large for a double, which JSON has no room
-  for) or ``too_deep``.
+  for) or ``too_deep``; an object that gives a key twice is ``invalid_json`` too (strict JSON: the
+  last would silently win), or the kind the caller names (the runner: ``invalid_answer``).
 * :func:`encode` writes one message as one line of strict JSON, UTF-8 with
   lone surrogates escaped, and never fails on what :func:`decode` returns.
 * :func:`scrub` makes a decoded value safe to keep and to show: lone
@@ -137,16 +138,38 @@ def depth(value: Any, limit: int = JSON_DEPTH) -> int:
     return deepest
 
 
-def decode(line: bytes) -> Any:
-    """One line as strict JSON (UTF-8, no NaN or infinities, at most :data:`JSON_DEPTH` deep)."""
+class _Duplicate(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+def _object(pairs: list) -> dict:
+    """An object, refused when it gives a key twice."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Duplicate(k)
+            seen.add(k)
+    return out
+
+
+def decode(line: bytes, duplicate: str = "invalid_json") -> Any:
+    """One line as strict JSON (UTF-8, no NaN or infinities, at most :data:`JSON_DEPTH` deep, no key
+    given twice in one object: a :class:`BadMessage` of kind ``duplicate``)."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
         raise BadMessage("not_utf8", f"the line is not UTF-8 (byte {e.start} is 0x{line[e.start]:02x})") from None
     try:
-        value = json.loads(text, parse_constant=_constant, parse_float=_float)
+        value = json.loads(text, parse_constant=_constant, parse_float=_float, object_pairs_hook=_object)
     except BadMessage:
         raise
+    except _Duplicate as e:
+        key = clean_text(e.key)
+        raise BadMessage(duplicate, f"the key {json.dumps(key[:60])} is given twice in one object "
+                                    "(strict JSON: which one counts is not defined)") from None
     except RecursionError:
         raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep") from None
     except ValueError as e:  # JSONDecodeError, and ints of more than 4,300 digits
