@@ -74,6 +74,33 @@ def _lark() -> Lark:
 _REFUSED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
 
 
+# a string or a comment, as the lexer reads them (a '#' inside a string opens no comment)
+_STRING_OR_COMMENT = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|#[^\n]*')
+
+
+def _comment_problem(text: str, file: str) -> Diagnostic | None:
+    """E010 for the first comment holding a character no rule text may (a bidirectional override
+    would make the code around it display in another order than it reads); the carriage return
+    ending a line of a CRLF file is no problem."""
+    if _REFUSED.search(text) is None:
+        return None
+    for found in _STRING_OR_COMMENT.finditer(text):
+        comment = found.group()
+        if not comment.startswith("#"):
+            continue
+        bad = _REFUSED.search(comment.rstrip("\r"))
+        if bad is None:
+            continue
+        at = found.start() + bad.start()
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        return Diagnostic(
+            "E010", f"a comment holds the character U+{ord(bad.group()):04X}, which no rule text may hold "
+                    "(control characters, lone surrogates and bidirectional overrides are refused in "
+                    "comments as in strings)", m.Span(file, line, column, line, column + 1))
+    return None
+
+
 class _Refused(Exception):
     """Raised inside the transformer: the input is over a limit or holds what no rule file may."""
 
@@ -469,6 +496,9 @@ def parse(text: str, file: str = "<string>") -> m.Ruleset:
             raise SpecError([Diagnostic(
                 "E013", f"the file holds {tokens:,} tokens (words, numbers, strings, comments and punctuation); "
                         f"a rule file may hold at most {limits.SPEC_TOKENS:,}", m.Span(file, 0, 0))])
+    problem = _comment_problem(text, file)
+    if problem is not None:
+        raise SpecError([problem])
     builder = _REDUCER.local.builder = _Build(file)
     try:
         ruleset = _lark().parse(text)
