@@ -84,6 +84,8 @@ STDERR_KEEP = 64 << 10       # the last bytes of an engine's stderr kept for the
 STDERR_FLOOD = 1 * MIB       # more stderr than this is noted as a stderr_flood event
 ANSWER_KEEP = 4000           # characters of a bad answer kept in a report
 EVENTS = 1000                # events kept in one report
+EXPECT_BYTES = 16 * MIB      # one expectation file (--expect)
+VECTOR_FILE_BYTES = 64 * MIB # one vector file (<ruleset>/<op>.jsonl)
 
 PROTOCOL_LIMITS = (
     Limit("line size", LINE_BYTES, "bytes", "line_too_long", "engine, runner",
@@ -98,4 +100,10 @@ PROTOCOL_LIMITS = (
     Limit("answer kept", ANSWER_KEEP, "characters", "-", "runner",
           "Characters of a bad answer kept in a report; the rest is cut and its length noted."),
     Limit("events", EVENTS, "events", "-", "runner", "Events (crashes, stray lines, ...) kept in one report."),
+    Limit("expectation file", EXPECT_BYTES, "bytes", "-", "runner",
+          "One --expect file, read at most this far (so --expect /dev/zero ends); UTF-8, nested at most "
+          "as deep as a message."),
+    Limit("vector file", VECTOR_FILE_BYTES, "bytes", "-", "runner",
+          "One vector file (<ruleset>/<op>.jsonl); each line is read as a message (line size, nesting "
+          "depth, strict JSON) and must be a whole vector."),
 )

@@ -179,6 +179,41 @@ def decode(line: bytes, duplicate: str = "invalid_json") -> Any:
     return value
 
 
+# --------------------------------------------------------------------------- reading files
+
+class FileTooLarge(ValueError):
+    """A file (or a device, a pipe) that holds more than the reader takes."""
+
+
+def read_capped(path, cap: int) -> bytes:
+    """At most ``cap`` bytes of ``path``; more is :class:`FileTooLarge` (so ``/dev/zero`` ends). OSError as
+    raised by ``open``; a folder is an OSError too."""
+    import os
+    import stat
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(21, "is a folder, not a file")
+        chunks, size = [], 0
+        while size <= cap:
+            chunk = os.read(fd, min(1 << 20, cap + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > cap:
+        raise FileTooLarge(f"{path}: more than {cap:,} bytes (the limit of such a file)")
+    return b"".join(chunks)
+
+
+def position(data: bytes, offset: int) -> tuple[int, int]:
+    """(line, column) of a byte offset, both from 1 (the column counts characters)."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, len(data[start:offset].decode("utf-8", "replace")) + 1
+
+
 # --------------------------------------------------------------------------- encoding and keeping
 
 def encode(message: Any) -> bytes:
