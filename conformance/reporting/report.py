@@ -21,6 +21,7 @@ from conformance.protocol import messages as protocol
 from conformance.protocol.inputs import draw_input, glyphs
 from conformance.protocol.jsonlines import clean_text
 from conformance.running.runner import STATUSES, RunResult
+from conformance.reporting.escape import md_block, md_code, md_text
 
 COLUMNS = ("pass", "fail", "skipped", "errored")
 NO_CLAUSE = "(no clause)"
@@ -300,18 +301,20 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
     if markdown:
         out.append("")
     for i, f in enumerate(result.findings, 1):
+        # a finding is the spec's words (a feature, its value and the alternative the engine's answers fit),
+        # never the engine's own text: only the case drawn beneath it holds that, in a block nothing closes
         head = f"{i}. {f.feature} [{f.clause}] — {len(f.cases)} case(s)"
         out.append(f"{i}. **{f.feature}** (clause `{f.clause}`) — {len(f.cases)} case(s)" if markdown else head)
         out.append(showable(f"   spec:   {f.spec}"))
         out.append(showable(f"   engine: {'; '.join(f.engine)}"))
         if f.cases and f.cases[0] in where:
-            drawn = draw_case(*where[f.cases[0]]).split("\n")
-            out += ["", "   ```"] + [f"   {line}" for line in drawn] + ["   ```", ""] if markdown else \
-                [f"   {line}" for line in drawn]
+            drawn = draw_case(*where[f.cases[0]])
+            out += [""] + [f"   {line}" for line in md_block(drawn)] + [""] if markdown else \
+                [f"   {line}" for line in drawn.split("\n")]
     if result.unexplained:
         ids = result.unexplained
         out.append(f"{'### ' if markdown else ''}unexplained ({len(ids)}): no single feature gives the engine's answers")
-        out += [f"   {'- ' if markdown else ''}{showable(cid)}" for cid in ids[:20]]
+        out += [f"   - {md_code(cid)}" if markdown else f"   {showable(cid)}" for cid in ids[:20]]
         if len(ids) > 20:
             out.append(f"   … and {len(ids) - 20} more (report.json lists them all)")
     return out
@@ -376,9 +379,9 @@ def markdown(result: RunResult, show: int = 10) -> str:
     hs = result.handshake or {}
     t = result.counts()
     out = ["# Conformance report", ""]
-    out.append(showable(f"- engine: `{' '.join(result.command)}`"
-                        + (f" — {hs.get('name')} {hs.get('version', '')}" if hs else " — no handshake")))
-    out.append(f"- rulesets: {', '.join(result.rulesets) or '-'}; source: {result.source or '-'}"
+    out.append(f"- engine: {md_code(' '.join(result.command))}"
+               + (f" — {md_text(str(hs.get('name')) + ' ' + str(hs.get('version', '')))}" if hs else " — no handshake"))
+    out.append(f"- rulesets: {md_text(', '.join(result.rulesets) or '-')}; source: {md_text(result.source or '-')}"
                + (f"; seed {result.seed}" if result.seed is not None else ""))
     out.append(f"- started {result.started}, {result.duration:.1f} s"
                + (", **interrupted**: cases not run are listed as skipped" if result.interrupted else ""))
@@ -386,6 +389,7 @@ def markdown(result: RunResult, show: int = 10) -> str:
                + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]))
     if result.restarts:
         out.append(f"- the engine was restarted {result.restarts} time(s)")
+    # the runner's own words (the compared fields an engine declares are checked against the protocol's)
     out += [f"- partial answers, declared: {note}" for note in coverage_notes(result)]
     out += [f"- {line}" for line in decision_lines(result)]
     out.append("")
@@ -399,21 +403,19 @@ def markdown(result: RunResult, show: int = 10) -> str:
         out.append("|---|" + "---:|" * len(COLUMNS))
         for k, row in rows.items():
             cols = _cols(row)
-            out.append(f"| `{k}` | " + " | ".join(str(cols[c]) for c in COLUMNS) + " |")
+            out.append(f"| {md_code(k)} | " + " | ".join(str(cols[c]) for c in COLUMNS) + " |")
         out.append("")
     bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass", "errored")]
     if bad:
         out.append(f"## Failures ({len(bad)}; showing {min(show, len(bad))})")
         out.append("")
         for c, o in bad[:show]:
-            out.append("```")
-            out.append(draw_case(c, o))
-            out.append("```")
+            out += md_block(draw_case(c, o))
             out.append("")
     if result.events:
         out.append("## Events")
         out.append("")
         for e in result.events[:50]:
-            out.append(f"- `{e['kind']}`: {showable(e['message'])}")
+            out.append(f"- {md_code(e['kind'])}: {md_text(e['message'])}")
         out.append("")
     return "\n".join(out)
