@@ -165,9 +165,9 @@ def _umask() -> int:
     return mask
 
 
-def _atomic_write(path: Path, data: str) -> None:
-    """Write ``path`` whole or not at all, with the mode a plain ``open`` gives (0666 less the umask):
-    ``mkstemp`` makes its file 0600."""
+def _write_temp(path: Path, data: str) -> str:
+    """``data`` in a temporary file beside ``path`` (renamed onto it by the caller), with the mode a plain
+    ``open`` gives (0666 less the umask): ``mkstemp`` makes its file 0600. Removed again if it fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -176,22 +176,55 @@ def _atomic_write(path: Path, data: str) -> None:
             f.write(clean_text(data))
             f.flush()
             os.fsync(f.fileno())
+    except BaseException:
+        _remove(tmp)
+        raise
+    return tmp
+
+
+def _remove(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _atomic_write(path: Path, data: str) -> None:
+    """Write ``path`` whole or not at all."""
+    tmp = _write_temp(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove(tmp)
         raise
 
 
+def write_set(files: dict[Path, str]) -> list[Path]:
+    """Write files as one set: every one to a temporary first, renamed onto its place only when all were
+    written. If anything fails (a full disk), the temporaries and the files of the set already there are
+    removed before the error is raised, so no reader ever takes an earlier run's file (a green
+    ``junit.xml``) for part of this one's, nor finds this run's ``report.json`` beside the last run's."""
+    written: list[str] = []
+    try:
+        for path, data in files.items():
+            written.append(_write_temp(path, data))
+        for tmp, path in zip(written, files):
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp in written:
+            _remove(tmp)
+        for path in files:
+            _remove(path)
+        raise
+    return list(files)
+
+
 def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> list[Path]:
+    """``report.json``, ``junit.xml`` and ``summary.md``, written as one set (:func:`write_set`)."""
     directory = Path(directory)
-    paths = [directory / "report.json", directory / "junit.xml", directory / "summary.md"]
-    _atomic_write(paths[0], report_json(result))
-    _atomic_write(paths[1], junit_xml(result))
-    _atomic_write(paths[2], markdown(result, show=show))
-    return paths
+    texts = {directory / "report.json": report_json(result), directory / "junit.xml": junit_xml(result),
+             directory / "summary.md": markdown(result, show=show)}   # every text made before a file is touched
+    return write_set(texts)
 
 
 # --------------------------------------------------------------------------- JUnit
