@@ -42,7 +42,7 @@ def _fault_prices(rules) -> list[int]:
     return [p for p in prices if isinstance(p, int)]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=256)   # per Rules object (a mutant is one too): bounded
 def point_step(rules) -> int:
     """The step every point total of a hand moves by (5 in every bundled ruleset)."""
     step = 0
@@ -51,7 +51,7 @@ def point_step(rules) -> int:
     return step or 5
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=256)   # per Rules object (a mutant is one too): bounded
 def largest_multiplier(rules) -> int:
     """The largest kitty multiplier in magnitude, over every row and card count (0 with no table)."""
     most = 0
@@ -64,7 +64,7 @@ def largest_multiplier(rules) -> int:
     return most
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=256)   # per Rules object (a mutant is one too): bounded
 def points_bound(rules) -> int:
     """The most attackers' points, in magnitude, a hand of the ruleset can give (see the module)."""
     dearest = max(rules.points.values(), default=0)
