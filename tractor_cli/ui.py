@@ -33,7 +33,7 @@ def echo(text: str | Text = "", style: str | None = None, stderr: bool = False) 
     """One or more lines, never wrapped (lines a program may read, e.g. transcripts); what a terminal would
     act on rather than show is escaped (:func:`tractor_dsl.diagnostics.showable`, for every line alike)."""
     if isinstance(text, str):
-        text = "\n".join(showable(line) for line in text.split("\n"))
+        text = shown(text)
     console(stderr).print(text, style=style, soft_wrap=True)
 
 
@@ -42,13 +42,14 @@ def styled(*pieces: tuple[str, str | None] | str) -> Text:
     t = Text()
     for p in pieces:
         if isinstance(p, str):
-            t.append(_shown(p))
+            t.append(shown(p))
         else:
-            t.append(_shown(p[0]), style=STYLES.get(p[1] or "", p[1]))
+            t.append(shown(p[0]), style=STYLES.get(p[1] or "", p[1]))
     return t
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
+    """``text`` as a terminal shows it, line by line (:func:`tractor_dsl.diagnostics.showable`)."""
     return "\n".join(showable(line) for line in text.split("\n"))
 
 

@@ -100,3 +100,24 @@ def test_the_terminal_escapes_noncharacters_on_every_line(capsys):
         out = capsys.readouterr().out
         assert ch not in out and out.count(shown) == 3, out
     assert showable("中文 ♠ \t tab") == "中文 ♠ \t tab"   # what a terminal shows is left as it is
+
+
+def test_the_conform_summary_escapes_every_line_alike(capsys):
+    from tractor_cli.summary import print_summary
+    odd = "\ufffe\uffff"
+    case = {"id": f"r001:result:{odd}", "op": "result", "ruleset": "r001", "input": {"attackers_points": 5},
+            "expected": {"next_banker": "banker", "levels": 2}, "clauses": [f"score.bands{odd}"]}
+    bad = Outcome("fail", "disagrees", f"message {odd}")
+    bad.answer = {"next_banker": f"banker{odd}", "levels": 2}
+    errored = Outcome("errored", "engine_errored", f"errored {odd}")
+    r = RunResult([case, dict(case, id=f"r001:result:2{odd}")], [bad, errored],
+                  {"name": f"name{odd}", "version": odd, "protocol": 1, "rulesets": ["r001"], "operations": ["result"]},
+                  [f"./engine{odd}"], "now", 0.1, False, 0, 0, "", [{"kind": "stderr_flood", "message": f"flood {odd}"}],
+                  rulesets=["r001"])
+    print_summary(r, show=3)
+    out = capsys.readouterr().out
+    assert "\ufffe" not in out and "\uffff" not in out
+    for line in ("engine: name", "FAIL r001:result:", "engine:   next_banker=", "r001:result:2", "flood "):
+        shown = next(x for x in out.splitlines() if line in x)
+        assert "\\ufffe\\uffff" in shown, shown
+    assert "score.bands\\ufffe\\uffff" in out   # a clause in the table, from a vector file
