@@ -84,3 +84,15 @@ def test_the_interpreter_refuses_before_it_computes():
     with pytest.raises(FormulaError):
         Formula("^", 0, two, Formula("const", 54))(0)
     assert Formula("^", 0, Formula("const", -1), huge)(0) == 1 and Formula("^", 0, Formula("const", 0), huge)(0) == 0
+
+
+def test_an_engine_given_such_a_file_refuses_it_at_once(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+    f = tmp_path / "house.tractor"
+    f.write_text(multiplier("9 ^ 9 ^ 9 ^ 9").replace("ruleset rmin", "ruleset house_bounds"), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(f), "--handshake"],
+                          cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and "error[E211]" in proc.stderr and f"{f}:" in proc.stderr
+    assert proc.stdout == ""
