@@ -4,7 +4,6 @@ case; --write-expect writes nothing its own reader refuses."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
@@ -12,7 +11,6 @@ import pytest
 
 from tractor_dsl import limits
 from conformance.generation.cases import VectorError, vector_cases
-from conformance.running import expectations as ex
 from conformance.running.expectations import (Deviation, ExpectationError, apply_expectations,
                                               expectations_text, load_expectations)
 from conformance.running.runner import Outcome
