@@ -123,14 +123,23 @@ class Settings:
         self.rulesets = _split(pick("tractor_ruleset", "tractor_ruleset") or ["all"])
         self.ops = _split(pick("tractor_ops", "tractor_ops") or [])
         self.profile = pick("tractor_profile", "tractor_profile") or "quick"
-        seed = pick("tractor_seed", "tractor_seed")
-        self.seed = int(seed) if seed is not None else 0
-        self.timeout = config.getoption("tractor_timeout") or 10.0
+        # the ini's seed is read (and a bad one refused) only when an engine is configured: a project's
+        # ini with a typo must not break every pytest run that has nothing to do with the suite
+        self._seed = pick("tractor_seed", "tractor_seed")
+        self.seed = 0
+        timeout = config.getoption("tractor_timeout")
+        self.timeout = 10.0 if timeout is None else timeout
         self.hands = bool(config.getoption("tractor_hands"))
         self.default_suite = bool(config.getoption("tractor_default_suite"))
         self.root = config.rootpath          # a relative rule file is looked for here too
 
     def validate(self) -> None:
+        if self._seed is not None:
+            try:
+                self.seed = int(str(self._seed).strip())
+            except ValueError:
+                raise pytest.UsageError(f"tractor_seed: {str(self._seed)[:60]!r} is not a whole number "
+                                        "(the seed of the positions drawn, e.g. tractor_seed = 7)") from None
         from reference_impl.rules import is_rule_file, rules_for, ruleset_names
         from tractor_dsl.diagnostics import SpecError
         from conformance.protocol.messages import OPERATIONS
@@ -160,6 +169,8 @@ class Settings:
             raise pytest.UsageError(f"--tractor-ops: unknown operation(s) {', '.join(bad)} "
                                     f"(known: {', '.join(generated)}); put --tractor-ops after any path "
                                     f"arguments or separate operations with commas")
+        if not 0 < self.timeout < float("inf"):   # nan fails both comparisons
+            raise pytest.UsageError(f"--tractor-timeout: {self.timeout} is not a number of seconds above 0")
         if self.profile not in ("quick", "thorough"):
             raise pytest.UsageError(f"tractor_profile: {self.profile!r} is not quick or thorough")
 

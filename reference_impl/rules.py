@@ -98,7 +98,11 @@ def _cached_load():
     sources and the Python version, so any change to either is read afresh.
     The cache lives in ``$TRACTOR_CACHE_DIR`` (default
     ``~/.cache/tractor-rulebook``); ``TRACTOR_CACHE_DIR=off`` turns it off,
-    and a cache that cannot be read or written is ignored.
+    and a cache that cannot be read or written is ignored. Loading a pickle
+    runs code, so the cache is read and written only in a folder this user
+    owns and no one else can write, from a regular file (no link) of this
+    user's that no one else can write (created 0600 in a folder made 0700);
+    anything else is ignored and the library is checked afresh.
     """
     import hashlib
     import os
@@ -118,16 +122,18 @@ def _cached_load():
             if f.is_file() and f.suffix != ".pyc":
                 digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes())
     path = Path(where) / f"library-{digest.hexdigest()[:24]}.pickle"
-    try:
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    except Exception:  # no cache yet, or one from another version: load afresh
-        pass
+    if _private_dir(path.parent):
+        cached = _read_private(path)
+        if cached is not None:
+            return cached
     lib = load()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private_dir(path.parent):
+            return lib   # a folder other users can write: never a pickle there, read or written
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "wb") as fh:
             pickle.dump(lib, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
         # the newest few are kept: checkouts of other revisions sharing this home (worktrees, a baseline
@@ -139,6 +145,44 @@ def _cached_load():
     except Exception:  # a read-only home, a full disk: run without the cache
         pass
     return lib
+
+
+def _owned_and_closed(st) -> bool:
+    """Owned by this user and writable by no one else (group and others have no write bit)."""
+    import os
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def _private_dir(folder) -> bool:
+    """Whether the cache folder is this user's own and no one else can write in it (a pickle
+    runs code when loaded: one another user could have put there would run as this user)."""
+    import os
+    import stat
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return True   # not there yet: created 0700 before anything is written
+    return stat.S_ISDIR(st.st_mode) and _owned_and_closed(st)
+
+
+def _read_private(path):
+    """The cached library, when the cache file is a regular file (not a link) of this user's that no one
+    else can write; else (or unreadable, or from another version) None."""
+    import os
+    import pickle
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode) or not _owned_and_closed(st):
+                return None
+            return pickle.load(fh)
+    except Exception:  # no cache yet, or one from another version: load afresh
+        return None
 
 
 def rules_for(name: str) -> Rules:
@@ -217,6 +261,8 @@ def load_file(path) -> Rules:
             raise SpecError([Diagnostic("E501", "no ruleset in this file", m.Span(str(p), 0, 0))])
         rules = Rules(mine[0])
         _FILES[key] = rules
+        from .announce import ruleset_read
+        ruleset_read(str(p), rules.name, rules.checked.lineage)
     _USER[rules.name] = rules
     return rules
 

@@ -92,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         if missing_cluster(args.scheduler):
             print(f"tractor {args.command}: {missing_cluster(args.scheduler)}", file=sys.stderr)
             return 2
+    from reference_impl import announce
+    from tractor_dsl.diagnostics import showable
+    announce.TELL = lambda line: print(showable(f"tractor {args.command}: {line}"), file=sys.stderr)
     try:
         return args._run(args)
     except SystemExit as e:   # SIGTERM (see _end_on_sigterm): what was started is ended below

@@ -20,7 +20,7 @@ def tally_table(title: str, rows: dict[str, dict]):
     table = ui.table(title, *COLUMNS)
     for key, row in rows.items():
         cols = _cols(row)
-        table.add_row(key, *(Text(str(cols[c]), style=ui.status_style(c, cols[c])) for c in COLUMNS))
+        table.add_row(ui.shown(key), *(Text(str(cols[c]), style=ui.status_style(c, cols[c])) for c in COLUMNS))
     return table
 
 
@@ -67,19 +67,19 @@ def protocol_events_line(result) -> str:
 def print_summary(result, show: int = 3) -> None:
     """The summary on stdout; a closed stdout is not an error (the reports are written already)."""
     from conformance.reporting.report import by_clause, by_op, coverage_notes, decision_lines, draw_case, findings_lines
-    from tractor_dsl.diagnostics import showable
+    showable = ui.shown     # every line by the one policy, case ids and inputs from a vector file too
     out = ui.console()
     hs = result.handshake or {}
     name = f"{hs.get('name', '?')} {hs.get('version', '')}".strip() if hs else "(no handshake)"
     try:
         out.print(showable(f"engine: {name} — {' '.join(result.command)}"), soft_wrap=True)
         for note in coverage_notes(result):      # partial answers, declared: never narrowed silently
-            out.print(f"partial answers: {note}", soft_wrap=True)
+            out.print(showable(f"partial answers: {note}"), soft_wrap=True)
         out.print()
         found = findings_lines(result)           # findings first: what the engine reads differently
         if found:
             head, *rest = found
-            out.print(Text(head, style="bold"), soft_wrap=True)
+            out.print(Text(showable(head), style="bold"), soft_wrap=True)
             for line in rest:
                 out.print(showable(line), soft_wrap=True)
             out.print()
@@ -93,27 +93,27 @@ def print_summary(result, show: int = 3) -> None:
             out.print(f"disagreements ({len(bad)}; showing {min(show, len(bad))}):", style="bold")
             for c, o in bad[:show]:
                 head, _, rest = draw_case(c, o, result.report_dir).partition("\n")
-                out.print(Text(head, style=ui.STYLES["fail"]), soft_wrap=True)
-                out.print(rest, soft_wrap=True)
+                out.print(Text(showable(head), style=ui.STYLES["fail"]), soft_wrap=True)
+                out.print(showable(rest), soft_wrap=True)
         if errored:
             kinds: dict[str, int] = {}
             for _, o in errored:
                 kinds[o.kind] = kinds.get(o.kind, 0) + 1
             out.print()
-            out.print(Text("errored: ", style=ui.STYLES["errored"]) + Text(", ".join(
-                f"{k} {n}" for k, n in sorted(kinds.items()))), soft_wrap=True)
+            out.print(Text("errored: ", style=ui.STYLES["errored"]) + Text(showable(", ".join(
+                f"{k} {n}" for k, n in sorted(kinds.items())))), soft_wrap=True)
             for c, o in errored[:max(show, 1)]:
-                out.print(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}", soft_wrap=True)
+                out.print(showable(f"  {c['id']}: {o.kind}: {o.message[:300]}"), soft_wrap=True)
         protocol_line = protocol_events_line(result)
         if protocol_line:
             out.print()
-            out.print(Text(protocol_line, style=ui.STYLES["errored"]), soft_wrap=True)
+            out.print(Text(showable(protocol_line), style=ui.STYLES["errored"]), soft_wrap=True)
         for e in result.events:
             if e["kind"] in NOTED:
-                out.print(f"note: {e['kind']}: {showable(e['message'])}", soft_wrap=True)
+                out.print(showable(f"note: {e['kind']}: {e['message']}"), soft_wrap=True)
         out.print()
         for line in decision_lines(result):     # what a green verdict covers
-            out.print(line, soft_wrap=True)
+            out.print(showable(line), soft_wrap=True)
         out.print(totals_line(result), soft_wrap=True)
     except (BrokenPipeError, ValueError):
         pass

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from reference_impl.cards import show_cards
+from tractor_dsl.diagnostics import showable
 
 # the styles of the statuses of a conformance case, and of the words of a verdict
 STYLES = {"pass": "green", "fail": "bold red", "xpass": "bold red", "skipped": "yellow", "xfail": "yellow",
@@ -29,7 +30,10 @@ def console(stderr: bool = False, **kw) -> Console:
 
 
 def echo(text: str | Text = "", style: str | None = None, stderr: bool = False) -> None:
-    """One or more lines, never wrapped (lines a program may read, e.g. transcripts)."""
+    """One or more lines, never wrapped (lines a program may read, e.g. transcripts); what a terminal would
+    act on rather than show is escaped (:func:`tractor_dsl.diagnostics.showable`, for every line alike)."""
+    if isinstance(text, str):
+        text = shown(text)
     console(stderr).print(text, style=style, soft_wrap=True)
 
 
@@ -38,10 +42,15 @@ def styled(*pieces: tuple[str, str | None] | str) -> Text:
     t = Text()
     for p in pieces:
         if isinstance(p, str):
-            t.append(p)
+            t.append(shown(p))
         else:
-            t.append(p[0], style=STYLES.get(p[1] or "", p[1]))
+            t.append(shown(p[0]), style=STYLES.get(p[1] or "", p[1]))
     return t
+
+
+def shown(text: str) -> str:
+    """``text`` as a terminal shows it, line by line (:func:`tractor_dsl.diagnostics.showable`)."""
+    return "\n".join(showable(line) for line in text.split("\n"))
 
 
 def parts_text(parts: Iterable[tuple[str, str]]) -> str:

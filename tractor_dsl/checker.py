@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -20,7 +21,7 @@ from . import model as m
 from .clause_checks import ClauseChecks
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .schema import PARAMS, PARAMS_BY_NAME
-from .types import TypeProblem
+from .types import Formula, FormulaError, TypeProblem
 
 CARDS_PER_DECK = 54
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # a Chinese character
@@ -150,6 +151,11 @@ def load(paths: Iterable[str | Path] | None = None) -> Library:
             lib.diagnostics.append(Diagnostic(
                 "E502", f"ruleset '{rs.name}' is defined twice (also in {lib.parsed[rs.name].file})", rs.span))
             continue
+        if not in_library(str(path)) and rs.name in bundled_names():
+            lib.diagnostics.append(Diagnostic(
+                "E512", f"ruleset '{rs.name}' takes the name of a bundled ruleset; a ruleset of your own needs "
+                        f"a name of its own (e.g. 'ruleset house_{rs.name} extends {rs.name}')", rs.span))
+            continue
         lib.parsed[rs.name] = rs
     context = _bundled_context(lib, files)
     _Checker(lib).run()
@@ -157,6 +163,28 @@ def load(paths: Iterable[str | Path] | None = None) -> Library:
         lib.diagnostics = [d for d in lib.diagnostics if d.span.file not in context]
     lib.diagnostics.sort(key=Diagnostic.sort_key)
     return lib
+
+
+_RULESET_NAME = re.compile(r"^\s*ruleset\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+
+def bundled_names() -> frozenset[str]:
+    """The names of the bundled rulesets, read from the head of each bundled file (no full parse)."""
+    return _bundled_names(str(default_spec_dir()))
+
+
+@lru_cache(maxsize=4)
+def _bundled_names(spec_dir: str) -> frozenset[str]:
+    from .parser import read_spec
+    names = set()
+    for path in spec_files([spec_dir]):
+        try:
+            found = _RULESET_NAME.search(read_spec(path))
+        except SpecError:
+            continue
+        if found:
+            names.add(found.group(1))
+    return frozenset(names)
 
 
 def _bundled_context(lib: Library, files: list[Path]) -> set[str]:
@@ -440,6 +468,7 @@ class _Checker(ClauseChecks):
         self.check_bands(bands, band_origin, rs)
         self.check_equipment(values, origins)
         self.check_levels(values, origins)
+        self.check_multipliers(values, origins)
         return CheckedRuleset(
             name=rs.name, title=rs.title or (base.title if base else rs.name), document=document,
             lineage=(rs.name,) + (base.lineage if base else ()), clauses=tuple(clauses), choices=choices,
@@ -481,6 +510,36 @@ class _Checker(ClauseChecks):
             self.error("E205", f"impossible equipment: {players} hands of {hand} plus a kitty of {kitty} is "
                                f"{hand * players + kitty} cards, but {decks} deck(s) hold {decks * CARDS_PER_DECK}",
                        origins["equipment.hand_size"].span)
+
+    def check_multipliers(self, values, origins) -> None:
+        """Every kitty multiplier, at every card count its row is read at, is a whole number from 0 to
+        :data:`~tractor_dsl.limits.MULTIPLIER_MAX` whose every part stays within the formula bounds
+        (E211 for a part, E212 for the value). The counts are few (at most the hand size per row),
+        and each evaluation is bounded, so this proof is an exhaustive one."""
+        hand = values.get("equipment.hand_size", PARAMS_BY_NAME["equipment.hand_size"].type.high)
+        for name in ("kitty.multiplier", "kitty.banker_multiplier"):
+            value = values.get(name)
+            if value is None:
+                continue
+            tables = value.items() if name == "kitty.multiplier" else (("", value),)
+            for cls, table in tables:
+                for shape, counts in multiplier_counts(table, hand).items():
+                    self._check_multiplier(f"{name}{'.' + cls if cls else ''}.{shape}", table[shape], counts,
+                                           origins[name].span)
+
+    def _check_multiplier(self, where: str, formula: Formula, counts: range, fallback: m.Span) -> None:
+        for n in counts:
+            try:
+                value = formula(n)
+            except FormulaError as e:
+                self.error("E211", f"{where}: {e.message}", e.span or formula.span or fallback)
+                return
+            if not 0 <= value <= limits.MULTIPLIER_MAX:
+                self.error("E212", f"{where} = {formula} is {value:,} for cards = {n}; a kitty multiplier is a "
+                                   f"whole number from 0 to {limits.MULTIPLIER_MAX:,} (2^40) for every card "
+                                   f"count its row is read at ({counts.start} to {counts.stop - 1})",
+                           formula.span or fallback)
+                return
 
     def check_levels(self, values, origins) -> None:
         ranks = values.get("level.ranks")
@@ -525,6 +584,20 @@ class _Checker(ClauseChecks):
             if gaps:
                 self.error("E602", f"ruleset '{name}' resolves no interpretation for the gaps "
                                    + ", ".join(gaps), self.lib.parsed[name].span)
+
+
+def multiplier_counts(table: dict, hand_size: int) -> dict[str, range]:
+    """The card counts each row of a kitty multiplier table is read at (see :mod:`reference_impl.kitty`):
+    a single 1, a pair 2, a triple 3, a tractor 4 up to the hand size (and 3 when the table has no
+    ``triple``), a throw 2 up to the hand size (and the tractor row's too when it has no ``throw``)."""
+    high = max(hand_size, 4) + 1
+    counts = {"single": range(1, 2), "pair": range(2, 3), "triple": range(3, 4), "tractor": range(4, high),
+              "throw": range(2, high)}
+    if "triple" not in table:
+        counts["tractor"] = range(3, high)
+    if "throw" not in table:
+        counts["tractor"] = range(2, high)
+    return {shape: counts[shape] for shape in table if shape in counts}
 
 
 def coverage(rs: CheckedRuleset) -> dict[str, Any]:

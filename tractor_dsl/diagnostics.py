@@ -15,13 +15,19 @@ from .model import Span
 
 SHOWN = 100  # characters of a source line shown around a column
 
-# what a terminal would act on rather than show: control characters (but the tab), lone
-# surrogates, bidirectional overrides
-_UNSHOWABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+# what a terminal would act on rather than show, or shows as nothing or as something else: control
+# characters (but the tab), lone surrogates, bidirectional overrides and isolates, and the
+# noncharacters (U+FDD0-U+FDEF and the last two code points of every plane, U+FFFE, U+FFFF, ...).
+# One policy for every line a tool prints (and every text a report shows: conformance.reporting.escape)
+_UNSHOWABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069"
+                         "\ufdd0-\ufdef\ufffe\uffff"
+                         + "".join(f"{chr(plane << 16 | 0xfffe)}{chr(plane << 16 | 0xffff)}" for plane in range(1, 17))
+                         + "]")
 
 
 def _escape(ch: str) -> str:
-    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def showable(text: str) -> str:

@@ -42,6 +42,10 @@ SPEC_EXPRESSION = 64         # operands of one formula
 LADDER_ENTRIES = 32          # entries of one follow ladder (shadowing is checked pairwise)
 EXTENDS_DEPTH = 16           # rulesets in one extends chain, the ruleset itself included
 DIAGNOSTICS = 1000           # problems reported in one run before the checker stops
+NUMBER_DIGITS = 18           # digits of one number in a rule file
+FORMULA_MAGNITUDE = 1 << 53  # every value inside a formula (the largest whole number a JSON double holds exactly)
+FORMULA_EXPONENT = 63        # the exponent of '^' (of a base other than 0, 1 and -1)
+MULTIPLIER_MAX = 1 << 40     # a kitty multiplier: kitty points × it stays exact in any JSON reader
 
 SPEC_LIMITS = (
     Limit("file size", SPEC_BYTES, "bytes", "E009", "parser",
@@ -53,6 +57,16 @@ SPEC_LIMITS = (
           "Lists, records and formula operators inside one another in one value."),
     Limit("expression length", SPEC_EXPRESSION, "operands", "E012", "parser",
           "Numbers and names joined by + - * ^ in one formula."),
+    Limit("number size", NUMBER_DIGITS, "digits", "E015", "parser",
+          "Digits of one number in a rule file."),
+    Limit("formula values", FORMULA_MAGNITUDE, "in magnitude", "E211", "checker, interpreter",
+          "Every value inside a formula, for every card count the ruleset allows (2^53, the largest whole "
+          "number a JSON double holds exactly); the interpreter refuses to compute past it."),
+    Limit("formula exponent", FORMULA_EXPONENT, "as exponent", "E211", "checker, interpreter",
+          "The exponent of '^'; a negative exponent (a fraction) is refused."),
+    Limit("kitty multiplier", MULTIPLIER_MAX, "as multiplier", "E212", "checker",
+          "A kitty multiplier's value is a whole number from 0 to this for every card count its row is read "
+          "at (single 1, pair 2, triple 3, tractor 4 up to the hand size, throw 2 up to the hand size)."),
     Limit("follow ladder", LADDER_ENTRIES, "entries", "E310", "checker",
           "Entries of one follow ladder (each entry is checked against every earlier one)."),
     Limit("extends depth", EXTENDS_DEPTH, "rulesets", "E511", "checker",
@@ -70,6 +84,8 @@ STDERR_KEEP = 64 << 10       # the last bytes of an engine's stderr kept for the
 STDERR_FLOOD = 1 * MIB       # more stderr than this is noted as a stderr_flood event
 ANSWER_KEEP = 4000           # characters of a bad answer kept in a report
 EVENTS = 1000                # events kept in one report
+EXPECT_BYTES = 16 * MIB      # one expectation file (--expect)
+VECTOR_FILE_BYTES = 64 * MIB # one vector file (<ruleset>/<op>.jsonl)
 
 PROTOCOL_LIMITS = (
     Limit("line size", LINE_BYTES, "bytes", "line_too_long", "engine, runner",
@@ -84,4 +100,10 @@ PROTOCOL_LIMITS = (
     Limit("answer kept", ANSWER_KEEP, "characters", "-", "runner",
           "Characters of a bad answer kept in a report; the rest is cut and its length noted."),
     Limit("events", EVENTS, "events", "-", "runner", "Events (crashes, stray lines, ...) kept in one report."),
+    Limit("expectation file", EXPECT_BYTES, "bytes", "-", "runner",
+          "One --expect file, read at most this far (so --expect /dev/zero ends); UTF-8, nested at most "
+          "as deep as a message."),
+    Limit("vector file", VECTOR_FILE_BYTES, "bytes", "-", "runner",
+          "One vector file (<ruleset>/<op>.jsonl); each line is read as a message (line size, nesting "
+          "depth, strict JSON) and must be a whole vector."),
 )

@@ -74,6 +74,33 @@ def _lark() -> Lark:
 _REFUSED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
 
 
+# a string or a comment, as the lexer reads them (a '#' inside a string opens no comment)
+_STRING_OR_COMMENT = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|#[^\n]*')
+
+
+def _comment_problem(text: str, file: str) -> Diagnostic | None:
+    """E010 for the first comment holding a character no rule text may (a bidirectional override
+    would make the code around it display in another order than it reads); the carriage return
+    ending a line of a CRLF file is no problem."""
+    if _REFUSED.search(text) is None:
+        return None
+    for found in _STRING_OR_COMMENT.finditer(text):
+        comment = found.group()
+        if not comment.startswith("#"):
+            continue
+        bad = _REFUSED.search(comment.rstrip("\r"))
+        if bad is None:
+            continue
+        at = found.start() + bad.start()
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        return Diagnostic(
+            "E010", f"a comment holds the character U+{ord(bad.group()):04X}, which no rule text may hold "
+                    "(control characters, lone surrogates and bidirectional overrides are refused in "
+                    "comments as in strings)", m.Span(file, line, column, line, column + 1))
+    return None
+
+
 class _Refused(Exception):
     """Raised inside the transformer: the input is over a limit or holds what no rule file may."""
 
@@ -183,11 +210,20 @@ class _Build:
                       token.end_column or token.column)
 
     # --- values ---
+    def _number(self, token: Token) -> int:
+        """A number token's value; refused (E015) past :data:`~tractor_dsl.limits.NUMBER_DIGITS` digits."""
+        digits = str(token).lstrip("+-")
+        if len(digits.lstrip("0")) > limits.NUMBER_DIGITS:
+            raise _Refused(Diagnostic(
+                "E015", f"a number of {len(digits):,} digits; a number in a rule file has at most "
+                        f"{limits.NUMBER_DIGITS} digits", self._span(token)))
+        return int(str(token))
+
     def int(self, span, children):
-        return m.Int(int(children[0]), span)
+        return m.Int(self._number(children[0]), span)
 
     def neg_int(self, span, children):
-        return m.Int(-int(children[0]), span)
+        return m.Int(-self._number(children[0]), span)
 
     def ident(self, span, children):
         return m.Ident(str(children[0]), span)
@@ -238,11 +274,11 @@ class _Build:
 
     def tractor_shape(self, span, children):
         name, element, length = children
-        return m.Shape(str(name), str(element), int(length), span)
+        return m.Shape(str(name), str(element), self._number(length), span)
 
     def term(self, span, children):
         if len(children) == 2:
-            return m.Term(int(children[0]), children[1], span)
+            return m.Term(self._number(children[0]), children[1], span)
         return m.Term(1, children[0], span)
 
     def pattern(self, span, children):
@@ -267,18 +303,18 @@ class _Build:
             if c.type == "RANGE_DOTS":
                 seen_dots = True
             elif seen_dots:
-                high = int(c)
+                high = self._number(c)
             else:
-                low = int(c)
+                low = self._number(c)
         return (low, high, span)
 
     def step(self, span, children):
-        return (int(children[0]), span)
+        return (self._number(children[0]), span)
 
     def band(self, span, children):
         (low, high, _), side, levels = children[0], children[1], children[2]
         step = children[3][0] if len(children) > 3 else None
-        return m.Band(low, high, str(side), int(levels), step, span)
+        return m.Band(low, high, str(side), self._number(levels), step, span)
 
     # --- clause items: tagged tuples, assembled by clause() ---
     def cites(self, span, children):
@@ -460,6 +496,9 @@ def parse(text: str, file: str = "<string>") -> m.Ruleset:
             raise SpecError([Diagnostic(
                 "E013", f"the file holds {tokens:,} tokens (words, numbers, strings, comments and punctuation); "
                         f"a rule file may hold at most {limits.SPEC_TOKENS:,}", m.Span(file, 0, 0))])
+    problem = _comment_problem(text, file)
+    if problem is not None:
+        raise SpecError([problem])
     builder = _REDUCER.local.builder = _Build(file)
     try:
         ruleset = _lark().parse(text)

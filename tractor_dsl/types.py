@@ -6,9 +6,10 @@ value (int, bool, str, tuple, dict, :class:`Formula`) or raises
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from . import limits
 from . import model as m
 from .diagnostics import did_you_mean
 
@@ -177,28 +178,68 @@ class MapType(ValueType):
         return out
 
 
+class FormulaError(ValueError):
+    """A formula whose value, or the value of a part of it, leaves the bounds every formula keeps
+    (:data:`~tractor_dsl.limits.FORMULA_MAGNITUDE`, :data:`~tractor_dsl.limits.FORMULA_EXPONENT`),
+    or is no whole number (a negative exponent). ``span`` is the offending part's place in its file."""
+
+    def __init__(self, message: str, span: "m.Span | None"):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
 @dataclass(frozen=True)
 class Formula:
-    """An integer formula over the variable ``cards`` (e.g. ``3 * cards``)."""
+    """An integer formula over the variable ``cards`` (e.g. ``3 * cards``).
+
+    Evaluation is bounded by construction: every intermediate value is a whole
+    number of magnitude at most :data:`~tractor_dsl.limits.FORMULA_MAGNITUDE`
+    and every exponent is 0 to :data:`~tractor_dsl.limits.FORMULA_EXPONENT`,
+    checked before the operation is carried out; anything else raises
+    :class:`FormulaError` (so ``9 ^ 9 ^ 9 ^ 9`` costs no more than ``9 ^ 9``).
+    The checker evaluates each kitty multiplier at every card count the
+    ruleset allows, so a checked ruleset never raises it.
+    """
 
     op: str            # "const", "cards", "+", "-", "*", "^"
     value: int = 0
     left: "Formula | None" = None
     right: "Formula | None" = None
+    span: "m.Span | None" = field(default=None, compare=False, repr=False)
 
     def __call__(self, cards: int) -> int:
         if self.op == "const":
-            return self.value
+            return self._bounded(self.value)
         if self.op == "cards":
-            return cards
+            return self._bounded(cards)
         a, b = self.left(cards), self.right(cards)
         if self.op == "+":
-            return a + b
+            return self._bounded(a + b)
         if self.op == "-":
-            return a - b
+            return self._bounded(a - b)
         if self.op == "*":
-            return a * b
-        return a ** b
+            return self._bounded(a * b)   # both factors are bounded: the product has at most ~106 bits
+        if b < 0:
+            raise FormulaError(f"{self} has the negative exponent {b} (for cards = {cards}): "
+                               "its value would be a fraction, and a formula's value is a whole number", self.span)
+        if b > limits.FORMULA_EXPONENT and abs(a) > 1:
+            raise FormulaError(f"{self} has the exponent {b} (for cards = {cards}); an exponent is at most "
+                               f"{limits.FORMULA_EXPONENT}", self.span)
+        if abs(a) > 1 and (abs(a).bit_length() - 1) * b > limits.FORMULA_MAGNITUDE.bit_length():
+            raise self._too_large(f"{a} ^ {b}", cards)
+        return self._bounded(a ** b)  # |a| > 1 bounded above; 0, 1 and -1 to any power cost nothing
+
+    def _bounded(self, value: int) -> int:
+        if abs(value) > limits.FORMULA_MAGNITUDE:
+            raise self._too_large(str(value) if abs(value) < 10 ** 40 else "more than 10^40", None)
+        return value
+
+    def _too_large(self, what: str, cards: int | None) -> FormulaError:
+        at = "" if cards is None else f" (for cards = {cards})"
+        return FormulaError(f"{self} reaches {what}{at}; a formula and every part of it stay within "
+                            f"±{limits.FORMULA_MAGNITUDE:,} (2^{limits.FORMULA_MAGNITUDE.bit_length() - 1})",
+                            self.span)
 
     def __str__(self) -> str:
         if self.op == "const":
@@ -218,13 +259,13 @@ class FormulaType(ValueType):
 
     def convert(self, value):
         if isinstance(value, m.Int):
-            return Formula("const", value.value)
+            return Formula("const", value.value, span=value.span)
         if isinstance(value, m.Ident):
             if value.name == "cards":
-                return Formula("cards")
+                return Formula("cards", span=value.span)
             raise TypeProblem(f"unknown variable '{value.name}' in formula; the only variable is 'cards'", value.span)
         if isinstance(value, m.BinOp):
-            return Formula(value.op, 0, self.convert(value.left), self.convert(value.right))
+            return Formula(value.op, 0, self.convert(value.left), self.convert(value.right), value.span)
         raise self.wrong(value)
 
 

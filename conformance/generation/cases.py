@@ -133,10 +133,27 @@ def generated_cases(rulesets: list[str], ops: list[str] | None, seed: int, count
     return out
 
 
+class VectorError(ValueError):
+    """A vector file that cannot be read as vectors; the message names the file (and the line)."""
+
+
+# a vector's fields and the JSON type each holds (conformance/protocol/schemas/vector.json)
+_VECTOR_FIELDS = {"id": str, "op": str, "ruleset": str, "input": dict, "expected": dict, "clauses": list}
+
+
 def vector_cases(directory: str | Path | None = None, rulesets: list[str] | None = None,
                  ops: list[str] | None = None) -> list[dict]:
-    """The checked-in (or exported) vectors, filtered by ruleset and operation."""
+    """The checked-in (or exported) vectors, filtered by ruleset and operation.
+
+    Each file is read within limits (at most :data:`~tractor_dsl.limits.VECTOR_FILE_BYTES`, a regular
+    file) and each line as a message is (:func:`conformance.protocol.jsonlines.decode`: UTF-8, a line of
+    at most :data:`~tractor_dsl.limits.LINE_BYTES`, nested at most
+    :data:`~tractor_dsl.limits.JSON_DEPTH` deep, no key twice); a line that is no vector (a field
+    missing or of the wrong type, an operation that does not exist) is a :class:`VectorError` naming
+    the file and the line."""
     directory = Path(directory) if directory else VECTOR_DIR
+    if not directory.is_dir():
+        raise VectorError(f"{directory}: not a folder of vectors")
     out: list[dict] = []
     for path in sorted(directory.glob("*/*.jsonl")):
         rs, op = path.parent.name, path.stem
@@ -144,11 +161,55 @@ def vector_cases(directory: str | Path | None = None, rulesets: list[str] | None
             continue
         if ops and op not in ops:
             continue
-        with path.open(encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    out.append(json.loads(line))
+        out.extend(read_vector_file(path))
     return out
+
+
+def read_vector_file(path: Path) -> list[dict]:
+    """The vectors of one file (see :func:`vector_cases`)."""
+    import os
+    import stat
+    from conformance.protocol import jsonlines
+    from tractor_dsl import limits
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise VectorError(f"{path}: not a regular file")
+        data = jsonlines.read_capped(path, limits.VECTOR_FILE_BYTES)
+    except jsonlines.FileTooLarge as e:
+        raise VectorError(str(e)) from None
+    except OSError as e:
+        raise VectorError(f"{path}: {e.strerror or e}") from None
+    out = []
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        if len(raw) > limits.LINE_BYTES:
+            raise VectorError(f"{path}:{number}: a line of {len(raw):,} bytes; a vector line has at most "
+                              f"{limits.LINE_BYTES:,}")
+        try:
+            vector = jsonlines.decode(raw)
+        except jsonlines.BadMessage as e:
+            raise VectorError(f"{path}:{number}: not a vector: {e}") from None
+        problem = _vector_problem(vector)
+        if problem:
+            raise VectorError(f"{path}:{number}: not a vector: {problem}")
+        out.append(vector)
+    return out
+
+
+def _vector_problem(vector) -> str | None:
+    if not isinstance(vector, dict):
+        return "expected an object"
+    for key, kind in _VECTOR_FIELDS.items():
+        if key not in vector:
+            return f"it has no '{key}'"
+        if not isinstance(vector[key], kind):
+            return f"'{key}' is not {'an object' if kind is dict else 'a list' if kind is list else 'a string'}"
+    if vector["op"] not in protocol.OPERATIONS:
+        return f"unknown operation {json.dumps(vector['op'][:40])}"
+    if not all(isinstance(c, str) for c in vector["clauses"]):
+        return "'clauses' is not a list of clause ids"
+    return None
 
 
 def select_cases(cases: list[dict], patterns: list[str]) -> list[dict]:

@@ -233,6 +233,33 @@ def _check_copies(rules, cards: list[int], what: str) -> None:
         raise InputError(str(e)) from None
 
 
+def _number(value: int) -> str:
+    return f"{value:,}" if abs(value) < 10 ** 30 else f"a number of {len(str(abs(value)))} digits"
+
+
+def _points(rules, value, what: str) -> int:
+    """Attackers' points as a hand of the ruleset can give them (see :mod:`reference_impl.domains`)."""
+    from reference_impl.domains import point_step, points_bound
+    if type(value) is not int:
+        raise InputError(f"{what}: expected an integer")
+    bound, step = points_bound(rules), point_step(rules)
+    if abs(value) > bound:
+        raise InputError(f"{what}: {_number(value)} points is more than any hand of {rules.name} can give "
+                         f"(at most {bound:,} either way)")
+    if value % step:
+        raise InputError(f"{what}: {value} is not a multiple of {step}; every point card, kitty multiple and "
+                         f"penalty of {rules.name} moves points in steps of {step}")
+    return value
+
+
+def _kitty_cards(rules, value, what: str) -> list[int]:
+    """A kitty: exactly the ruleset's number of cards."""
+    cards = _cards(value, what)
+    if len(cards) != rules.kitty_size:
+        raise InputError(f"{what}: {len(cards)} card(s), but a kitty of {rules.name} holds {rules.kitty_size}")
+    return cards
+
+
 def _seat(value, what: str) -> int:
     if type(value) is not int or not 0 <= value <= 3:
         raise InputError(f"{what}: expected a seat 0-3")
@@ -352,7 +379,7 @@ def _kitty(rules, inp):
     ctx = _ctx(rules, inp)
     banker = _seat(inp.get("banker"), "banker")
     leader, plays = _trick(rules, ctx, inp.get("last_trick"), "last_trick")
-    kitty = _cards(inp.get("kitty"), "kitty")
+    kitty = _kitty_cards(rules, inp.get("kitty"), "kitty")
     _check_copies(rules, kitty + [c for p in plays for c in p], "the last trick and the kitty")
     seat, t = _judge_trick(ctx, leader, plays)
     side = "banker" if seat % 2 == banker % 2 else "attackers"
@@ -365,9 +392,7 @@ def _kitty(rules, inp):
 
 def _result(rules, inp):
     from reference_impl.scoring import judge_result
-    points = inp.get("attackers_points")
-    if type(points) is not int:
-        raise InputError("attackers_points: expected an integer")
+    points = _points(rules, inp.get("attackers_points"), "attackers_points")
     try:
         j = judge_result(rules, points)
     except ValueError as e:
@@ -453,7 +478,7 @@ def _undeclared(rules, inp):
     first_hand = inp.get("first_hand")
     if type(first_hand) is not bool or level not in protocol.RANKS or attackers_level not in protocol.RANKS:
         raise InputError("expected level, attackers_level (ranks) and first_hand (a boolean)")
-    kitty = _cards(inp.get("kitty"), "kitty")
+    kitty = _kitty_cards(rules, inp.get("kitty"), "kitty")
     _check_copies(rules, kitty, "the kitty")
     try:
         j = judge_undeclared(rules, kitty, first_hand, level, attackers_level)
@@ -482,10 +507,10 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
     if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list) or len(deal["hands"]) != 4:
         raise InputError("transcript.deal: expected four hands and a kitty")
     hands = [Counter(_cards(h, f"deal.hands[{i}]")) for i, h in enumerate(deal["hands"])]
-    kitty = _cards(deal.get("kitty"), "deal.kitty")
+    kitty = _kitty_cards(rules, deal.get("kitty"), "deal.kitty")
     _check_copies(rules, [c for h in hands for c in h.elements()] + kitty, "the deal")
     hands[banker].update(kitty)
-    discard = _cards(transcript.get("discard", deal.get("kitty")), "transcript.discard")
+    discard = _kitty_cards(rules, transcript.get("discard", deal.get("kitty")), "transcript.discard")
     _take(hands[banker], discard, "the banker's discard")
     tricks = transcript.get("tricks")
     if not isinstance(tricks, list) or not tricks:
@@ -543,8 +568,9 @@ def _penalty(rules, inp):
     faults_in, points = inp.get("faults"), inp.get("attackers_points")
     if not isinstance(faults_in, list) or not faults_in:
         raise InputError("faults: expected a non-empty list of faults")
-    if type(points) is not int:
-        raise InputError("attackers_points: expected an integer")
+    points = _points(rules, points, "attackers_points")
+    from reference_impl.domains import deck_cards
+    deck = deck_cards(rules)
     faults = []
     for i, f in enumerate(faults_in):
         if not isinstance(f, dict):
@@ -557,6 +583,9 @@ def _penalty(rules, inp):
             raise InputError(f"faults[{i}].offender: expected one of {', '.join(OFFENDERS)}")
         if type(count) is not int or count < 0:
             raise InputError(f"faults[{i}].count: expected a whole number, 0 or more")
+        if count > deck:
+            raise InputError(f"faults[{i}].count: {_number(count)} is more than the {deck} cards of "
+                             f"{rules.name}'s deck (a fault counts cards, or times, of one hand)")
         if found not in FOUND:
             raise InputError(f"faults[{i}].found: expected one of {', '.join(FOUND)}")
         if minutes is not None and (type(minutes) is not int or minutes < 0):

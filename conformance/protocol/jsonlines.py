@@ -10,7 +10,8 @@ answers); the limits are :mod:`tractor_dsl.limits`'s.
 * :func:`decode` reads one line as strict JSON or raises :class:`BadMessage`
   with a kind: ``not_utf8``, ``invalid_json`` (also for ``NaN``,
   ``Infinity`` and numbers too large for a double, which JSON has no room
-  for) or ``too_deep``.
+  for) or ``too_deep``; an object that gives a key twice is ``invalid_json`` too (strict JSON: the
+  last would silently win), or the kind the caller names (the runner: ``invalid_answer``).
 * :func:`encode` writes one message as one line of strict JSON, UTF-8 with
   lone surrogates escaped, and never fails on what :func:`decode` returns.
 * :func:`scrub` makes a decoded value safe to keep and to show: lone
@@ -147,16 +148,49 @@ def depth(value: Any, limit: int = JSON_DEPTH) -> int:
 # Found as nineteen 0s once every digit is a 0 (two passes in C, several times faster than a regex).
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_DIGITS = b"0" * 19
+# A key of an object: a closing quote, maybe blanks, a colon. Counted in the line it is at least the number
+# of keys written (more when a string holds '":'); orjson keeps the last of a key given twice, so its
+# reading holds fewer keys than the line writes exactly when a key is given twice or a string holds one.
+_KEY_MARK = re.compile(rb'"[ \t\r\n]*:')
 
 
-def decode(line: bytes) -> Any:
-    """One line as strict JSON (UTF-8, no NaN or infinities, at most :data:`JSON_DEPTH` deep).
+class _Duplicate(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+def _object(pairs: list) -> dict:
+    """An object, refused when it gives a key twice."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Duplicate(k)
+            seen.add(k)
+    return out
+
+
+def _keys(value: Any) -> int:
+    """How many keys the objects of ``value`` hold, nested ones included."""
+    if type(value) is dict:
+        return len(value) + sum(_keys(v) for v in value.values() if type(v) in (dict, list))
+    if type(value) is list:
+        return sum(_keys(v) for v in value if type(v) in (dict, list))
+    return 0
+
+
+def decode(line: bytes, duplicate: str = "invalid_json") -> Any:
+    """One line as strict JSON (UTF-8, no NaN or infinities, at most :data:`JSON_DEPTH` deep, no key
+    given twice in one object: a :class:`BadMessage` of kind ``duplicate``).
 
     The value is the standard library's reading. A line orjson reads (strict
     UTF-8 and JSON, finite numbers) is read by orjson, which gives the same
-    value faster, except for integers past 64 bits: a line with 19 digits in
-    a row is left to ``json``. A line orjson refuses is read by ``json``,
-    whose refusal is the one reported.
+    value faster, except for integers past 64 bits (a line with 19 digits in
+    a row is left to ``json``) and for a key given twice, which orjson does
+    not report: its reading is kept only when it holds as many keys as the
+    line writes. A line orjson refuses is read by ``json``, whose refusal is
+    the one reported.
     """
     if orjson is not None and _LONG_DIGITS not in line.translate(_DIGITS_AS_ZERO):
         try:
@@ -164,17 +198,22 @@ def decode(line: bytes) -> Any:
         except orjson.JSONDecodeError:
             pass
         else:
-            if line.count(b"[") + line.count(b"{") > JSON_DEPTH and depth(value) > JSON_DEPTH:
-                raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep")
-            return value
+            if _keys(value) == len(_KEY_MARK.findall(line)):
+                if line.count(b"[") + line.count(b"{") > JSON_DEPTH and depth(value) > JSON_DEPTH:
+                    raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep")
+                return value
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
         raise BadMessage("not_utf8", f"the line is not UTF-8 (byte {e.start} is 0x{line[e.start]:02x})") from None
     try:
-        value = json.loads(text, parse_constant=_constant, parse_float=_float)
+        value = json.loads(text, parse_constant=_constant, parse_float=_float, object_pairs_hook=_object)
     except BadMessage:
         raise
+    except _Duplicate as e:
+        key = clean_text(e.key)
+        raise BadMessage(duplicate, f"the key {json.dumps(key[:60])} is given twice in one object "
+                                    "(strict JSON: which one counts is not defined)") from None
     except RecursionError:
         raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep") from None
     except ValueError as e:  # JSONDecodeError, and ints of more than 4,300 digits
@@ -182,6 +221,41 @@ def decode(line: bytes) -> Any:
     if line.count(b"[") + line.count(b"{") > JSON_DEPTH and depth(value) > JSON_DEPTH:
         raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep")
     return value
+
+
+# --------------------------------------------------------------------------- reading files
+
+class FileTooLarge(ValueError):
+    """A file (or a device, a pipe) that holds more than the reader takes."""
+
+
+def read_capped(path, cap: int) -> bytes:
+    """At most ``cap`` bytes of ``path``; more is :class:`FileTooLarge` (so ``/dev/zero`` ends). OSError as
+    raised by ``open``; a folder is an OSError too."""
+    import os
+    import stat
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise IsADirectoryError(21, "is a folder, not a file")
+        chunks, size = [], 0
+        while size <= cap:
+            chunk = os.read(fd, min(1 << 20, cap + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > cap:
+        raise FileTooLarge(f"{path}: more than {cap:,} bytes (the limit of such a file)")
+    return b"".join(chunks)
+
+
+def position(data: bytes, offset: int) -> tuple[int, int]:
+    """(line, column) of a byte offset, both from 1 (the column counts characters)."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, len(data[start:offset].decode("utf-8", "replace")) + 1
 
 
 # --------------------------------------------------------------------------- encoding and keeping

@@ -8,9 +8,9 @@ face shields uses, so the text fits whatever the viewer's fonts.
 """
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
+from conformance.reporting.escape import html_text as escape   # control characters too: an SVG is XML
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 
 # (lowest rate, colour), from the top: the colours of shields.io

@@ -11,10 +11,10 @@ inlines (:data:`CARD_CSS`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 from typing import Iterable
 
+from conformance.reporting.escape import html_text
 from reference_impl.cards import RANKS, SUIT_GLYPHS, CardError, is_red, parse_card
 
 STATIC = Path(__file__).parent / "static"
@@ -55,7 +55,7 @@ def cards_html(tokens: Iterable[str] | str) -> str:
         try:
             out.append(card_html(parse_card(str(t))))
         except (CardError, ValueError):
-            out.append(f'<code>{escape(str(t))}</code>')
+            out.append(f'<code>{html_text(t)}</code>')
     if not out:
         return "—"
     return '<span class="tr-cards">' + "".join(out) + "</span>"

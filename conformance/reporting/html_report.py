@@ -10,12 +10,12 @@ tables scroll in their own box and long words wrap.
 from __future__ import annotations
 
 import json
-from html import escape
 from typing import Any
 
 from conformance.reporting.badges import colour
 from conformance.protocol.inputs import input_rows
 from conformance.reporting.cards_html import CARD_CSS, cards_html
+from conformance.reporting.escape import html_text
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 from conformance.reporting.report import explain_command
 from conformance.reporting.report import COLUMNS, NO_CLAUSE, _cols, by_clause, decision_lines
@@ -62,7 +62,7 @@ tr.total td { font-weight: 700; }
 
 
 def _e(s: Any) -> str:
-    return escape(str(s), quote=True)
+    return html_text(s)   # control characters (NUL, ESC, ...) shown as \x00, \x1b, then entities
 
 
 def _rate_cell(counts: dict, tag: str = "td") -> str:

@@ -20,7 +20,10 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
+from tractor_dsl.diagnostics import showable
+
 from conformance.protocol import messages as protocol
+from conformance.reporting.escape import md_code, md_text
 from conformance.running.runner import STATUSES, Deviation, RunResult, Runner
 
 JUDGED = ("pass", "fail", "errored", "xfail", "xpass")
@@ -222,7 +225,7 @@ def markdown(m: Matrix, results: list[RunResult] | None = None) -> str:
            "| ruleset.operation | " + " | ".join(_md(e) for e in m.engines) + " |",
            "|---|" + "---:|" * len(m.engines)]
     for rs, op in m.rows:
-        out.append(f"| `{rs}.{op}` | " + " | ".join(_cell_text(m.cells[(rs, op, e)]) for e in m.engines) + " |")
+        out.append(f"| {md_code(f'{rs}.{op}')} | " + " | ".join(_cell_text(m.cells[(rs, op, e)]) for e in m.engines) + " |")
     out.append("| **all** | " + " | ".join(f"**{_cell_text(m.totals[e])}**" for e in m.engines) + " |")
     out.append("")
     if results is not None:
@@ -230,29 +233,33 @@ def markdown(m: Matrix, results: list[RunResult] | None = None) -> str:
         for name, r in zip(m.engines, results):
             out.append(f"### {_md(name)}")
             out.append("")
-            out += findings_lines(r) or ["- no finding"]
+            out += findings_lines(r, markdown=True) or ["- no finding"]
             out.append("")
     return "\n".join(out)
 
 
-def findings_lines(r: RunResult) -> list[str]:
-    """An engine's findings (conformance.analysis.attribution), one line each, then its unexplained failures."""
+def findings_lines(r: RunResult, markdown: bool = False) -> list[str]:
+    """An engine's findings (conformance.analysis.attribution), one line each, then its unexplained failures
+    (``markdown``: every text escaped, :mod:`conformance.reporting.escape`)."""
+    text = md_text if markdown else showable
+    code = md_code if markdown else (lambda s: f"`{showable(s)}`")
     lines = []
     for f in r.findings:
-        lines.append(f"- `{f.feature}` ({f.clause}): the spec says {f.spec}; the engine reads it as "
-                     f"{' or '.join(f.engine)} ({len(f.cases)} case(s))")
+        lines.append(f"- {code(f.feature)} ({text(f.clause)}): the spec says {text(f.spec)}; the engine reads it "
+                     f"as {text(' or '.join(f.engine))} ({len(f.cases)} case(s))")
     if r.unexplained:
         lines.append(f"- {len(r.unexplained)} failure(s) no single feature explains")
     for e in r.events:
         if e["kind"] in ("stopped_early", "interrupted", "engine_unavailable", "handshake_failed"):
             first = e["message"].strip().split("\n")[0]
-            lines.append(f"- note: {e['kind']}: {first[:300]}" + ("…" if len(first) > 300 or "\n" in
-                                                                   e["message"].strip() else ""))
+            lines.append(f"- note: {text(e['kind'])}: {text(first[:300])}" + ("…" if len(first) > 300 or "\n" in
+                                                                               e["message"].strip() else ""))
     return lines
 
 
 def _md(s: str) -> str:
-    return s.replace("|", "\\|").replace("`", "'")
+    """An engine's name as a heading or a column head of matrix.md: text, never markup."""
+    return md_text(s)
 
 
 def to_json(m: Matrix, results: list[RunResult]) -> str:

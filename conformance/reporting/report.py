@@ -21,6 +21,7 @@ from conformance.protocol import messages as protocol
 from conformance.protocol.inputs import draw_input, glyphs
 from conformance.protocol.jsonlines import clean_text
 from conformance.running.runner import STATUSES, RunResult
+from conformance.reporting.escape import md_block, md_code, md_text
 
 COLUMNS = ("pass", "fail", "skipped", "errored")
 NO_CLAUSE = "(no clause)"
@@ -164,9 +165,9 @@ def _umask() -> int:
     return mask
 
 
-def _atomic_write(path: Path, data: str) -> None:
-    """Write ``path`` whole or not at all, with the mode a plain ``open`` gives (0666 less the umask):
-    ``mkstemp`` makes its file 0600."""
+def _write_temp(path: Path, data: str) -> str:
+    """``data`` in a temporary file beside ``path`` (renamed onto it by the caller), with the mode a plain
+    ``open`` gives (0666 less the umask): ``mkstemp`` makes its file 0600. Removed again if it fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
@@ -175,22 +176,55 @@ def _atomic_write(path: Path, data: str) -> None:
             f.write(clean_text(data))
             f.flush()
             os.fsync(f.fileno())
+    except BaseException:
+        _remove(tmp)
+        raise
+    return tmp
+
+
+def _remove(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _atomic_write(path: Path, data: str) -> None:
+    """Write ``path`` whole or not at all."""
+    tmp = _write_temp(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove(tmp)
         raise
 
 
+def write_set(files: dict[Path, str]) -> list[Path]:
+    """Write files as one set: every one to a temporary first, renamed onto its place only when all were
+    written. If anything fails (a full disk), the temporaries and the files of the set already there are
+    removed before the error is raised, so no reader ever takes an earlier run's file (a green
+    ``junit.xml``) for part of this one's, nor finds this run's ``report.json`` beside the last run's."""
+    written: list[str] = []
+    try:
+        for path, data in files.items():
+            written.append(_write_temp(path, data))
+        for tmp, path in zip(written, files):
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp in written:
+            _remove(tmp)
+        for path in files:
+            _remove(path)
+        raise
+    return list(files)
+
+
 def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> list[Path]:
+    """``report.json``, ``junit.xml`` and ``summary.md``, written as one set (:func:`write_set`)."""
     directory = Path(directory)
-    paths = [directory / "report.json", directory / "junit.xml", directory / "summary.md"]
-    _atomic_write(paths[0], report_json(result))
-    _atomic_write(paths[1], junit_xml(result))
-    _atomic_write(paths[2], markdown(result, show=show))
-    return paths
+    texts = {directory / "report.json": report_json(result), directory / "junit.xml": junit_xml(result),
+             directory / "summary.md": markdown(result, show=show)}   # every text made before a file is touched
+    return write_set(texts)
 
 
 # --------------------------------------------------------------------------- JUnit
@@ -307,18 +341,20 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
     if markdown:
         out.append("")
     for i, f in enumerate(result.findings, 1):
+        # a finding is the spec's words (a feature, its value and the alternative the engine's answers fit),
+        # never the engine's own text: only the case drawn beneath it holds that, in a block nothing closes
         head = f"{i}. {f.feature} [{f.clause}] — {len(f.cases)} case(s)"
         out.append(f"{i}. **{f.feature}** (clause `{f.clause}`) — {len(f.cases)} case(s)" if markdown else head)
         out.append(showable(f"   spec:   {f.spec}"))
         out.append(showable(f"   engine: {'; '.join(f.engine)}"))
         if f.cases and f.cases[0] in where:
-            drawn = draw_case(*where[f.cases[0]], result.report_dir).split("\n")
-            out += ["", "   ```"] + [f"   {line}" for line in drawn] + ["   ```", ""] if markdown else \
-                [f"   {line}" for line in drawn]
+            drawn = draw_case(*where[f.cases[0]], result.report_dir)
+            out += [""] + [f"   {line}" for line in md_block(drawn)] + [""] if markdown else \
+                [f"   {line}" for line in drawn.split("\n")]
     if result.unexplained:
         ids = result.unexplained
         out.append(f"{'### ' if markdown else ''}unexplained ({len(ids)}): no single feature gives the engine's answers")
-        out += [f"   {'- ' if markdown else ''}{showable(cid)}" for cid in ids[:20]]
+        out += [f"   - {md_code(cid)}" if markdown else f"   {showable(cid)}" for cid in ids[:20]]
         if len(ids) > 20:
             out.append(f"   … and {len(ids) - 20} more (report.json lists them all)")
     return out
@@ -383,9 +419,9 @@ def markdown(result: RunResult, show: int = 10) -> str:
     hs = result.handshake or {}
     t = result.counts()
     out = ["# Conformance report", ""]
-    out.append(showable(f"- engine: `{' '.join(result.command)}`"
-                        + (f" — {hs.get('name')} {hs.get('version', '')}" if hs else " — no handshake")))
-    out.append(f"- rulesets: {', '.join(result.rulesets) or '-'}; source: {result.source or '-'}"
+    out.append(f"- engine: {md_code(' '.join(result.command))}"
+               + (f" — {md_text(str(hs.get('name')) + ' ' + str(hs.get('version', '')))}" if hs else " — no handshake"))
+    out.append(f"- rulesets: {md_text(', '.join(result.rulesets) or '-')}; source: {md_text(result.source or '-')}"
                + (f"; seed {result.seed}" if result.seed is not None else ""))
     out.append(f"- started {result.started}, {result.duration:.1f} s"
                + (", **interrupted**: cases not run are listed as skipped" if result.interrupted else ""))
@@ -393,6 +429,7 @@ def markdown(result: RunResult, show: int = 10) -> str:
                + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]))
     if result.restarts:
         out.append(f"- the engine was restarted {result.restarts} time(s)")
+    # the runner's own words (the compared fields an engine declares are checked against the protocol's)
     out += [f"- partial answers, declared: {note}" for note in coverage_notes(result)]
     out += [f"- {line}" for line in decision_lines(result)]
     out.append("")
@@ -406,21 +443,19 @@ def markdown(result: RunResult, show: int = 10) -> str:
         out.append("|---|" + "---:|" * len(COLUMNS))
         for k, row in rows.items():
             cols = _cols(row)
-            out.append(f"| `{k}` | " + " | ".join(str(cols[c]) for c in COLUMNS) + " |")
+            out.append(f"| {md_code(k)} | " + " | ".join(str(cols[c]) for c in COLUMNS) + " |")
         out.append("")
     bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass", "errored")]
     if bad:
         out.append(f"## Failures ({len(bad)}; showing {min(show, len(bad))})")
         out.append("")
         for c, o in bad[:show]:
-            out.append("```")
-            out.append(draw_case(c, o, result.report_dir))
-            out.append("```")
+            out += md_block(draw_case(c, o, result.report_dir))
             out.append("")
     if result.events:
         out.append("## Events")
         out.append("")
         for e in result.events[:50]:
-            out.append(f"- `{e['kind']}`: {showable(e['message'])}")
+            out.append(f"- {md_code(e['kind'])}: {md_text(e['message'])}")
         out.append("")
     return "\n".join(out)

@@ -18,11 +18,17 @@ others as the run ends.
 from __future__ import annotations
 
 import fnmatch
+import heapq
 import json
+import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import Iterator
 
+from conformance.protocol import jsonlines
 from conformance.protocol import messages as protocol
+from tractor_dsl import limits
 
 
 @dataclass
@@ -42,9 +48,18 @@ class Deviation:
         """Whether a selected pass is an ``xpass`` failure: by default only for entries naming cases."""
         return self.strict if self.strict is not None else self.case is not None
 
+    @cached_property
+    def _case_pattern(self):
+        """The ``case`` selector as a compiled glob (None for an exact id: compared as a string)."""
+        if self.case is None or not _GLOB.search(self.case):
+            return None
+        return re.compile(fnmatch.translate(self.case))
+
     def matches(self, case: dict, finding_of: dict[str, str] | None = None) -> bool:
-        if self.case is not None and not fnmatch.fnmatchcase(case["id"], self.case):
-            return False
+        if self.case is not None:
+            pattern = self._case_pattern
+            if not (pattern.match(case["id"]) if pattern is not None else case["id"] == self.case):
+                return False
         if self.op is not None and case["op"] != self.op:
             return False
         if self.ruleset is not None and case["ruleset"] != self.ruleset:
@@ -65,25 +80,130 @@ class ExpectationError(ValueError):
     pass
 
 
+_GLOB = re.compile(r"[*?\[]")
+
+
+def _bucket(d: Deviation) -> tuple:
+    """Which cases an entry can select at all, as a key of :func:`_index`: an exact id, the
+    ``ruleset:op:`` its glob starts with, its operation, or any case."""
+    if d.case is not None:
+        glob = _GLOB.search(d.case)
+        if glob is None:
+            return ("exact", d.case)
+        prefix = d.case[:glob.start()]
+        if prefix.count(":") >= 2:
+            return ("id", prefix[:_second_colon(prefix) + 1])
+    if d.op is not None:
+        return ("op", d.op)
+    return ("any",)
+
+
+def _second_colon(text: str) -> int:
+    return text.index(":", text.index(":") + 1)
+
+
+def _index(deviations: list[Deviation]) -> dict[tuple, list[int]]:
+    """The entries' positions by :func:`_bucket`, each list in file order."""
+    out: dict[tuple, list[int]] = {}
+    for i, d in enumerate(deviations):
+        out.setdefault(_bucket(d), []).append(i)
+    return out
+
+
+def _candidates(index: dict[tuple, list[int]], case: dict) -> Iterator[int]:
+    """The positions of the entries that can select ``case``, in file order (the first that matches wins)."""
+    cid = case["id"]
+    keys = [("exact", cid), ("op", case["op"]), ("any",)]
+    if cid.count(":") >= 2:
+        keys.append(("id", cid[:_second_colon(cid) + 1]))
+    lists = [index[k] for k in keys if k in index]
+    return lists[0] if len(lists) == 1 else heapq.merge(*lists)
+
+
 def load_expectations(path: str | Path) -> list[Deviation]:
-    """Read an expectation file (JSON, or TOML by its .toml suffix) of known deviations."""
+    """Read an expectation file (JSON, or TOML by its .toml suffix) of known deviations.
+
+    Every problem is an :class:`ExpectationError` naming the file (and the line and column where there is
+    one): unreadable, more than :data:`~tractor_dsl.limits.EXPECT_BYTES` (read no further, so
+    ``/dev/zero`` ends), not UTF-8, not JSON or TOML, nested deeper than a message may be
+    (:data:`~tractor_dsl.limits.JSON_DEPTH`), a key given twice, or an entry its schema refuses."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = jsonlines.read_capped(path, limits.EXPECT_BYTES)
+    except jsonlines.FileTooLarge as e:
+        raise ExpectationError(str(e)) from None
     except OSError as e:
         raise ExpectationError(f"{path}: {e.strerror or e}") from None
     try:
-        if path.suffix == ".toml":
-            import tomllib
-            data = tomllib.loads(text)
-        else:
-            data = json.loads(text)
-    except ValueError as e:
-        raise ExpectationError(f"{path}: not valid {'TOML' if path.suffix == '.toml' else 'JSON'}: {e}") from None
-    errors = protocol.schema_errors("expectations", data)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line, column = jsonlines.position(data, e.start)
+        raise ExpectationError(f"{path}:{line}:{column}: not UTF-8 (byte 0x{data[e.start]:02x})") from None
+    toml = path.suffix == ".toml"
+    value = _parse(path, text, toml)
+    if jsonlines.depth(value) > limits.JSON_DEPTH:
+        raise ExpectationError(f"{path}: nested more than {limits.JSON_DEPTH} levels deep")
+    errors = protocol.schema_errors("expectations", value)
     if errors:
-        raise ExpectationError(f"{path}: " + "; ".join(errors))
-    return [Deviation(**d) for d in data["deviations"]]
+        raise ExpectationError(f"{path}{_entry_line(text, toml, errors[0])}: " + "; ".join(errors))
+    return [Deviation(**d) for d in value["deviations"]]
+
+
+_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def _parse(path: Path, text: str, toml: bool):
+    what = "TOML" if toml else "JSON"
+    try:
+        if toml:
+            import tomllib
+            return tomllib.loads(text)
+        return json.loads(text, object_pairs_hook=_object)
+    except RecursionError:
+        raise ExpectationError(f"{path}: not valid {what}: nested more than {limits.JSON_DEPTH} levels deep") from None
+    except json.JSONDecodeError as e:
+        raise ExpectationError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    except ValueError as e:   # tomllib.TOMLDecodeError, a key given twice, a number of too many digits
+        message = str(e)
+        at = _TOML_AT.search(message)
+        where = f":{at.group(1)}:{at.group(2)}" if at else ""
+        raise ExpectationError(f"{path}{where}: not valid {what}: {_TOML_AT.sub('', message)}"[:500]) from None
+
+
+def _object(pairs: list) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ValueError(f"the key {json.dumps(k[:60])} is given twice in one object")
+            seen.add(k)
+    return out
+
+
+def _entry_line(text: str, toml: bool, error: str) -> str:
+    """``:LINE`` of the entry a schema error names (``deviations/3/...``), when it can be found."""
+    found = re.match(r"deviations/(\d+)", error)
+    if not found:
+        return ""
+    index = int(found.group(1))
+    if toml:
+        heads = [m.start() for m in re.finditer(r"^[ \t]*\[\[[ \t]*deviations[ \t]*\]\]", text, re.M)]
+        return f":{text.count(chr(10), 0, heads[index]) + 1}" if index < len(heads) else ""
+    array = re.search(r'"deviations"\s*:\s*\[', text)
+    if array is None:
+        return ""
+    decoder, pos = json.JSONDecoder(), array.end()
+    try:
+        for i in range(index + 1):
+            while text[pos] in " \t\r\n,":
+                pos += 1
+            if i == index:
+                return f":{text.count(chr(10), 0, pos) + 1}"
+            pos = decoder.raw_decode(text, pos)[1]
+    except (ValueError, IndexError, RecursionError):
+        return ""
+    return ""
 
 
 def apply_expectations(cases: list[dict], outcomes: list, deviations: list[Deviation],
@@ -94,11 +214,13 @@ def apply_expectations(cases: list[dict], outcomes: list, deviations: list[Devia
     active = [d for d in deviations if (d.finding is None) == (finding_of is None)]
     if not active:
         return
+    index = _index(active)   # each case is tried against the entries that can select it, not all of them
     for i, case in enumerate(cases):
         o = outcomes[i]
         if finding_of is not None and o.status in ("xfail", "xpass"):
             continue   # settled by an entry of the first pass
-        for d in active:
+        for k in _candidates(index, case):
+            d = active[k]
             if d.matches(case, finding_of):
                 d.matched += 1
                 if o.status in ("fail", "errored"):
@@ -153,14 +275,27 @@ def written_expectations(result) -> dict:
 
 
 def expectations_text(data: dict, toml: bool = False) -> str:
-    """An expectation file's text: JSON, or TOML (``[[deviations]]`` tables)."""
+    """An expectation file's text: JSON, or TOML (``[[deviations]]`` tables). Every string is written so
+    that :func:`load_expectations` reads it back the same: lone surrogates (which no UTF-8 file holds)
+    become U+FFFD, and in TOML every control character (DEL and U+0080-U+009F too, which TOML or a
+    terminal would not take raw) is written as its ``\\uXXXX`` escape."""
+    data = jsonlines.scrub(data)
     if not toml:
         return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     lines = []
     if "engine" in data:
-        lines += [f"engine = {json.dumps(data['engine'], ensure_ascii=False)}", ""]
+        lines += [f"engine = {_toml_value(data['engine'])}", ""]
     for d in data["deviations"]:
         lines.append("[[deviations]]")
-        lines += [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in d.items()]
+        lines += [f"{k} = {_toml_value(v)}" for k, v in d.items()]
         lines.append("")
     return "\n".join(lines)
+
+
+_TOML_RAW_CONTROL = re.compile("[\x7f-\x9f]")
+
+
+def _toml_value(value) -> str:
+    """A string, number or boolean as TOML (JSON's string escapes are TOML's; DEL and C1 escaped too)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _TOML_RAW_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if isinstance(value, str) else text

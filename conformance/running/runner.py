@@ -195,7 +195,7 @@ class Runner:
             raise HandshakeError("handshake_failed", f"the handshake answer is a line of {data} bytes "
                                  f"(the limit is {self.line_cap})")
         try:
-            msg = decode(data)
+            msg = decode(data, duplicate="invalid_answer")
         except BadMessage as e:
             raise HandshakeError("handshake_failed", f"the handshake answer is not valid JSON ({e}): "
                                  f"{_clip(data)}") from None
@@ -440,7 +440,7 @@ class Runner:
         """One answer line: the oldest request's answer when its seq says so, else held until the
         next line shows what it was."""
         try:
-            msg, bad = decode(data), None
+            msg, bad = decode(data, duplicate="invalid_answer"), None
         except BadMessage as e:
             msg, bad = None, e
         if isinstance(msg, dict) and type(msg.get("seq")) is int:
@@ -538,12 +538,13 @@ class Runner:
     def _judge(self, case: dict, seq: int, line: tuple) -> Outcome:
         data, _, msg, bad = line
         if bad is not None:
-            return Outcome("errored", bad.kind, f"the answer is not valid JSON: {bad}", _clip(data))
+            what = "the answer is not strict JSON" if bad.kind == "invalid_answer" else "the answer is not valid JSON"
+            return Outcome("errored", bad.kind, f"{what}: {bad}", _clip(data))
         return self._judge_message(case, seq, msg)
 
     def _judge_line(self, case: dict, seq: int, line: bytes) -> Outcome:
         try:
-            msg = decode(line)
+            msg = decode(line, duplicate="invalid_answer")
         except BadMessage as e:
             return Outcome("errored", e.kind, f"the answer is not valid JSON: {e}", _clip(line))
         return self._judge_message(case, seq, msg)

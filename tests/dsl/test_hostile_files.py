@@ -180,3 +180,21 @@ def test_shadowing_search_is_bounded_by_the_cards_not_the_lengths():
     assert not fits_within([(2, 2)] * 15, [(2, 29), (1, 1), (1, 1)])
     assert fits_within([(2, 2)] * 14 + [(1, 1)] * 4, [(2, 29), (1, 1), (1, 1)])
     assert fits_within([(2, 29)], [(3, 29)]) and not fits_within([(3, 2)], [(2, 29), (2, 1), (2, 1)])
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u2066", "\x1b", "\x00"])
+def test_a_bidi_override_or_control_in_a_comment_is_refused_at_its_place(char):
+    text = minimal().replace("  clause base {", f"  # the base {char}clause\n  clause base {{", 1)
+    lib = check(text)
+    [d] = [d for d in lib.diagnostics if d.code == "E010"]
+    line = next(i for i, x in enumerate(text.split("\n"), 1) if char in x)
+    assert (d.span.line, d.span.column) == (line, len("  # the base ") + 1)
+    assert f"a comment holds the character U+{ord(char):04X}" in d.message
+
+
+def test_comments_of_crlf_files_and_hashes_in_strings_are_no_problem():
+    text = minimal().replace("  clause base {", '  # a comment\n  clause base {', 1)
+    assert codes(check(text.replace("\n", "\r\n"))) == []
+    quoted = minimal().replace('says "Everything."', 'says "Everything # \u202e, quoted."')
+    assert [d.code for d in problems(check(quoted))] == ["E010"]   # in a string: refused as a string's
+    assert "a string holds" in problems(check(quoted))[0].message

@@ -42,3 +42,78 @@ def test_caches_of_other_checkouts_are_kept_but_the_oldest(tmp_path, monkeypatch
     ours = left - {p.name for p in others}
     assert len(ours) == 1 and len(left) == rules.KEPT_CACHES
     assert left - ours == {p.name for p in others[-(rules.KEPT_CACHES - 1):]}
+
+
+class _Planted:
+    """A pickle that runs code when loaded: it creates the file ``marker``."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def _plant(path, marker):
+    import pickle
+    path.write_bytes(pickle.dumps(_Planted(marker)))
+
+
+def _cache_path(folder, monkeypatch):
+    monkeypatch.setenv("TRACTOR_CACHE_DIR", str(folder))
+    rules._cached_load()
+    (path,) = folder.glob("library-*.pickle")
+    return path
+
+
+def test_a_pickle_in_a_folder_others_can_write_is_never_loaded(tmp_path, monkeypatch):
+    import os
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    path = _cache_path(folder, monkeypatch)
+    marker = tmp_path / "ran"
+    _plant(path, marker)
+    os.chmod(folder, 0o777)   # e.g. TRACTOR_CACHE_DIR=/tmp/cache made by someone else
+    lib = rules._cached_load()
+    assert not marker.exists() and "r001" in lib.rulesets
+    # nor is one written there
+    path.unlink()
+    rules._cached_load()
+    assert not list(folder.glob("library-*.pickle"))
+
+
+def test_a_pickle_others_can_write_or_a_link_is_never_loaded(tmp_path, monkeypatch):
+    import os
+    folder = tmp_path / "mine"
+    path = _cache_path(folder, monkeypatch)
+    assert os.stat(folder).st_mode & 0o777 == 0o700 and os.stat(path).st_mode & 0o777 == 0o600
+    marker = tmp_path / "ran"
+    _plant(path, marker)
+    os.chmod(path, 0o666)
+    assert "r003" in rules._cached_load().rulesets and not marker.exists()
+    elsewhere = tmp_path / "elsewhere.pickle"
+    _plant(elsewhere, marker)
+    path.unlink(missing_ok=True)
+    for p in folder.glob("library-*.pickle"):
+        p.unlink()
+    path.symlink_to(elsewhere)
+    assert "r003" in rules._cached_load().rulesets and not marker.exists()
+    if os.getuid() == 0:   # a file of another user's, even closed to writes, is not this user's to load
+        path.unlink()
+        _plant(path, marker)
+        os.chmod(path, 0o600)
+        os.chown(path, 65534, 65534)
+        assert "r003" in rules._cached_load().rulesets and not marker.exists()
+
+
+def test_a_pickle_of_ones_own_in_a_private_folder_is_loaded(tmp_path, monkeypatch):
+    """The check is not a refusal of every cache: the planted pickle, once private, does run (which is
+    why the checks above matter)."""
+    import os
+    folder = tmp_path / "mine"
+    path = _cache_path(folder, monkeypatch)
+    marker = tmp_path / "ran"
+    _plant(path, marker)
+    os.chmod(path, 0o600)
+    rules._cached_load()
+    assert marker.exists()

@@ -102,7 +102,10 @@ def test_format_then_parse_gives_the_same_model(rs):
     assert format_text(text) == text
 
 
-COMMENT_TEXT = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\n"), max_size=10)
+# what a comment may hold: no control character, lone surrogate or bidi override (refused as in strings)
+COMMENT_TEXT = st.text(st.characters(exclude_categories=("Cs", "Cc"),
+                                     exclude_characters="\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"),
+                       max_size=10)
 
 
 @given(rulesets, st.data())

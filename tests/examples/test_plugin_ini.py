@@ -46,3 +46,31 @@ def test_the_plugin_under_xdist(pytester):
     assert out.ret == 0, out.stdout.str() + out.stderr.str()
     out.assert_outcomes(passed=3, skipped=1)        # the Python toy does not list follow
     assert "does not list this operation" in out.stdout.str()
+
+
+def test_a_bad_ini_seed_without_an_engine_breaks_nothing(pytester):
+    """tractor_seed = abc in a project's ini was an INTERNALERROR of every pytest run, engine or not."""
+    _ini(pytester, tractor_seed="abc")
+    pytester.makepyfile(test_one="def test_one():\n    assert 1 + 1 == 2\n")
+    out = pytester.runpytest_subprocess()
+    assert out.ret == 0, out.stdout.str() + out.stderr.str()
+    out.assert_outcomes(passed=1)
+    assert "INTERNALERROR" not in out.stdout.str() + out.stderr.str()
+
+
+def test_a_bad_ini_seed_with_an_engine_is_a_usage_error(pytester):
+    _ini(pytester, tractor_engine=TOY, tractor_ruleset="r003", tractor_seed="abc")
+    out = pytester.runpytest_subprocess()
+    assert out.ret == 4, out.stdout.str() + out.stderr.str()
+    assert "tractor_seed: 'abc' is not a whole number" in out.stderr.str()
+    assert "INTERNALERROR" not in out.stdout.str() + out.stderr.str()
+    _ini(pytester, tractor_engine=TOY, tractor_ruleset="r003", tractor_ops="result", tractor_seed="7")
+    assert "seed 7" in pytester.runpytest_subprocess("--collect-only", "-q").stdout.str() + \
+        pytester.runpytest_subprocess("--collect-only").stdout.str()
+
+
+def test_a_timeout_that_is_no_number_of_seconds_is_a_usage_error(pytester):
+    _ini(pytester, tractor_engine=TOY, tractor_ruleset="r003")
+    for value in ("nan", "-1", "0"):
+        out = pytester.runpytest_subprocess(f"--tractor-timeout={value}")
+        assert out.ret == 4 and "--tractor-timeout" in out.stderr.str(), (value, out.stderr.str())

@@ -214,7 +214,7 @@ def test_the_penalty_operation_answers_as_the_interpreter():
     ({"faults": [{"fault": "lateness", "offender": "banker"}], "attackers_points": 0}, "minutes"),
     ({"faults": [{"fault": "wrong_kitty", "offender": "attackers"}], "attackers_points": 0}, "buries"),
     ({"faults": [{"fault": "revoke", "offender": "banker"}], "attackers_points": "x"}, "attackers_points"),
-    ({"faults": [{"fault": "revoke", "offender": "banker"}], "attackers_points": 3}, "no score band"),
+    ({"faults": [{"fault": "revoke", "offender": "banker"}], "attackers_points": 3}, "not a multiple of 5"),  # no hand gives 3 points
 ])
 def test_the_penalty_operation_refuses_bad_input_clearly(inp, message):
     with pytest.raises(InputError, match=message):
