@@ -172,12 +172,16 @@ def _object(pairs: list) -> dict:
 
 
 def _keys(value: Any) -> int:
-    """How many keys the objects of ``value`` hold, nested ones included."""
-    if type(value) is dict:
-        return len(value) + sum(_keys(v) for v in value.values() if type(v) in (dict, list))
-    if type(value) is list:
-        return sum(_keys(v) for v in value if type(v) in (dict, list))
-    return 0
+    """How many keys the objects of ``value`` hold, nested ones included (no recursion: any depth)."""
+    count, stack = 0, [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is dict:
+            count += len(v)
+            stack.extend(x for x in v.values() if type(x) in (dict, list))
+        elif type(v) is list:
+            stack.extend(x for x in v if type(x) in (dict, list))
+    return count
 
 
 def decode(line: bytes, duplicate: str = "invalid_json") -> Any:
@@ -198,9 +202,9 @@ def decode(line: bytes, duplicate: str = "invalid_json") -> Any:
         except orjson.JSONDecodeError:
             pass
         else:
+            if line.count(b"[") + line.count(b"{") > JSON_DEPTH and depth(value) > JSON_DEPTH:
+                raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep")
             if _keys(value) == len(_KEY_MARK.findall(line)):
-                if line.count(b"[") + line.count(b"{") > JSON_DEPTH and depth(value) > JSON_DEPTH:
-                    raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep")
                 return value
     try:
         text = line.decode("utf-8")
