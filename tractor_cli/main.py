@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tractor", description="The executable rulebook of Tractor (拖拉机 / 升级).")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module in _available():
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP, usage=getattr(module, "USAGE", None))
         module.add_arguments(p)
         p.set_defaults(_run=module.run, _parser=p)
     return parser

@@ -57,7 +57,7 @@ def status_style(status: str, count: int = 1) -> str | None:
 
 
 # Chinese punctuation that never starts a line (禁则): it hangs at the end of the line before instead
-NO_LINE_START = set("，。、；：？！）」』”’》〉】…—%")
+NO_LINE_START = set("，。、；：？！）」』”’》〉】…—%,.;:!?)]}")
 # opening brackets and quotes that never end a line: they go down with what they open
 NO_LINE_END = set("（「『“‘《〈【")
 _TOKEN = re.compile(r"\s+|(?:(?:10|[2-9JQKA])[♠♥♦♣]|大王|小王)(?: (?:(?:10|[2-9JQKA])[♠♥♦♣]|大王|小王))*"
