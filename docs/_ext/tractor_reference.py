@@ -167,7 +167,7 @@ class CliDirective(TractorDirective):
         return out
 
 
-SCHEMA_DIR = ROOT / "conformance" / "schemas"
+SCHEMA_DIR = ROOT / "conformance" / "protocol" / "schemas"
 
 
 def _schema_type(s: dict) -> str:
