@@ -292,9 +292,12 @@ class ApiDirective(TractorDirective):
         for pkg in PACKAGES:
             mod = importlib.import_module(pkg)
             lines += [pkg, "-" * len(pkg), ""]
-            names = sorted(m.name for m in pkgutil.walk_packages(mod.__path__, pkg + "."))
-            for full in names:
-                lines += [full, "~" * len(full), "", f".. automodule:: {full}", "   :members:", ""]
+            found = sorted((m.name, m.ispkg) for m in pkgutil.walk_packages(mod.__path__, pkg + "."))
+            for full, ispkg in found:
+                # a package's members are documented where they are defined, in its modules (a package
+                # re-exporting a function named like one of its modules would describe it twice)
+                options = ["   :members:"] + (["   :no-index:"] if ispkg else [])
+                lines += [full, "~" * len(full), "", f".. automodule:: {full}", *options, ""]
         sl = StringList(lines, source="<tractor-api>")
         node = nodes.section()
         node.document = self.state.document

@@ -162,7 +162,7 @@ PLOT_TEXT = {
         "pairs": {"judgment_differs": "任一判断不同的手数", "play_differs": "出牌不同的手数",
                   "result_differs": "结果不同的手数", "winner_differs": "胜方不同的整局"},
         "vs": "{a} 与 {b}", "pairs_x": "比例（%），95 % 威尔逊区间",
-        "pairs_title": "两个规则集的不同多常显现",
+        "pairs_title": "每对规则集的差异在实战中出现的频率",
     },
 }
 # Chinese plots keep their text as text (SVG only): the reader's browser draws it with its own Chinese
