@@ -13,6 +13,7 @@ from reference_impl.rules import ruleset_names, rules_for
 from tractor_cli.main import build_parser, main
 from tractor_cli.ui import wrap
 from tractor_dsl.render import rule_text
+from tractor_dsl.schema import PARAMS
 
 # options another engineer's rework of the conform runner owns (tractor_cli/cmd_conform.py); named, not hidden
 NOT_OURS = {("conform", "--no-progress")}
@@ -46,11 +47,14 @@ def test_explain_usage_is_short():
 def _codes(name: str) -> set[str]:
     """What may be Latin on a Chinese page: ids, setting names and values, reading names, rule lines."""
     rs = rules_for(name).checked
-    words = {name, *rs.lineage, str(rs.document)}
+    words = {name, *rs.lineage, str(rs.document), "true", "false", "none"}
     for c in rs.clauses:
         words |= {c.id, *c.id.split("."), *(r.name for r in c.readings)}
     for path, value in rs.values.items():
         words |= {path, *path.split("."), *re.findall(r"[A-Za-z_]+", str(value))}
+    for param in PARAMS:          # the values a setting can take are codes too (an alternative names them)
+        t = getattr(param.type, "inner", param.type)
+        words |= set(getattr(t, "choices", ()))
     return words
 
 
