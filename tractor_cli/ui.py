@@ -56,7 +56,7 @@ def status_style(status: str, count: int = 1) -> str | None:
     return STYLES.get(status) if count else "dim"
 
 
-# Chinese punctuation that never starts a line (禁则): it hangs at the end of the line before instead
+# punctuation that never starts a line (禁则; Chinese and ASCII): it hangs at the end of the line before
 NO_LINE_START = set("，。、；：？！）」』”’》〉】…—%,.;:!?)]}")
 # opening brackets and quotes that never end a line: they go down with what they open
 NO_LINE_END = set("（「『“‘《〈【")
