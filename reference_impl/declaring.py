@@ -48,25 +48,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from tractor_dsl.vocabulary import DECLARATION_REASONS, english
+
 from .cards import BIG_JOKER, SMALL_JOKER, card, is_joker, rank_of, suit_of, text
 from .rules import Judgment, Rules, Trace
 
 NO_TRUMP = "no_trump"
 
-REASONS = {
-    "ok": "the declaration is legal",
-    "kitty_taken": "the kitty has been taken up: nobody may declare or overcall any more",
-    "missing_first_hand_card": "a first-hand declaration must also show declare.first_hand_card",
-    "wrong_count": "no cards, a single joker, or more copies than the decks hold",
-    "mixed_cards": "the declared cards are not identical",
-    "not_level_card": "the declared card is not a level card of this hand",
-    "jokers_not_allowed": "jokers may not declare in this ruleset (declare.joker_pairs false)",
-    "no_reinforce": "the declarer may not reinforce his declaration (declare.reinforce false)",
-    "self_overcall": "the declarer may not overcall his own declaration (declare.self_overcall false)",
-    "jokers_only": "the declaration has been overcalled: only jokers may overcall now",
-    "too_weak": "the declaration does not beat the standing one (declare.overcall_by)",
-    "partner_barred": "the declarer's partner declared this suit wrongly (declare.wrong_bars_partner)",
-}
+REASONS = english(DECLARATION_REASONS)  # code -> meaning; the Chinese in tractor_dsl.vocabulary
 
 _JOKER_RANK = {SMALL_JOKER: 1, BIG_JOKER: 2}
 

@@ -22,6 +22,7 @@ from collections import _count_elements  # noqa: PLC2701 - Counter's own countin
 from functools import lru_cache
 from typing import Iterable
 
+from tractor_dsl.ladders import derived_ladder
 from tractor_dsl.patterns import can_form
 
 from .combos import Combo, classify
@@ -29,57 +30,6 @@ from .rules import Judgment, Trace
 from .trump import Context
 
 Unit = tuple[int, int]
-
-
-@lru_cache(maxsize=None)
-def derived_ladder(unit: Unit, with_tractor: bool) -> tuple[tuple[Unit, ...], ...]:
-    """The ladder for a lead component the ruleset lists no ladder for.
-
-    For a tractor (with ``with_tractor``): the whole tractor, then shorter
-    tractors of the same element with the rest as loose elements — the
-    longest tractor first, then more of the rest in tractors (for a tractor of
-    four pairs: a three-pair tractor + a pair, two two-pair tractors, a
-    two-pair tractor + two pairs) — as 000:2.16c asks ("其它方如果有同花色的
-    拖拉机，必须出拖拉机") and 001:12.1 names a revoke ("有拖不出拖"). Then,
-    for every lead, every mix of triples, pairs and singles of the same card
-    count, most cards in pairs and triples first, then more triples first.
-    Triples are asked for only when the lead has triples.
-    """
-    size, length = unit
-    n = size * length
-    entries: list[tuple[Unit, ...]] = []
-    if length > 1 and with_tractor:
-        entries.append((unit,))
-        for parts in _tractor_partitions(length):
-            entries.append(tuple((size, k) for k in parts if k > 1) + ((size, 1),) * parts.count(1))
-    mixes = []
-    max_triples = n // 3 if size >= 3 else 0
-    for t in range(max_triples, -1, -1):
-        for p in range((n - 3 * t) // 2, -1, -1):
-            s = n - 3 * t - 2 * p
-            mixes.append((-(3 * t + 2 * p), -t, t, p, s))
-    mixes.sort()
-    for _, _, t, p, s in mixes:
-        entry = ((3, 1),) * t + ((2, 1),) * p + ((1, 1),) * s
-        if entry not in entries:
-            entries.append(entry)
-    return tuple(entries)
-
-
-def _tractor_partitions(length: int) -> list[tuple[int, ...]]:
-    """Ways to split ``length`` positions into parts, at least one a shorter tractor (2 or more), the whole
-    excluded: longest first part first, then lexicographically (more of the rest in tractors first)."""
-    out: list[tuple[int, ...]] = []
-
-    def split(rest: int, most: int, parts: tuple[int, ...]) -> None:
-        if rest == 0:
-            out.append(parts)
-            return
-        for k in range(min(rest, most), 0, -1):
-            split(rest - k, k, parts + (k,))
-
-    split(length, length - 1, ())
-    return [p for p in out if p[0] > 1]
 
 
 def ladder_for(ctx: Context, unit: Unit, trace: Trace) -> list:

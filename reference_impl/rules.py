@@ -13,6 +13,7 @@ from typing import Any
 from tractor_dsl.checker import CheckedRuleset, load
 from tractor_dsl.diagnostics import SpecError
 from tractor_dsl.patterns import pattern_units, shape_unit
+from tractor_dsl.vocabulary import PLAY_REASONS, english
 
 
 class Rules:
@@ -301,19 +302,7 @@ class Judgment:
         return bool(self.value)
 
 
-REASONS = {
-    "ok": "the play is legal",
-    "wrong_card_count": "the play has the wrong number of cards",
-    "cards_not_held": "the play uses cards the player does not hold",
-    "must_follow_suit": "the player holds cards of the led suit and must play them",
-    "must_play_tractor": "the follow order requires a tractor the player holds",
-    "must_play_triple": "the follow order requires a triple the player holds",
-    "must_play_pair": "the follow order requires a pair the player holds",
-    "mixed_suits": "a lead must be of one suit (trump counts as one suit)",
-    "throw_not_allowed": "this ruleset does not allow throws",
-    "throw_beaten": "another hand can beat part of the throw",
-    "empty_play": "a play must contain at least one card",
-}
+REASONS = english(PLAY_REASONS)  # code -> meaning; the Chinese in tractor_dsl.vocabulary
 
 
 class Trace:

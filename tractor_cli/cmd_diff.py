@@ -51,10 +51,19 @@ def render(comparison, lang: str = "en", topics=None) -> str:
 
     a, b = comparison.a, comparison.b
     width = max(len(a), len(b))
-    lines = [f"{a}: {rules_for(a).checked.title}", f"{b}: {rules_for(b).checked.title}"]
+    zh = lang == "zh"
+
+    def title(name):
+        checked = rules_for(name).checked
+        return f"{name}：{checked.title_zh or checked.title}" if zh else f"{name}: {checked.title}"
+
+    lines = [title(a), title(b)]
     diffs = [d for d in comparison.differences if not topics or d.topic in topics]
     n_topics = len({d.topic for d in diffs})
-    lines.append(f"{len(diffs)} difference(s) in {n_topics} topic(s); {len(comparison.same)} feature(s) the same")
+    n_same = len(comparison.same)
+    lines.append(f"{len(diffs)}处不同，涉及{n_topics}个主题；{n_same}项相同" if zh else
+                 f"{len(diffs)} difference{'s' * (len(diffs) != 1)} in {n_topics} topic{'s' * (n_topics != 1)}; "
+                 f"{n_same} feature{'s' * (n_same != 1)} the same")
     current = None
     notes = NOTES_ZH if lang == "zh" else NOTES
     for d in diffs:
@@ -63,16 +72,16 @@ def render(comparison, lang: str = "en", topics=None) -> str:
             lines += ["", f"== {topic_title(d.topic, lang)} ({d.topic}) =="]
         lines.append(d.key)
         for name, feat in ((a, d.a), (b, d.b)):
-            value = feat.text if feat else "(not stated)"
+            value = feat.text if feat else "（未规定）" if zh else "(not stated)"
             where = f"  [{feat.clause}]" if feat and feat.clause else ""
             lines.append(f"  {name:<{width}}  {value}{where}")
         if d.position is not None:
-            lines.append(f"  position: {parts_text(question_parts(d.position, lang))}")
+            lines.append(f"  {'牌局：' if zh else 'position: '}{parts_text(question_parts(d.position, lang))}")
             for name, out in ((a, d.outcome_a), (b, d.outcome_b)):
-                answer = parts_text(answer_parts(out, lang)) if out else "(cannot be asked)"
+                answer = parts_text(answer_parts(out, lang)) if out else "（无法提问）" if zh else "(cannot be asked)"
                 clauses = f"  [{', '.join(dict.fromkeys(out.clauses))}]" if out and out.clauses else ""
                 lines.append(f"    {name:<{width}}  {answer}{clauses}")
-            lines.append(f"  ({notes[note_of(d)]})")
+            lines.append(f"  （{notes[note_of(d)]}）" if zh else f"  ({notes[note_of(d)]})")
     return "\n".join(lines) + "\n"
 
 

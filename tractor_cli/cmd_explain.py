@@ -8,7 +8,9 @@ in English or (``--zh``) Chinese, cards as glyphs.
 
 Numbering: seats are 0–3, as in the protocol (seat n+1 plays after seat n; 0
 and 2 are partners). The plays of a trick are counted from 1 in the order they
-are played: play 1 is the lead.
+are played: play 1 is the lead. That is ``--plays``; the protocol's ``plays``
+(``--input``, ``--case``, the reports) are by seat, ``plays[s]`` being seat
+s's: ``--leader 2 --plays A B C D`` is ``"leader": 2, "plays": [C, D, A, B]``.
 """
 from __future__ import annotations
 
@@ -23,9 +25,13 @@ HELP = "judge one position (any operation of the engine protocol) and show the c
 
 QUESTIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
              "penalty")  # conformance.protocol.messages.OPERATIONS, in its order (a test holds them equal)
+USAGE = ("tractor explain RULESET QUESTION [CARDS] [--level RANK] [--trump SUIT] [options of the question] [--zh]\n"
+         "       tractor explain --case ID [--report FILE] [--zh]\n"
+         "QUESTION: " + " ".join(QUESTIONS) + " (tractor explain -h: the options of each)")
 DEFAULT_REPORT = "reports/conform/report.json"   # where tractor conform writes its report by default
 NUMBERING = "seats 0-3 as in the protocol; plays counted from 1 in the order played (play 1 is the lead)"
 NUMBERING_ZH = "座位按协议编号0–3；出牌按出牌顺序从1数起（第1家为首家）"
+STATUS_ZH = {"stated": "［原文规定］", "interpreted": "［解释］", "conduct": "［行为规范］"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -37,7 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", default=None, help="the hand's level (default: the ruleset's start level)")
     p.add_argument("--trump", default="S", help="trump suit S/H/D/C or none (default S)")
     p.add_argument("--plays", nargs=4, metavar="PLAY",
-                   help="winner, kitty (the last trick): the four plays in the order played, play 1 (the lead) first")
+                   help="winner, kitty (the last trick): the four plays IN THE ORDER PLAYED, play 1 (the lead) "
+                        "first; the protocol's plays (--input, --case, reports) are BY SEAT instead")
     p.add_argument("--leader", type=int, default=0, choices=range(4), metavar="SEAT",
                    help="winner, kitty: the seat (0-3) that leads the trick; play k is by seat leader+k-1 (default 0)")
     p.add_argument("--others", nargs="*", default=[], help="lead: the other three hands, in playing order")
@@ -95,13 +102,14 @@ def run(args) -> int:
     question = Question.of(args.question, inp)
     outcome = Outcome(args.question, result, tuple(clauses))
     out = ui.console()
-    out.print(ui.styled((f"{rules.name}: {rules.checked.title}", "heading")), soft_wrap=True)
+    title = (rules.checked.title_zh or rules.checked.title) if args.zh else rules.checked.title
+    out.print(ui.styled((f"{rules.name}{'：' if args.zh else ': '}{title}", "heading")), soft_wrap=True)
     if found:
         out.print(ui.styled(("案例：" if args.zh else "case: ", "heading"), f"{args.case} ",
                             (f"({found['where']})", "dim")), soft_wrap=True)
     if args.question in ("winner", "kitty"):
-        out.print(ui.styled(("numbering: ", "dim"), (NUMBERING_ZH if args.zh else NUMBERING, "dim")), soft_wrap=True)
-    out.print(ui.styled(("问题：" if args.zh else "question: ", "heading"), ui.parts_text(question_parts(question, lang))))
+        ui.print_indented(out, NUMBERING_ZH if args.zh else NUMBERING, 0, "dim", label="编号：" if args.zh else "numbering: ")
+    ui.print_indented(out, ui.parts_text(question_parts(question, lang)), 0, label="问题：" if args.zh else "question: ")
     answer = ui.parts_text(answer_parts(outcome, lang))
     if args.question in ("winner", "kitty"):
         trick = inp if args.question == "winner" else inp["last_trick"]
@@ -109,11 +117,12 @@ def run(args) -> int:
         answer += f"（第{n}家）" if args.zh else f" (play {n})"
     verdict = result.get("legal")
     style = None if verdict is None else "legal" if verdict else "illegal"
-    out.print(ui.styled(("答案：" if args.zh else "answer: ", "heading"), (answer, style)))
+    ui.print_indented(out, answer, 0, ui.STYLES.get(style or ""), label="答案：" if args.zh else "answer: ")
     out.print(ui.styled(("依据条款：" if args.zh else "decided by:", "heading")))
     for cid in clauses:
         clause = rules.checked.clause(cid)
-        out.print(ui.styled("  ", (cid, "clause"), f" [{clause.status}] ({', '.join(clause.cites)})"), soft_wrap=True)
+        status = STATUS_ZH.get(clause.status, clause.status) if args.zh else f"[{clause.status}]"
+        out.print(ui.styled("  ", (cid, "clause"), f" {status} ({', '.join(clause.cites)})"), soft_wrap=True)
         says = (clause.zh or clause.says) if args.zh else clause.says
         if says:
             ui.print_indented(out, says, 6)

@@ -11,7 +11,8 @@ def add_arguments(p):
     p.add_argument("--engine", required=True, help='the engine command, e.g. "tractor engine"')
     p.add_argument("--ruleset", required=True, help="the ruleset whose readings to probe, e.g. r001")
     p.add_argument("--positions", type=int, default=4, help="discriminating positions per clause (default 4)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed of the search for discriminating positions (default 0)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per request")
     p.add_argument("--json", metavar="FILE", help="also write the verdicts and their evidence as JSON")
     p.add_argument("--emit", metavar="FILE",

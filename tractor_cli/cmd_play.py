@@ -114,7 +114,8 @@ def run(args) -> int:
         print(f"tractor play: {e}", file=sys.stderr)
         return 2
     from .ui import echo
-    for game in (g for chunk in chunks for g in chunk):
+    games = [g for chunk in chunks for g in chunk]
+    for game in games:
         seed = game.seed
         if args.json:
             echo(json.dumps(game.to_json(), ensure_ascii=False))
@@ -137,4 +138,15 @@ def run(args) -> int:
                          f"{hand.next_banker_side} +{hand.levels_gained}")
         lines.append(outcome_line(rules, game))
         echo("\n".join(lines))
+    if len(games) > 1 and not args.json:
+        echo(tally_line(rules.name, games))
     return 0
+
+
+def tally_line(name: str, games) -> str:
+    """The last line of several games: how many each team won, how many had no winner, hands in all."""
+    wins = [sum(1 for g in games if g.winner == t) for t in (0, 1)]
+    none = sum(1 for g in games if g.winner is None)
+    hands = sum(len(g.hands) for g in games)
+    return (f"== {name}: {len(games)} games: team0 won {wins[0]}, team1 won {wins[1]}"
+            + (f", {none} without a winner" if none else "") + f"; {hands} hands in all ==")

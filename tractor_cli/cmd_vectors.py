@@ -8,7 +8,8 @@ HELP = "export (or check) the JSON-lines test vectors under conformance/vectors/
 
 def add_arguments(p):
     p.add_argument("action", choices=("export", "check", "list"),
-                   help="export: (re)write the files; check: exit 1 if they drifted from the spec; list: show them")
+                   help="export: (re)write the files; check: exit 1 if they drifted from the spec; list: show them and "
+                        "where they are")
     p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
     p.add_argument("--ruleset", action="append", default=None, metavar="R",
                    help="only this ruleset, a bundled name or a rule file (repeatable; default: every bundled ruleset)")
@@ -71,8 +72,10 @@ def list_vectors(directory, rulesets: list[str] | None) -> int:
               f"write them with `tractor vectors export --dir {directory}`", file=sys.stderr)
         return 2
     shown = {path: meta for path, meta in index.items() if not rulesets or path.split("/", 1)[0] in rulesets}
+    if shown:
+        print(f"vector files under {directory.resolve()} (their index: index.json there):")
     for path, meta in sorted(shown.items()):
-        print(f"{path}\t{meta['cases']} case(s)")
+        print(f"{path}\t{meta['cases']} case{'s' * (meta['cases'] != 1)}")
     missing = [r for r in rulesets or () if not any(p.split("/", 1)[0] == r for p in shown)]
     for r in missing:
         print(f"tractor vectors: no vectors of {r} under {directory}: write them with "

@@ -9,8 +9,10 @@ not markup). Cards are always printed with :func:`reference_impl.cards.show_card
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -63,26 +65,70 @@ def status_style(status: str, count: int = 1) -> str | None:
     return STYLES.get(status) if count else "dim"
 
 
-# Chinese punctuation that never starts a line (禁则): it hangs at the end of the line before instead
-NO_LINE_START = set("，。、；：？！）」』”’》〉】…—%")
+# punctuation that never starts a line (禁则; Chinese and ASCII): it hangs at the end of the line before
+NO_LINE_START = set("，。、；：？！）」』”’》〉】…—%,.;:!?)]}")
+# opening brackets and quotes that never end a line: they go down with what they open
+NO_LINE_END = set("（「『“‘《〈【")
+_TOKEN = re.compile(r"\s+|(?:(?:10|[2-9JQKA])[♠♥♦♣]|大王|小王)(?: (?:(?:10|[2-9JQKA])[♠♥♦♣]|大王|小王))*"
+                    r"|[\x21-\x7e\u00b0-\u02ff\u2010-\u2027\u2030-\u2bff]+|.", re.S)
 
 
-def print_indented(out: Console, text: str | Text, indent: int = 4, style: str | None = None) -> None:
-    """``text`` wrapped to the console's width (CJK-aware: a Chinese character is two columns wide), every
-    line indented, no line starting with closing punctuation; no trailing blanks."""
-    body = text if isinstance(text, Text) else Text(text, style=style)
-    lines = list(body.wrap(out, max(20, out.width - indent - 4)))   # room for two hanging marks (），)
-    emptied = set()
-    for i in range(1, len(lines)):
-        while lines[i].plain and lines[i].plain[0] in NO_LINE_START:
-            lines[i - 1] = lines[i - 1] + lines[i][:1]
-            lines[i] = lines[i][1:]
-            if not lines[i].plain:
-                emptied.add(i)
-    for i, line in enumerate(lines):
-        line.rstrip()
-        if i not in emptied:
-            out.print(Text(" " * indent) + line, soft_wrap=True)
+def _units(text: str) -> list[str]:
+    """The pieces a line may break between: a run of cards (a play), a word or number, one CJK character,
+    a run of blanks; closing punctuation joins the piece before it, an opening bracket the piece after."""
+    units: list[str] = []
+    pending = ""
+    for tok in _TOKEN.findall(text):
+        if tok in NO_LINE_END:
+            pending += tok
+            continue
+        if units and tok[0] in NO_LINE_START and not pending:
+            units[-1] += tok
+            continue
+        units.append(pending + tok)
+        pending = ""
+    if pending:
+        units.append(pending)
+    return units
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` columns (a CJK character is two), breaking only between
+    :func:`_units`; a run of cards wider than a line is broken between cards. No trailing blanks."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        units: list[str] = []
+        for unit in _units(para):
+            if cell_len(unit) > width and " " in unit.strip():   # a hand wider than a line: card by card
+                units += re.split(r"( )", unit)
+            else:
+                units.append(unit)
+        line = ""
+        for unit in units:
+            if unit.isspace():
+                line += unit if line else ""
+            elif not line or cell_len(line) + cell_len(unit) <= width:
+                line += unit
+            else:
+                lines.append(line.rstrip())
+                line = unit
+        lines.append(line.rstrip())
+    return lines
+
+
+def print_indented(out: Console, text: str | Text, indent: int = 4, style: str | None = None,
+                   label: str = "") -> None:
+    """``label`` (bold) and ``text`` wrapped to the console's width by :func:`wrap`, every line indented."""
+    plain = text.plain if isinstance(text, Text) else text
+    width = max(20, out.width - indent - 1)
+    for k, line in enumerate(wrap(label + plain, width)):
+        t = Text(" " * indent)
+        if k == 0 and label:
+            t.append(line[:len(label)], style=STYLES["heading"])
+            t.append(line[len(label):], style=style)
+        else:
+            t.append(line, style=style)
+        out.print(t, soft_wrap=True)
 
 
 def table(*columns: str, title: str | None = None) -> Table:

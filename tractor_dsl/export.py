@@ -1,10 +1,15 @@
-"""A checked ruleset as JSON, for engines that configure themselves from the spec (``tractor export R --json``).
+"""A checked ruleset as JSON, for engines that configure themselves from the spec (``tractor export R``).
 
 Everything an engine reads from a ruleset, each item with the clause that
 decides it: every setting (its value, the clause and, for an interpreted
 clause, the reading chosen), every follow ladder, every score band, every
 kitty multiplier row, and every reading of every interpreted clause (the
-chosen one and the others, with the rules each would set). The output is
+chosen one and the others, with the rules each would set). The follow
+ladders include the derived ones (``"derived": true``: the ladders
+``follow.unlisted`` gives leads the ruleset lists none for, see
+:mod:`tractor_dsl.ladders`), and ``codes`` defines every reason code and
+penalty consequence an engine answers with, in English and Chinese
+(:mod:`tractor_dsl.vocabulary`). The output is
 deterministic: the same spec gives the same bytes (keys in a fixed order,
 no spans, no file paths). ``conformance/protocol/schemas/export.json``, beside the
 protocol's schemas, is its JSON Schema.
@@ -22,9 +27,11 @@ from typing import Any
 
 from . import model as m
 from .checker import CheckedRuleset
+from .ladders import derived_follows
 from .render import rule_text
 from .schema import PARAMS_BY_NAME
 from .types import Formula
+from .vocabulary import CONSEQUENCES, DECLARATION_REASONS, PLAY_REASONS
 
 EXPORT_FORMAT = "tractor-ruleset-export"
 EXPORT_VERSION = 1
@@ -89,8 +96,10 @@ def export(rs: CheckedRuleset) -> dict:
     follow = []
     for key in sorted(rs.ladders):
         shape, ladder, origin = rs.ladders[key]
-        follow.append({"lead": _shape(shape), "text": str(shape), "clause": origin.clause.id,
-                       "reading": origin.reading, "ladder": [{"text": str(p), "terms": _pattern(p)} for p in ladder]})
+        follow.append(_follow(shape, ladder, origin.clause.id, origin.reading, False))
+    unlisted = rs.origins["follow.unlisted"]
+    for f in derived_follows(rs):
+        follow.append(_follow(f.lead, f.ladder, unlisted.clause.id, unlisted.reading, True))
     band_origin = rs.band_origin
     bands = {"clause": band_origin.clause.id if band_origin else None,
              "reading": band_origin.reading if band_origin else None,
@@ -124,7 +133,21 @@ def export(rs: CheckedRuleset) -> dict:
                     "extends": rs.lineage[1] if len(rs.lineage) > 1 else None, "lineage": list(rs.lineage)},
         "settings": settings, "follow": follow, "bands": bands, "kitty": kitty, "readings": readings,
         "overrides": {cid: o.because for cid, o in sorted(rs.overrides.items())},
+        "codes": codes(),
     }
+
+
+def _follow(shape: m.Shape, ladder, clause: str, reading: str | None, derived: bool) -> dict:
+    return {"lead": _shape(shape), "text": str(shape), "clause": clause, "reading": reading, "derived": derived,
+            "ladder": [{"text": str(p), "terms": _pattern(p)} for p in ladder]}
+
+
+def codes() -> dict:
+    """Every code an engine answers with, defined: play and declaration reasons, penalty consequences."""
+    def table(t):
+        return {code: {"en": en, "zh": zh} for code, (en, zh) in t.items()}
+    return {"reasons": table(PLAY_REASONS), "declaration_reasons": table(DECLARATION_REASONS),
+            "consequences": table(CONSEQUENCES)}
 
 
 def export_json(rs: CheckedRuleset) -> str:

@@ -238,6 +238,26 @@ def ship_card_css(app, config) -> None:
         config.html_static_path.append(str(STATIC))
 
 
+_FACTORY_TEXT = {dict: "{}", list: "[]", set: "set()", tuple: "()", frozenset: "frozenset()"}
+
+
+def readable_signature(app, what, name, obj, options, signature, return_annotation):
+    """A dataclass field's default factory as the value it makes (``= {}``), not ``<factory>``: that is not
+    Python, so the domain could not parse the signature and showed it as raw text, annotations included
+    (``~tractor_dsl.checker.CheckedRuleset``); with a value it parses, and the types become links."""
+    import dataclasses
+    if signature and "<factory>" in signature and dataclasses.is_dataclass(obj):
+        for f in dataclasses.fields(obj):
+            if f.default_factory is dataclasses.MISSING:
+                continue
+            factory_name = getattr(f.default_factory, "__name__", "")
+            made = _FACTORY_TEXT.get(f.default_factory, f"{factory_name}()" if factory_name.isidentifier() else "...")
+            signature = re.sub(rf"(\b{re.escape(f.name)}: [^=]*?)\s*=\s*<factory>",
+                               lambda m: f"{m.group(1)} = {made}", signature, count=1)
+        signature = signature.replace("<factory>", "...")   # a factory of a field the class does not list
+    return signature, return_annotation
+
+
 def setup(app):
     app.setup_extension("sphinx.ext.autodoc")     # tractor-api, and docstrings shown as written
     app.setup_extension("tractor_site")
@@ -262,6 +282,7 @@ def setup(app):
     app.connect("env-get-outdated", outdated)
     app.connect("build-finished", write_records)
     app.connect("autodoc-process-docstring", sanitize_docstring)
+    app.connect("autodoc-process-signature", readable_signature)
     app.connect("config-inited", ship_card_css)
     app.add_css_file("tractor-cards.css")   # first: tractor.css may refine the cards (on paper)
     app.add_css_file("tractor.css")

@@ -59,7 +59,8 @@ T = {
         "title": "Impact in play",
         "intro": "How often the differences above change real hands and games: {hands} hands and {games} whole "
                  "games, dealt the same under every ruleset and played by the same {players} players (package "
-                 "``players``), every judgment the interpreter's. Shares carry the {proportion}, means the {mean}. "
+                 "``players``), every judgment the interpreter's. Every share is given with its {proportion} and "
+                 "every mean with its {mean}. "
                  "One hand in ten is a game's first hand; the others start from a banker seat and levels drawn "
                  "for the hand. These figures come from a checked-in run; this command reproduces them exactly, "
                  "on any number of cores or machines:",
@@ -95,12 +96,14 @@ T = {
         "no_single": "（无单一设定）",
         "kinds": "首次分歧按判断分类——{kinds}。", "kind": "{what}：{n}", "sep": "；",
         "per_ruleset": "各规则集的数字", "plots": "图表",
-        "plot_pairs": "两个规则集的不同多常显现",
+        "plot_pairs": "每对规则集的差异在实战中出现的频率",
         "plot_rulesets": "各规则集的守庄、闲家抠底与甩牌失败",
         "plot_points": "各规则集闲家得分的分布",
     },
 }
 INTERVALS_ZH = {"proportion": "威尔逊区间（95 %）", "mean": "正态近似区间（均值 ± 1.96 s/√n，95 %）"}
+INTERVALS_EN = {"proportion": "Wilson score interval (95 %)",
+                "mean": "normal-approximation interval (mean ± 1.96 s/√n, 95 %)"}
 
 
 def fmt(e: dict | None, kind: str) -> str:
@@ -144,7 +147,7 @@ def pair_lines(p: dict, lang: str) -> list[str]:
     t = T[lang]
     a, b = p["a"], p["b"]
     title = t["pair"].format(a=a, b=b)
-    lines = [title, "~" * _width(title), ""]
+    lines = [*_label(T["en"]["pair"].format(a=a, b=b), lang), title, "~" * _width(title), ""]
     if not p["comparable"]:
         ra, rb = rules_for(a), rules_for(b)
         reason = t["packs"].format(da=ra.decks, db=rb.decks, ha=ra.hand_size, hb=rb.hand_size)
@@ -166,6 +169,12 @@ def pair_lines(p: dict, lang: str) -> list[str]:
                               for k, v in p["first_divergence"].items())
         lines += [t["kinds"].format(kinds=kinds), ""]
     return lines
+
+
+def _label(english_title: str, lang: str) -> list[str]:
+    """On a Chinese page, an explicit label before a section: the anchor of the English page's section
+    (``#impact-in-play``), where docutils would otherwise number a Chinese title (``#id2``)."""
+    return [f".. _{nodes.make_id(english_title)}:", ""] if lang == "zh" else []
 
 
 def _width(title: str) -> int:
@@ -195,20 +204,20 @@ class ImpactDirective(SphinxDirective):
             players = PLAYERS_ZH.get(players, f" ``{players}`` ")
             intervals = INTERVALS_ZH
         else:
-            intervals = data["intervals"]
-        lines = [t["title"], "-" * _width(t["title"]), "",
+            intervals = INTERVALS_EN
+        lines = [*_label(T["en"]["title"], lang), t["title"], "-" * _width(t["title"]), "",
                  t["intro"].format(hands=data["hands"], games=data["games"], players=players,
                                    proportion=intervals["proportion"], mean=intervals["mean"]), "",
                  ".. code-block:: sh", "", f"   {data['command']}", ""]
         for p in shown_pairs(data):
             lines += pair_lines(p, lang)
         title = t["per_ruleset"]
-        lines += [title, "~" * _width(title), ""]
+        lines += [*_label(T["en"]["per_ruleset"], lang), title, "~" * _width(title), ""]
         lines += list_table([t["figure"]] + names,
                             [[en if lang == "en" else zh] + [fmt(data["per_ruleset"][n][k], kind) for n in names]
                              for k, en, zh, kind in RULESET_ROWS])
         title = t["plots"]
-        lines += [title, "~" * _width(title), ""]
+        lines += [*_label(T["en"]["plots"], lang), title, "~" * _width(title), ""]
         suffix = ".zh" if lang == "zh" else ""    # the Chinese plots: NAME.zh.svg (impact.report.write_plots)
         for stem in ("pairs", "rulesets", "attackers_points"):
             alt = t[{"pairs": "plot_pairs", "rulesets": "plot_rulesets", "attackers_points": "plot_points"}[stem]]

@@ -75,6 +75,7 @@ def clause_body(directive: TractorDirective, rs, clause, lang: str) -> list[node
         block = nodes.literal_block(text, text, classes=["tr-rule"])
         block["language"] = "none"
         out.append(block)
+    out += derived_ladders(rs, clause, lang)
     if is_executable(rs, clause.id):
         examples = examples_for_clause(rs.name, clause.id)
         for i, ex in enumerate(examples, 1):
@@ -82,6 +83,21 @@ def clause_body(directive: TractorDirective, rs, clause, lang: str) -> list[node
             heading = f"{L[lang]['example']} {i}" if len(examples) > 1 else L[lang]["example"]
             out.append(directive.example_node(ex, lang, ident, heading))
     return out
+
+
+def derived_ladders(rs, clause, lang: str) -> list[nodes.Node]:
+    """Under the clause that sets ``follow.unlisted``: the ladders it derives (tractor_dsl.ladders), which an
+    engine is judged by like the listed ones; in Chinese on the Chinese page."""
+    from tractor_dsl.ladders import derived_follows, follow_zh
+    from tractor_dsl.render import rule_text
+    origin = rs.origins.get("follow.unlisted")
+    follows = derived_follows(rs) if origin is not None and origin.clause.id == clause.id else ()
+    if not follows:
+        return []
+    text = "\n".join(follow_zh(f) if lang == "zh" else rule_text(f) for f in follows)
+    block = nodes.literal_block(text, text, classes=["tr-rule", "tr-derived"])
+    block["language"] = "none"
+    return [para(nodes.strong("", L[lang]["derived"]), classes=["tr-rule-head"]), block]
 
 
 def clause_section(directive: TractorDirective, rs, clause, lang: str) -> nodes.section:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A toy Tractor engine behind the engine protocol (docs/protocol.md), in plain Python.
 
-It hard-codes no rule: it reads a ruleset's export (``tractor export R --json``,
+It hard-codes no rule: it reads a ruleset's export (``tractor export R``,
 the format of conformance/protocol/schemas/export.json) and configures itself from it --
 the level list, the must-play levels and the end level, the score bands and
 cap, the ranks that are always trump. It answers three operations:
@@ -13,7 +13,7 @@ cap, the ranks that are always trump. It answers three operations:
 
 Every other operation is left out of the handshake, so the runner does not send it:
 
-    tractor export r003 --json -o r003.json
+    tractor export r003 -o r003.json
     tractor conform --engine "python examples/python/toy_engine.py r003.json" --ruleset r003 --ops result,advance
 
 Without an argument it reads the export named by $TOY_ENGINE_EXPORT. Set
@@ -129,7 +129,7 @@ def answer(rules, req):
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("TOY_ENGINE_EXPORT")
     if not path:
-        sys.exit("usage: toy_engine.py EXPORT.json (from: tractor export R --json -o EXPORT.json)")
+        sys.exit("usage: toy_engine.py EXPORT.json (from: tractor export R -o EXPORT.json)")
     with open(path, encoding="utf-8") as f:
         rules = Rules(json.load(f))
     for line in sys.stdin:                           # one request per line, answered at once

@@ -120,7 +120,9 @@ def test_a_bad_option_prints_the_usage_of_explain(capsys):
         main(["explain", "r003", "winner", "--bogus"])
     err = capsys.readouterr().err
     assert e.value.code == 2
-    assert err.startswith("usage: tractor explain") and "--leader" in err and "--bogus" in err
+    # the usage is short (three lines) and says where the options of each question are
+    assert err.startswith("usage: tractor explain") and "explain -h" in err and "--bogus" in err
+    assert len(err.strip().splitlines()) <= 4
 
 
 def test_a_failing_case_of_a_run_is_explained_by_its_id(tmp_path, capsys, monkeypatch):

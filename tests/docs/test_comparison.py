@@ -79,7 +79,8 @@ def _diff_output(capsys, *args) -> str:
 def test_tractor_diff_prints_the_comparison(capsys, a, b):
     out = _diff_output(capsys, a, b)
     comp = compare(a, b)
-    assert f"{len(comp.differences)} difference(s)" in out
+    n = len(comp.differences)
+    assert f"{n} difference{'s' * (n != 1)} in " in out
     for d in comp.differences:
         assert re.search(rf"^{re.escape(d.key)}$", out, re.M), d.key
         assert f"position: {parts_text(question_parts(d.position))}" in out   # cards as glyphs

@@ -50,3 +50,23 @@ def test_the_chinese_comparison_page_has_the_impact_figures_in_chinese(site):
         assert re.search(r"[\u4e00-\u9fff]", texts), f"{src}: no Chinese text"
         words = sorted(set(LATIN_WORD.findall(RULESET_ID.sub(" ", texts))))
         assert not words, f"English in the Chinese plot {src}: {words}"
+
+
+def test_the_impact_sections_have_the_same_anchors_in_both_languages(site):
+    """The Chinese sections carry the English page's anchors (#impact-in-play), not docutils' numbers (#id2)."""
+    for docname in ("comparison", "zh/comparison"):
+        html = (site.out / f"{docname}.html").read_text(encoding="utf-8")
+        for anchor in ("impact-in-play", "figures-per-ruleset", "plots", "r000-and-r001-in-play"):
+            assert f'id="{anchor}"' in html, (docname, anchor)
+    zh = _section(site, "zh/comparison", "对实际牌局的影响").text()
+    assert "每对规则集的差异在实战中出现的频率" in zh and "多常显现" not in zh
+    en = " ".join(_section(site, "comparison", "Impact in play").text().split())
+    assert "Every share is given with its Wilson score interval (95 %) and every mean with its " \
+           "normal-approximation interval" in en
+
+
+def test_the_api_page_shows_signatures_as_python(site):
+    html = (site.out / "api.html").read_text(encoding="utf-8")
+    assert "&lt;factory&gt;" not in html and "~tractor_dsl" not in html and "~reference_impl" not in html
+    text = " ".join(site.page("api").text().split())
+    assert "rulesets: dict[str, CheckedRuleset] = {}" in text

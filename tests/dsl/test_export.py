@@ -1,4 +1,4 @@
-"""``tractor export R --json``: every setting, ladder, band, kitty row and reading, each with its clause."""
+"""``tractor export R``: every setting, ladder, band, kitty row and reading, each with its clause."""
 import json
 import sys
 
@@ -21,7 +21,8 @@ def test_the_export_of_every_bundled_ruleset_is_valid_and_complete(name):
     clause_ids = {c.id for c in rs.clauses}
     assert set(data["settings"]) == set(rs.values)                     # every setting
     assert all(s["clause"] in clause_ids for s in data["settings"].values())
-    assert len(data["follow"]) == len(rs.ladders) and len(data["bands"]["rows"]) == len(rs.bands)
+    listed = [f for f in data["follow"] if not f["derived"]]
+    assert len(listed) == len(rs.ladders) and len(data["bands"]["rows"]) == len(rs.bands)
     interpreted = [c for c in rs.clauses if c.readings]
     assert [r["clause"] for r in data["readings"]] == [c.id for c in interpreted]
     for r in data["readings"]:                                         # the chosen reading and the others
@@ -56,12 +57,15 @@ def test_kitty_rows_are_formulas_with_their_text_and_tree():
 
 def test_the_command_is_deterministic_and_reports_an_unknown_ruleset(tmp_path):
     cmd = [sys.executable, "-m", "tractor_cli.main", "export"]
-    first = processes.run(cmd + ["r001", "--json"], capture_output=True, text=True, timeout=processes.PATIENCE)
-    assert first.returncode == 0 and first.stdout == export_json(LIB.get("r001"))
-    out = processes.run(cmd + ["r001", "--json", "-o", str(tmp_path / "r001.json")], capture_output=True,
+    first = processes.run(cmd + ["r001"], capture_output=True, text=True, timeout=processes.PATIENCE)
+    assert first.returncode == 0 and first.stdout == export_json(LIB.get("r001")) and first.stderr == ""
+    # --json, which used to select the only format, still works but says it is not needed
+    old = processes.run(cmd + ["r001", "--json"], capture_output=True, text=True, timeout=processes.PATIENCE)
+    assert old.returncode == 0 and old.stdout == first.stdout and "--json is not needed" in old.stderr
+    out = processes.run(cmd + ["r001", "-o", str(tmp_path / "r001.json")], capture_output=True,
                          text=True, timeout=processes.PATIENCE)
     assert out.returncode == 0 and (tmp_path / "r001.json").read_text(encoding="utf-8") == first.stdout
-    bad = processes.run(cmd + ["r999", "--json"], capture_output=True, text=True, timeout=processes.PATIENCE)
+    bad = processes.run(cmd + ["r999"], capture_output=True, text=True, timeout=processes.PATIENCE)
     assert bad.returncode == 1 and "unknown ruleset 'r999'" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -70,7 +74,7 @@ def test_a_users_rule_file_is_exported_with_what_it_overrides(tmp_path):
     # valid, names its base, and carries its own kitty row (the trump pair x2 per card, not 003:9.3's x3)
     from pathlib import Path
     mutant = Path(__file__).parents[1] / "conformance" / "rulesets" / "mutant_r003.tractor"
-    cmd = [sys.executable, "-m", "tractor_cli.main", "export", str(mutant), "--json"]
+    cmd = [sys.executable, "-m", "tractor_cli.main", "export", str(mutant)]
     out = processes.run(cmd, capture_output=True, text=True, timeout=processes.PATIENCE)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

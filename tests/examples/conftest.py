@@ -1,11 +1,11 @@
-"""The example engines configure themselves from an export of the ruleset they play (tractor export R --json)."""
+"""The example engines configure themselves from an export of the ruleset they play (tractor export R)."""
 import os
 
 import pytest
 
 
 def write_export(directory, ruleset: str):
-    """``tractor export RULESET --json`` written to ``directory/RULESET.json``; its path."""
+    """``tractor export RULESET`` written to ``directory/RULESET.json``; its path."""
     from tractor_dsl.checker import load
     from tractor_dsl.export import export_json
     path = directory / f"{ruleset}.json"

@@ -70,9 +70,9 @@ def test_the_bug_switch_makes_the_toy_engine_fail(cmd, monkeypatch):
 
 
 def test_the_cli_exports_a_ruleset_and_runs_the_python_toy_engine_on_it(tmp_path):
-    """The README's two steps: tractor export r001 --json -o FILE, then conform the toy configured by FILE."""
+    """The README's two steps: tractor export r001 -o FILE, then conform the toy configured by FILE."""
     cli = [sys.executable, "-m", "tractor_cli.main"]
-    out = subprocess.run(cli + ["export", "r001", "--json", "-o", str(tmp_path / "r001.json")],
+    out = subprocess.run(cli + ["export", "r001", "-o", str(tmp_path / "r001.json")],
                          capture_output=True, text=True, cwd=REPO, timeout=120)
     assert out.returncode == 0, out.stderr
     cmd = shlex.join([sys.executable, str(PYTHON_TOY), str(tmp_path / "r001.json")])

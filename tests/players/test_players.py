@@ -180,3 +180,22 @@ def test_a_weak_banker_keeps_points_out_of_the_kitty_a_strong_one_buries_a_five(
     assert five not in HeuristicPlayer(0).bury(weak, 8)
     assert five in HeuristicPlayer(0).bury(strong, 8)
     assert not any(c in parse_cards("3D 3C 3H") for c in HeuristicPlayer(0).bury(weak, 8))   # pairs kept
+
+
+@pytest.mark.parametrize("check", ["components_unbeatable", "singles", "smallest_vs_largest"])
+@pytest.mark.parametrize("base", ["r000", "r003"])
+def test_the_heuristic_player_judges_a_throw_by_the_rulesets_own_throw_check(base, check):
+    """It throws only what passes ``throw.check`` against every card it has not seen, so none of its throws
+    fails, whichever reading the ruleset takes; and it still throws (the check is not vacuous)."""
+    from conformance.generation.features import changed
+    from reference_impl.combos import classify
+    from reference_impl.trump import context
+    rules = changed(rules_for(base), {"throw.check": check})
+    failed = thrown = 0
+    for seed in range(12):
+        h = play_hand(rules, random.Random(seed), 2, {0: "2", 1: "2"}, banker=seed % 4,
+                      players=make_players("heuristic", seed))
+        ctx = context(rules, h.level, h.trump)
+        failed += sum(1 for t in h.tricks if t.attempted)
+        thrown += sum(1 for t in h.tricks if classify(ctx, t.plays[0][1]).kind == "throw")
+    assert failed == 0 and thrown > 0, (failed, thrown)

@@ -6,6 +6,15 @@ from pathlib import Path
 
 from tractor_play.impact.questions import KIND_NAMES
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def played(data: dict) -> str:
+    """What was asked for, per ruleset: ``20 hands and 1 game`` (a game's hands are counted apart)."""
+    return f"{plural(data['hands'], 'hand')} and {plural(data['games'], 'game')}"
+
+
 RULESET_ROWS = (
     ("bank_held", "bank held (banker side keeps the bank)", "share"),
     ("attackers_points", "attackers' points", "mean"),
@@ -55,7 +64,7 @@ def print_tables(data: dict, console=None) -> None:
     for start in range(0, len(names), per_table):
         shown = names[start:start + per_table]
         part = f" ({start // per_table + 1} of {-(-len(names) // per_table)})" if len(names) > per_table else ""
-        t = Table(title=f"Per ruleset{part}: {data['hands']} hands, {data['games']} games, seed {data['seed']}, "
+        t = Table(title=f"Per ruleset{part}: {played(data)}, seed {data['seed']}, "
                         f"{data['players']} players (95 % intervals)")
         t.add_column("figure", max_width=LABEL_WIDTH)
         for n in shown:
@@ -73,7 +82,8 @@ def print_tables(data: dict, console=None) -> None:
         title = f"{p['a']} vs {p['b']}"
         if not p["comparable"]:
             continue
-        pt = Table(title=f"{title}: {len(p['features_differing'])} feature(s) differ")
+        n = len(p["features_differing"])
+        pt = Table(title=f"{title}: {plural(n, 'feature')} differ{'s' * (n == 1)}")
         pt.add_column("figure")
         pt.add_column("share [95 % interval]", justify="right")
         for key, label in PAIR_ROWS:
@@ -90,12 +100,13 @@ def print_tables(data: dict, console=None) -> None:
         at.add_row("(no single feature)", "", fmt(p["undecided"], "share"))
         console.print(at)
         if p["first_divergence"]:
-            kinds = ", ".join(f"{KIND_NAMES[k]} {v}" for k, v in p["first_divergence"].items())
-            console.print(f"  first divergences by judgment: {kinds}")
+            kinds = "; ".join(f"{KIND_NAMES[k]}: {v}" for k, v in p["first_divergence"].items())
+            console.print(f"  first divergences, by the judgment that differs first (hands) — {kinds}")
     console.print(f"Reproduce: [bold]{data['command']}[/bold]")
     timing = data.get("timing")
     if timing:
-        console.print(f"{timing['hands_played']} hands in {timing['seconds']} s on {timing['executor']} "
+        console.print(f"{plural(timing['hands_played'], 'hand')} played in all ({played(data)} per ruleset, "
+                      f"the games' hands included) in {timing['seconds']} s on {timing['executor']} "
                       f"({timing['hands_per_second']} hands/s)")
 
 
@@ -151,7 +162,7 @@ PLOT_TEXT = {
         "pairs": {"judgment_differs": "任一判断不同的手数", "play_differs": "出牌不同的手数",
                   "result_differs": "结果不同的手数", "winner_differs": "胜方不同的整局"},
         "vs": "{a} 与 {b}", "pairs_x": "比例（%），95 % 威尔逊区间",
-        "pairs_title": "两个规则集的不同多常显现",
+        "pairs_title": "每对规则集的差异在实战中出现的频率",
     },
 }
 # Chinese plots keep their text as text (SVG only): the reader's browser draws it with its own Chinese

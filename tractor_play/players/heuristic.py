@@ -8,8 +8,9 @@
   buries its lowest side singles; a banker with a third of its hand in
   trumps buries a 5 as readily as an 8, a weaker one keeps points out of the
   kitty. Keeps pairs and trumps.
-* **Leading:** tractors first; then a safe throw (units no unseen card can
-  beat, in a side suit no opponent is known to be void in); then a safe unit
+* **Leading:** tractors first; then a safe throw (units that pass the
+  ruleset's own throw check, ``throw.check``, against every unseen card, in a
+  side suit no opponent is known to be void in); then a safe unit
   (a top pair, a top single); the banker side draws trumps with a long trump
   holding; otherwise a low card without points from its shortest side suit.
 * **Following:** when the partner is winning safely, gives it points; when an
@@ -184,11 +185,21 @@ class HeuristicPlayer:
                 return True  # a tractor: rarely beaten
             return tops.get((ctx.suit[unit[0]], len(unit)), -1) <= key[unit[0]]
 
+        check = ctx.rules["throw.check"]
+
+        def safe_in_throw(unit: tuple) -> bool:
+            """Whether ``unit`` passes the ruleset's own throw check (``throw.check``) against every unseen
+            card: each component unbeaten by the same shape, or (``singles``, ``smallest_vs_largest``) every
+            card at least the highest unseen card of its suit, whatever its shape."""
+            if check == "components_unbeatable":
+                return safe(unit)
+            return all(tops.get((ctx.suit[c], 1), -1) <= key[c] for c in unit)
+
         side = [u for u in units if ctx.suit[u[0]] != TRUMP and ctx.suit[u[0]] not in ruffable]
         if options.throws_allowed:
             by_suit: dict[int, list[tuple]] = {}
             for u in side:
-                if safe(u):
+                if safe_in_throw(u):
                     by_suit.setdefault(ctx.suit[u[0]], []).append(u)
             for suit, safe_units in sorted(by_suit.items(), key=lambda kv: -len(kv[1])):
                 cards = Counter()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from reference_impl.rules import REASONS
+from tractor_dsl.vocabulary import PLAY_REASONS, chinese
 
 from conformance.analysis.variants.questions import IMPOSSIBLE, Outcome, Question
 
@@ -16,13 +17,7 @@ SUIT_ZH = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
 SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三条"}
 SIDE_EN = {"banker": "the banker side", "attackers": "the attackers"}
 SIDE_ZH = {"banker": "守庄方", "attackers": "攻庄方"}
-REASONS_ZH = {
-    "ok": "合规", "wrong_card_count": "张数不对", "cards_not_held": "出了手中没有的牌",
-    "must_follow_suit": "手中有首家花色，必须跟出", "must_play_tractor": "按跟牌顺序必须出手中的拖拉机",
-    "must_play_triple": "按跟牌顺序必须出手中的三条", "must_play_pair": "按跟牌顺序必须出手中的对子",
-    "mixed_suits": "出牌必须是同一花色（主牌算一门）", "throw_not_allowed": "本规则不许甩牌", "throw_beaten": "甩牌可被拦",
-    "empty_play": "出牌至少一张",
-}
+REASONS_ZH = chinese(PLAY_REASONS)
 DECLARE_REASONS_EN = {
     "kitty_taken": "the kitty has been taken: no more declarations or overcalls",
     "missing_first_hand_card": "a first-hand declaration must show the required card",

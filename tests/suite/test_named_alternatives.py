@@ -1,0 +1,98 @@
+"""The rulebook's alternatives and the runner's feature values use the same names: every value the runner
+can report for a setting an interpreted clause decides is named by the rulebook (a reading, or an
+alternative written ``setting = value``), and every ``setting = value`` an alternative names is one the
+runner can report. An alternative the rule language cannot state says so, rather than naming nothing."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conformance.generation.alternatives import alternatives
+from conformance.generation.features import value_text
+from reference_impl.rules import rules_for
+from tractor_dsl import model as m
+from tractor_dsl.schema import PARAMS_BY_NAME
+from tractor_dsl.types import BoolType, EnumType, OptionalType
+from tractor_dsl.vocabulary import CONSEQUENCES
+
+NAMED = re.compile(r"\b([a-z_]+\.[a-z_0-9]+) = ([a-z_0-9]+)\b")
+BASES = ("r000", "r001", "r003")
+
+
+def _enum_like(path: str) -> bool:
+    t = PARAMS_BY_NAME[path].type
+    t = t.inner if isinstance(t, OptionalType) else t
+    return isinstance(t, (EnumType, BoolType))
+
+
+def _runner_values(rules) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for a in alternatives(rules):
+        if a.feature in PARAMS_BY_NAME and a.feature in a.changes:
+            out.setdefault(a.feature, set()).add(value_text(a.changes[a.feature]))
+    return out
+
+
+def _rulebook_values(clause) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for r in clause.readings:
+        for rule in r.rules:
+            if isinstance(rule, m.Setting) and rule.path in PARAMS_BY_NAME and _enum_like(rule.path):
+                out.setdefault(rule.path, set()).add(value_text(PARAMS_BY_NAME[rule.path].type.convert(rule.value)))
+    for text in clause.alternatives:
+        for path, value in NAMED.findall(text):
+            out.setdefault(path, set()).add(value)
+    return out
+
+
+@pytest.mark.parametrize("name", BASES)
+def test_the_rulebook_names_every_value_the_runner_reports_for_an_interpreted_clause(name):
+    rules = rules_for(name)
+    runner = _runner_values(rules)
+    unnamed = []
+    for clause in rules.checked.clauses:
+        if not clause.readings:
+            continue
+        book = _rulebook_values(clause)
+        for path, values in book.items():
+            if set(PARAMS_BY_NAME[path].type.choices if isinstance(PARAMS_BY_NAME[path].type, EnumType) else ()) \
+                    <= set(CONSEQUENCES):
+                continue        # a consequence: every one is defined in words (docs/protocol.md, the export)
+            extra = runner.get(path, set()) - values
+            unnamed += [f"{clause.id}: {path} = {v}" for v in sorted(extra)]
+    assert unnamed == []
+
+
+@pytest.mark.parametrize("name", BASES)
+def test_every_value_an_alternative_names_is_one_the_runner_reports(name):
+    rules = rules_for(name)
+    runner = _runner_values(rules)
+    named = [(c.id, path, value) for c in rules.checked.clauses for text in c.alternatives
+             for path, value in NAMED.findall(text)]
+    for cid, path, value in named:
+        assert path in PARAMS_BY_NAME, (cid, path)
+        assert value in runner.get(path, set()), f"{cid}: the runner never reports {path} = {value}"
+    if name != "r001":
+        assert named, "the bundled rulebooks name alternatives by their values"
+
+
+def test_an_alternative_the_rule_language_cannot_state_says_so():
+    for name in ("r000", "r003"):
+        clause = rules_for(name).checked.clause("trump.order")
+        suit_order = [a for a in clause.alternatives if "suit" in a and "ranked" in a]
+        assert suit_order and all("no finding" in a for a in suit_order)
+        assert all("运行器" in z for a, z in zip(clause.alternatives, clause.alternatives_zh) if a in suit_order)
+
+
+@pytest.mark.parametrize("name,trump,first", [("r000", "H", "2S"), ("r000", "S", "2H"), ("r003", "C", "2S")])
+def test_the_junction_choice_is_stated_and_followed(name, trump, first):
+    from conformance.protocol.engine import judge
+    clause = rules_for(name).checked.clause("tractor.junctions")
+    assert "spades, hearts, diamonds, clubs" in clause.says and "黑桃、红桃、方块、梅花" in clause.zh
+    off = [c for c in ("2S", "2H", "2D", "2C") if c[1] != trump]
+    cards = ["2" + trump] * 2 + [c for c in off for _ in range(2)]
+    level = "2"
+    result, _ = judge("classify", name, {"level": level, "trump": trump, "cards": cards})
+    tractor = next(c for c in result["components"] if c["kind"] == "tractor")
+    assert sorted(tractor["cards"]) == sorted(["2" + trump] * 2 + [first] * 2)
