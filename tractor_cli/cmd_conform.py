@@ -72,7 +72,8 @@ def add_arguments(p):
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="show progress on stderr: a bar on a terminal, plain lines elsewhere "
                         "(default: a bar when stderr is a terminal, nothing otherwise)")
-    g.add_argument("--no-progress", dest="progress", action="store_false")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress display, even on a terminal")
 
 
 def _split(values) -> list[str]:
