@@ -31,7 +31,8 @@ def analyse(results, interrupts) -> None:
 
 def exit_status(results, interrupts, problem: str | None) -> int:
     """2 when the reports could not be written (said on stderr), the signal's status when one stopped the
-    run, 130 when it was interrupted, 1 when any engine failed, else 0."""
+    run, 130 when it was interrupted, 1 when any engine failed or had no case judged (never a silent green:
+    said on stderr), else 0."""
     if problem:
         print(f"tractor conform: {problem}", file=sys.stderr)
         return 2
@@ -39,4 +40,8 @@ def exit_status(results, interrupts, problem: str | None) -> int:
         return interrupts.status
     if any(r.interrupted for r in results):
         return 130
-    return 1 if any(r.failed for r in results) else 0
+    for r in results:
+        if getattr(r, "nothing_judged", False):
+            why = next((e["message"] for e in r.events if e["kind"] == "nothing_judged"), "no case was judged")
+            print(f"tractor conform: {' '.join(r.command)}: {why}", file=sys.stderr)
+    return 1 if any(r.failed or getattr(r, "nothing_judged", False) for r in results) else 0

@@ -27,6 +27,7 @@ follower who must follow suit).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from contextlib import nullcontext
 from functools import lru_cache
 
 from reference_impl.rules import Rules
@@ -59,7 +60,7 @@ class Finding:
 @dataclass(frozen=True)
 class Charge:
     clauses: tuple[str, ...]          # the clauses charged
-    how: str                          # "finding", "decides" or "consulted"
+    how: str                          # "finding", "cluster", "decides" or "consulted"
     finding: str | None = None        # the feature of the finding that explains it
 
 
@@ -187,14 +188,17 @@ def _deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
 FAILED = ("fail", "xfail", "xpass")
 
 
-def attribute(result) -> None:
-    """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`).
+def attribute(result, shrink: bool = True) -> None:
+    """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`), then
+    cluster the failures no alternative explains (:mod:`conformance.analysis.clusters`), each cluster's first
+    case shrunk through the protocol by the run's own engine when ``shrink``.
 
     Only rulesets the reference knows by name (bundled, or read from a user's
     file in this process) are analysed; cases whose answer is not a result
     (errored, skipped) are neither failures nor passes here.
     """
     from reference_impl.rules import known_names, rules_for
+    from conformance.analysis import clusters as clustering
     known = set(known_names())
     try:
         fields = protocol.declared_fields(result.handshake) if result.handshake else {}
@@ -210,13 +214,31 @@ def attribute(result) -> None:
         elif o.status == "pass":
             passes.append(case)
     charges: dict[str, Charge] = {}
-    for ruleset, (fails, passes) in by_ruleset.items():
-        if not fails:
-            continue
-        a = analyse(rules_for(ruleset), fails, passes, fields=fields)
-        result.findings.extend(a.findings)
-        result.unexplained.extend(a.unexplained)
-        charges.update(a.charges)
+    runner = getattr(result, "runner", None)
+    session = None
+    if shrink and runner is not None and not result.interrupted and any(f for f, _ in by_ruleset.values()):
+        from conformance.analysis.shrinking import EngineSession
+        session = EngineSession(runner)
+    with session if session is not None else nullcontext():
+        for ruleset, (fails, passes) in by_ruleset.items():
+            if not fails:
+                continue
+            rules = rules_for(ruleset)
+            a = analyse(rules, fails, passes, fields=fields)
+            result.findings.extend(a.findings)
+            charges.update(a.charges)
+            left = set(a.unexplained)
+            case_of = {c["id"]: c for c, _ in fails}
+            engine_of = {c["id"]: protocol.normalize(c["op"], got, fields.get(c["op"])) for c, got in fails}
+            found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
+                                       _alternatives(rules), fields)
+            clustering.describe(rules, found, case_of, engine_of, session, fields)
+            for c in found:
+                left -= set(c.cases)
+                for cid in c.cases:
+                    charges[cid] = Charge((c.clause,), "cluster", c.feature)
+            result.clusters.extend(found)
+            result.unexplained.extend(cid for cid in a.unexplained if cid in left)
     for case, o in zip(result.cases, result.outcomes):
         if o is not None and case["id"] in charges:
             o.charged = charges[case["id"]].clauses

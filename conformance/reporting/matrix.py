@@ -233,8 +233,12 @@ def findings_lines(r: RunResult) -> list[str]:
     for f in r.findings:
         lines.append(f"- `{f.feature}` ({f.clause}): the spec says {f.spec}; the engine reads it as "
                      f"{' or '.join(f.engine)} ({len(f.cases)} case(s))")
+    for c in getattr(r, "clusters", []):
+        what = "reason only" if c.kind == "reason_only" else "beyond the alternatives"
+        lines.append(f"- `{c.op}: {', '.join(c.fields)}` ({c.clause}; {what}): the spec answers {c.spec}, the "
+                     f"engine {c.engine} ({len(c.cases)} case(s); {c.signature})")
     if r.unexplained:
-        lines.append(f"- {len(r.unexplained)} failure(s) no single feature explains")
+        lines.append(f"- {len(r.unexplained)} failure(s) in no finding")
     for e in r.events:
         if e["kind"] in ("stopped_early", "interrupted", "engine_unavailable", "handshake_failed"):
             first = e["message"].strip().split("\n")[0]
@@ -252,6 +256,7 @@ def to_json(m: Matrix, results: list[RunResult]) -> str:
     doc["runs"] = [{"engine": name, "command": list(r.command), "handshake": r.handshake,
                     "duration": round(r.duration, 3), "interrupted": r.interrupted, "failed": r.failed,
                     "findings": [f.to_dict() for f in r.findings], "unexplained": list(r.unexplained),
+                    "clusters": [c.to_dict() for c in getattr(r, "clusters", [])],
                     "events": [e for e in r.events if e["kind"] in ("stopped_early", "interrupted",
                                                                       "engine_unavailable", "handshake_failed")]}
                    for name, r in zip(m.engines, results)]
