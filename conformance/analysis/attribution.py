@@ -41,6 +41,7 @@ DECIDES_LIMIT = 60    # unexplained failures charged by deciding clauses; beyond
 CONTRADICTED = 0.1    # an alternative changing this share of failing answers to values the engine does not give
                       # either (per case it explains) is not the engine's reading
 BROKEN_LIMIT = 12     # an alternative breaking more passes than this is not searched for a partner
+RIVALS = 4            # other values of a finding's feature, explaining the same, asked of the engine
 PAIR_POOL = 10        # the alternatives moving most failing answers, judged in pairs when no single one explains
 
 
@@ -53,6 +54,8 @@ class Finding:
     spec: str                                  # the spec's value, as text
     engine: list[str]                          # the alternatives that give the engine's answers
     cases: list[str] = field(default_factory=list)
+    keys: tuple[str, ...] = ()                 # the features its alternatives change (a reading: several)
+    rivals: list = field(default_factory=list, repr=False, compare=False)  # other values explaining the same
     after: Rules | None = field(default=None, repr=False, compare=False)   # the reference with this finding
                                                                            # (and those before it) applied
 
@@ -228,6 +231,20 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
                 cases = cases | together
             chosen_features.add(used[0].feature)
             findings.append(_finding(rules, used, sorted(cases), base))
+    for f in findings:   # other values of the feature the suite cannot tell from the finding's
+        if len(f.engine) != 1 or alts is None:
+            continue
+        for other in alts:
+            if other.feature != f.feature or other.row or engine_value(rules, other) in f.engine:
+                continue
+            on = other.on(f.after)
+            if all(_agrees(answer(on, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
+                           case_of[cid]["op"], op_fields(cid)) for cid in f.cases) and \
+                    all(_agrees(answer(on, c["op"], c["input"]), c["expected"], c["op"], fields.get(c["op"]))
+                        for c in passes if c["op"] in other.observers):
+                f.rivals.append(other)
+            if len(f.rivals) >= RIVALS:
+                break
     charges: dict[str, Charge] = {}
     for f in findings:
         for cid in f.cases:
@@ -271,7 +288,8 @@ def _pair(pairs, base: Rules, judge, keeps, plausible):
 def _finding(rules: Rules, used: list[Alternative], cases: list[str], after: Rules) -> Finding:
     alt = used[0]
     spec = "; ".join(dict.fromkeys(spec_value(rules, a) for a in used))   # each row changed, once
-    return Finding(alt.feature, alt.clause, spec, [engine_value(rules, a) for a in used], cases, after)
+    keys = tuple(dict.fromkeys(k for a in used for k in a.changes))
+    return Finding(alt.feature, alt.clause, spec, [engine_value(rules, a) for a in used], cases, keys, after=after)
 
 
 def simplified(formula) -> str:
@@ -316,6 +334,32 @@ def engine_value(rules: Rules, alt: Alternative) -> str:
         return alt.description
     name, cls, shape, new = alt.row
     return f"{name}: {cls or 'banker'} {shape} {simplified(_row_value(rules, alt.row))} -> {simplified(new)}"
+
+
+def settle_rivals(rules: Rules, ruleset: str, findings: list[Finding], session, fields=None) -> None:
+    """Ask the engine, through ``session``, a position telling a finding's value from each other value of its
+    feature that explains the same failures (the suite decides each against the spec, not against each other),
+    and take the value the engine follows: what ``fingerprint --emit`` writes is then the engine's own."""
+    import dataclasses
+    from conformance.generation.decisions import distinguish
+    for i, f in enumerate(findings):
+        for rival in f.rivals:
+            mine = f.after
+            theirs = rival.on(mine)
+            search = distinguish(mine, dataclasses.replace(rival, base=mine), budget=2000, check_equivalence=False)
+            if search.found is None or not session.alive:
+                continue
+            op, inp = search.found.op, search.found.input
+            [got] = session.ask(ruleset, op, [inp])
+            if got is None:
+                continue
+            want = (fields or {}).get(op)
+            if _agrees(answer(theirs, op, inp), got, op, want) and not _agrees(answer(mine, op, inp), got, op, want):
+                f.engine = [engine_value(rules, rival)]
+                f.keys = tuple(dict.fromkeys(rival.changes))
+                for later in findings[i:]:
+                    later.after = rival.on(later.after)
+                break
 
 
 def _deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
@@ -373,6 +417,8 @@ def attribute(result, shrink: bool = True) -> None:
                 continue
             rules = rules_for(ruleset)
             a = analyse(rules, fails, passes, fields=fields)
+            if session is not None:
+                settle_rivals(rules, ruleset, a.findings, session, fields)
             result.findings.extend(a.findings)
             charges.update(a.charges)
             left = set(a.unexplained)
