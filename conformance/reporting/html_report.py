@@ -78,7 +78,7 @@ def matrix_html(m: Matrix) -> str:
     rows = [f"<tr><td><code>{_e(rs)}.{_e(op)}</code></td>" + "".join(_rate_cell(m.cells[(rs, op, e)])
                                                                  for e in m.engines) + "</tr>"
             for rs, op in m.rows]
-    for rs in m.rulesets:
+    for rs in m.rulesets if len(m.rulesets) > 1 else ():   # one ruleset: its row would repeat "all"
         rows.append(f'<tr class="total"><td>{_e(rs)}</td>'
                     + "".join(_rate_cell(m.per_ruleset[(rs, e)]) for e in m.engines) + "</tr>")
     rows.append('<tr class="total"><td>all</td>' + "".join(_rate_cell(m.totals[e]) for e in m.engines) + "</tr>")
@@ -163,8 +163,9 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
     out.append("<h3>Findings</h3>")
     if r.findings:
         out.append("<ul>" + "".join(
-            f"<li><code>{_e(f.feature)}</code> (<code>{_e(f.clause)}</code>): the spec says {_e(f.spec)}; "
-            f"the engine reads it as {_e(' or '.join(f.engine))} — {len(f.cases)} case(s)</li>"
+            f"<li><code>{_e(f.feature)}</code> (<code>{_e(f.clause)}</code>): "
+            + (f"the spec says {_e(f.spec)}; " if f.spec else "")
+            + f"the engine reads it as {_e('; '.join(f.engine))} — {len(f.cases)} case(s)</li>"
             for f in r.findings) + "</ul>")
     clusters = list(getattr(r, "clusters", []))
     if clusters:

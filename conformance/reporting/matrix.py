@@ -195,17 +195,40 @@ def _cell_text(counts: dict) -> str:
     return percent(rate(counts)) + (f" ({skipped} skip)" if skipped else "")
 
 
-def table_text(m: Matrix) -> str:
-    """The matrix for a terminal: a row per ruleset and operation, a column per engine, then the totals."""
-    head = ["ruleset.operation"] + m.engines
-    body = [[f"{rs}.{op}"] + [_cell_text(m.cells[(rs, op, e)]) for e in m.engines] for rs, op in m.rows]
-    body.append(["all"] + [_cell_text(m.totals[e]) for e in m.engines])
-    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
+WIDTH = 100   # the terminal table fits this many columns
+
+
+def short_names(names: list[str]) -> list[str]:
+    """Engine names for a column head: the handshake name without its version; two alike are told apart by
+    the last word of their commands (``tie_last.py``); the full names when even that leaves two alike."""
+    def bare(n: str) -> str:
+        return re.sub(r" \d[\w.+-]*$", "", re.sub(r" \(.*\)$", "", n))
+    short = [bare(n) for n in names]
+    short = [(re.search(r"\(([^()]*)\)$", n).group(1).split()[-1] if short.count(b) > 1 and
+              re.search(r"\(([^()]*)\)$", n) else b) for n, b in zip(names, short)]
+    return short if len(set(short)) == len(short) else names
+
+
+def table_text(m: Matrix, width: int = WIDTH) -> str:
+    """The matrix for a terminal: a row per ruleset and operation, a column per engine, then the totals.
+    Columns are headed by short engine names; when the table would still be wider than ``width``, by E1, E2...
+    with a legend beneath."""
+    body = [[f"{rs}.{op}"] for rs, op in m.rows] + [["all"]]
+    for row, key in zip(body, [(rs, op) for rs, op in m.rows] + [None]):
+        row += [_cell_text(m.cells[(key[0], key[1], e)] if key else m.totals[e]) for e in m.engines]
+    legend: list[str] = []
+    for heads in (short_names(m.engines), [f"E{i}" for i in range(1, len(m.engines) + 1)]):
+        head = ["ruleset.operation"] + heads
+        widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
+        if sum(widths) + 2 * (len(widths) - 1) <= width or heads[0] == "E1":
+            break
+    if heads[0] == "E1":
+        legend = [f"E{i} = {n}" for i, n in enumerate(m.engines, 1)]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
              for r in [head] + body]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.insert(len(lines) - 1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join(lines + legend)
 
 
 def markdown(m: Matrix, results: list[RunResult] | None = None) -> str:
@@ -231,8 +254,9 @@ def findings_lines(r: RunResult) -> list[str]:
     """An engine's findings (conformance.analysis.attribution), one line each, then its unexplained failures."""
     lines = []
     for f in r.findings:
-        lines.append(f"- `{f.feature}` ({f.clause}): the spec says {f.spec}; the engine reads it as "
-                     f"{' or '.join(f.engine)} ({len(f.cases)} case(s))")
+        spec = f"the spec says {f.spec}; " if f.spec else ""
+        lines.append(f"- `{f.feature}` ({f.clause}): {spec}the engine reads it as "
+                     f"{'; '.join(f.engine)} ({len(f.cases)} case(s))")   # joined as a single run joins them
     for c in getattr(r, "clusters", []):
         what = "reason only" if c.kind == "reason_only" else "beyond the alternatives"
         lines.append(f"- `{c.op}: {', '.join(c.fields)}` ({c.clause}; {what}): the spec answers {c.spec}, the "
