@@ -72,3 +72,20 @@ def test_clusters_are_shown_in_the_html_report(tmp_path):
                           "reason must_play_pair", "reason must_follow_suit", {"lead": ["3H", "3H"]}, "c1")]
     html = engine_html("e", "a", r)
     assert "follow: reason" in html and "reason only" in html and "3H" in html and "No finding" not in html
+
+
+def test_several_deviations_at_once_get_their_alternatives_and_a_cluster_for_the_rest(tmp_path):
+    """The three features of mutant_r003 and a tie won by the last play, in one engine: the three are named by
+    their alternatives, the tie by a finding beyond them, and no failure is left outside."""
+    from .test_findings import CHANGED, MUTANT
+    rep = tmp_path / "rep"
+    r = cli("conform", "--engine", faux("mutant_ties", MUTANT, "r003"), "--ruleset", "r003", "--report", str(rep),
+            "--show", "0")
+    assert r.returncode == 1, r.stderr
+    report = json.loads((rep / "report.json").read_text(encoding="utf-8"))
+    assert {f["feature"]: f["clause"] for f in report["findings"]} == CHANGED
+    [c] = report["clusters"]
+    assert (c["op"], c["fields"]) == ("winner", ["winner"]) and "equal plays" in c["signature"]
+    assert report["unexplained"] == []
+    named = {cid for f in report["findings"] for cid in f["case_ids"]} | set(c["case_ids"])
+    assert named == failing(report)

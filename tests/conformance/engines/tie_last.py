@@ -18,4 +18,5 @@ def tamper(msg, ans):
     return protocol.encode({"seq": msg["seq"], "result": {**ans["result"], "winner": later[-1]}})
 
 
-sys.exit(serve(tamper))
+if __name__ == "__main__":
+    sys.exit(serve(tamper))
