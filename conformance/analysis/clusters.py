@@ -180,7 +180,6 @@ def common_shape(shapes: list[list[str]]) -> str:
 
 
 def _same_suit(rules, inp, hand, lead) -> int:
-    from conformance.generation.decisions import answer
     _, suit = _cls(rules, inp, lead[:1])
     if suit == "trump":
         return sum(1 for c in hand if _cls(rules, inp, [c])[1] == "trump")

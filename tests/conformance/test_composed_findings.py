@@ -66,7 +66,8 @@ def test_three_features_at_once_give_three_findings(r001):
 
 def test_a_multiplier_is_simplified_and_each_row_stated_once(r001):
     rules, alts, cases = r001
-    engine = mutant(rules, alts, "kitty.multiplier: side pair 2 -> 3 * cards", "kitty.multiplier: trump single 1 -> 1 + 1")
+    engine = mutant(rules, alts, "kitty.multiplier: side pair 2 -> 3 * cards",
+                    "kitty.multiplier: trump single 1 -> 1 + 1")
     fails, passes = asked(rules, cases, engine)
     [f] = analyse(rules, fails, passes).findings
     assert sorted(f.engine) == ["kitty.multiplier: side pair 2 -> 3 * cards", "kitty.multiplier: trump single 1 -> 2"]
