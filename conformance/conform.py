@@ -357,14 +357,24 @@ def analyse_results(results, interrupts) -> None:
 
 def exit_status(results, interrupts, problem: str | None) -> int:
     """2 when the reports could not be written, the signal's status when one stopped the run, 130 when it
-    was interrupted, 1 when any engine failed, else 0."""
+    was interrupted, 1 when any engine failed or had no case judged (never a silent green), else 0."""
     if problem:
         return 2
     if interrupts.status is not None:
         return interrupts.status
     if any(r.interrupted for r in results):
         return 130
-    return 1 if any(r.failed for r in results) else 0
+    return 1 if any(r.failed or r.nothing_judged for r in results) else 0
+
+
+def nothing_judged_lines(results) -> list[str]:
+    """Why a run that judged no case of an engine is not green: one line per such engine."""
+    out = []
+    for r in results:
+        if r.nothing_judged:
+            why = next((e["message"] for e in r.events if e["kind"] == "nothing_judged"), "no case was judged")
+            out.append(f"{' '.join(r.command)}: {why}")
+    return out
 
 
 # --------------------------------------------------------------------------- the generated stage

@@ -140,6 +140,9 @@ def run(args) -> int:
         print_summary(done.results[0], show=plan.show)
         if done.written:
             _print(f"report: {', '.join(str(p) for p in done.written)}")
+    from conformance.conform import nothing_judged_lines
+    for line in nothing_judged_lines(done.results):   # never a silent green
+        _print(f"tractor conform: {line}", file=sys.stderr)
     if done.problem:
         print(f"tractor conform: {done.problem}", file=sys.stderr)
     return done.status

@@ -27,6 +27,7 @@ follower who must follow suit).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from contextlib import nullcontext
 from functools import lru_cache
 
 from reference_impl.rules import Rules
@@ -37,6 +38,11 @@ from conformance.generation.decisions import answer
 
 SAMPLE = 24           # failing cases per operation tried against every alternative before the rest
 DECIDES_LIMIT = 60    # unexplained failures charged by deciding clauses; beyond, by consulted clauses
+CONTRADICTED = 0.1    # an alternative changing this share of failing answers to values the engine does not give
+                      # either (per case it explains) is not the engine's reading
+BROKEN_LIMIT = 12     # an alternative breaking more passes than this is not searched for a partner
+RIVALS = 4            # other values of a finding's feature, explaining the same, asked of the engine
+PAIR_POOL = 10        # the alternatives moving most failing answers, judged in pairs when no single one explains
 
 
 @dataclass
@@ -48,6 +54,8 @@ class Finding:
     spec: str                                  # the spec's value, as text
     engine: list[str]                          # the alternatives that give the engine's answers
     cases: list[str] = field(default_factory=list)
+    keys: tuple[str, ...] = ()                 # the features its alternatives change (a reading: several)
+    rivals: list = field(default_factory=list, repr=False, compare=False)  # other values explaining the same
     after: Rules | None = field(default=None, repr=False, compare=False)   # the reference with this finding
                                                                            # (and those before it) applied
 
@@ -59,7 +67,7 @@ class Finding:
 @dataclass(frozen=True)
 class Charge:
     clauses: tuple[str, ...]          # the clauses charged
-    how: str                          # "finding", "decides" or "consulted"
+    how: str                          # "finding", "cluster", "decides" or "consulted"
     finding: str | None = None        # the feature of the finding that explains it
 
 
@@ -85,42 +93,87 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             fields: dict[str, tuple[str, ...]] | None = None) -> Analysis:
     """Findings and charges for ``failures`` (each a case and the engine's result), given the ``passes``.
 
-    Findings are found one at a time, each on top of the ones before (an
-    engine that differs in two features often fails a case only because of
-    both): the alternative explaining most of the failures left, among those
-    that break no passing case, is applied to the reference, with the other
-    alternatives of its feature that help, and the search goes on.
+    A greedy search over sets of alternatives: findings are found one at a
+    time, each on top of the ones before (an engine that differs in two
+    features often fails a case only because of both). Each round takes the
+    alternative explaining most of the failures left, among those that
+
+    * break no passing case, and no failure an earlier finding explained;
+    * are not contradicted: on at most :data:`CONTRADICTED` of the cases they
+      explain do they change another failing answer to a value the engine does
+      not give either (a flat penalty is not "per blocked card" because one
+      blocked card gives the same points);
+
+    with the other rows of its table that help (never two values of one row).
+    When no single alternative qualifies, pairs of the alternatives that move
+    the failing answers most are judged together, so that interacting
+    differences (an alternative that is right only with another) are found
+    together: each pair becomes two findings, one feature value each.
     """
     alts = alts if alts is not None else _alternatives(rules)
     fields = fields or {}                  # partial answers, declared: op -> the fields compared
     engine_of = {case["id"]: protocol.normalize(case["op"], got, fields.get(case["op"])) for case, got in failures}
     case_of = {case["id"]: case for case, _ in failures}
     left = set(engine_of)
+    done: set[str] = set()                 # failures explained by the findings so far
     base = rules
     findings: list[Finding] = []
     chosen_features: set[str] = set()
-    candidates: list[Alternative] | None = None   # after the first round: the alternatives that explained some
-    from conformance.generation.features import features as feature_table
-    spec_text = {k: f.text for k, f in feature_table(rules.checked).items()}
+    candidates: list[Alternative] | None = None   # after the first round: the alternatives that moved some
 
-    def explained(alt: Alternative, on: Rules) -> set[str]:
+    def op_fields(cid):
+        return fields.get(case_of[cid]["op"])
+
+    def judge(obs, on: Rules) -> tuple[set[str], set[str], set[str]]:
+        """(explained, moved, contradicted) among the failures left, for the rules ``on``."""
         by_op: dict[str, list[str]] = {}
         for cid in sorted(left):
-            if case_of[cid]["op"] in alt.observers:
+            if case_of[cid]["op"] in obs:
                 by_op.setdefault(case_of[cid]["op"], []).append(cid)
-        out: set[str] = set()
+        hits, moved, wrong = set(), set(), set()
         for op, ids in by_op.items():
-            agree = {cid for cid in ids[:SAMPLE]
-                     if _agrees(answer(on, op, case_of[cid]["input"]), engine_of[cid], op, fields.get(op))}
-            if agree:
-                agree |= {cid for cid in ids[SAMPLE:]
-                          if _agrees(answer(on, op, case_of[cid]["input"]), engine_of[cid], op, fields.get(op))}
-            out |= agree
-        return out
+            for n, cid in enumerate(ids):
+                if n == SAMPLE and not hits & set(ids[:SAMPLE]):
+                    break           # nothing of this operation explained in the sample: the rest is not asked
+                got = answer(on, op, case_of[cid]["input"])
+                if "error" in got:
+                    continue
+                if _agrees(got, engine_of[cid], op, op_fields(cid)):
+                    hits.add(cid)
+                    moved.add(cid)
+                elif not _agrees(got, case_of[cid]["expected"], op, op_fields(cid)):
+                    moved.add(cid)
+                    wrong.add(cid)
+        return hits, moved, wrong
 
-    def keeps_passes(alt: Alternative, on: Rules) -> bool:
+    def keeps(obs, on: Rules) -> bool:
         return all(_agrees(answer(on, c["op"], c["input"]), c["expected"], c["op"], fields.get(c["op"]))
-                   for c in passes if c["op"] in alt.observers)
+                   for c in passes if c["op"] in obs) and \
+            all(_agrees(answer(on, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
+                        case_of[cid]["op"], op_fields(cid)) for cid in done if case_of[cid]["op"] in obs)
+
+    def plausible(hits: set, wrong: set) -> bool:
+        return bool(hits) and len(wrong) <= CONTRADICTED * len(hits)
+
+    def anchored(anchor: Alternative, on: Rules, pool) -> list[tuple[Alternative, Alternative]]:
+        """``anchor`` (explaining most, yet breaking some passes) with each alternative of another feature that
+        gives the broken passes back their answers: the differences that are right only together."""
+        broken = [(c, c["expected"]) for c in passes if c["op"] in anchor.observers
+                  and not _agrees(answer(on, c["op"], c["input"]), c["expected"], c["op"], fields.get(c["op"]))]
+        broken += [(case_of[cid], engine_of[cid]) for cid in done if case_of[cid]["op"] in anchor.observers
+                   and not _agrees(answer(on, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
+                                   case_of[cid]["op"], op_fields(cid))]
+        if not broken or len(broken) > BROKEN_LIMIT:
+            return []
+        out = []
+        for other in pool:
+            if other.feature == anchor.feature or not set(other.observers) & {c["op"] for c, _ in broken}:
+                continue
+            both = other.on(on)
+            if all(_agrees(answer(both, c["op"], c["input"]), want, c["op"], fields.get(c["op"]))
+                   for c, want in broken):
+                out.append((anchor, other))
+        return out
 
     for _ in range(rounds):
         if not left:
@@ -129,34 +182,69 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         scored = []
         for alt in pool:
             on = alt.on(base)
-            hits = explained(alt, on)
-            if hits:
-                scored.append((len(hits), alt, on, hits))
+            hits, moved, wrong = judge(alt.observers, on)
+            if moved:
+                scored.append((len(hits), alt, on, hits, moved, wrong))
         if candidates is None:
-            candidates = [alt for _, alt, _, _ in scored]
+            candidates = [alt for _, alt, *_ in scored]
         scored.sort(key=lambda t: (-t[0], t[1].id))
-        pick = next(((alt, on, hits) for _, alt, on, hits in scored if keeps_passes(alt, on)), None)
-        if pick is None:
-            break
-        alt, on, covered = pick
-        used = [alt]
-        for _, other, _, _ in scored:  # other alternatives of the feature (other kitty rows ...) that help too
-            if other.feature == alt.feature and other is not alt:
+        pick = next(((alt, on, hits) for _, alt, on, hits, _, wrong in scored
+                     if plausible(hits, wrong) and keeps(alt.observers, on)), None)
+        if pick is not None:
+            alt, on, covered = pick
+            used = [alt]
+            rows = {alt.row[:3]} if alt.row else set()
+            for _, other, _, _, _, _ in scored:  # other rows of the table (other kitty rows ...) that help too
+                if other.feature != alt.feature or other is alt or not other.row or other.row[:3] in rows:
+                    continue
                 more = other.on(on)
-                hits = explained(other, more) - covered
-                if hits and keeps_passes(other, more):
+                hits, _, wrong = judge(other.observers, more)
+                hits -= covered
+                if hits and plausible(hits, wrong - covered) and keeps(other.observers, more):
                     used.append(other)
+                    rows.add(other.row[:3])
                     on, covered = more, covered | hits
+            group = [(used, covered)]
+        best = scored[0] if scored else None   # most explained, whether it keeps the passes or not
+        pair = None
+        if best is not None and best[0] > 1.5 * (len(covered) if pick else 0) + 2:
+            pair = _pair(anchored(best[1], best[2], pool), base, judge, keeps, plausible)   # right with another?
+            if pair is not None and pick is not None and len(pair[2]) <= len(covered):
+                pair = None
+        if pick is None and pair is None:
+            pair = _pair(_pairs(scored), base, judge, keeps, plausible)
+            if pair is None:
+                break
+        if pair is not None:
+            (a, b), on, covered = pair
+            alone = judge(a.observers, a.on(base))[0] & covered
+            group = [([a], alone or covered), ([b], (covered - alone) or covered)]
         base = on
         left -= covered
         together = {cid for cid in left
                     if _agrees(answer(base, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
-                               case_of[cid]["op"], fields.get(case_of[cid]["op"]))}
-        covered |= together   # explained by this finding on top of the ones before
-        left -= together
-        chosen_features.add(alt.feature)
-        findings.append(Finding(alt.feature, alt.clause, spec_text.get(alt.feature, ""),
-                                [a.description for a in used], sorted(covered), base))
+                               case_of[cid]["op"], op_fields(cid))}
+        left -= together   # explained by these findings on top of the ones before
+        done |= covered | together
+        for k, (used, cases) in enumerate(group):
+            if k == len(group) - 1:
+                cases = cases | together
+            chosen_features.add(used[0].feature)
+            findings.append(_finding(rules, used, sorted(cases), base))
+    for f in findings:   # other values of the feature the suite cannot tell from the finding's
+        if len(f.engine) != 1 or alts is None:
+            continue
+        for other in alts:
+            if other.feature != f.feature or other.row or engine_value(rules, other) in f.engine:
+                continue
+            on = other.on(f.after)
+            if all(_agrees(answer(on, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
+                           case_of[cid]["op"], op_fields(cid)) for cid in f.cases) and \
+                    all(_agrees(answer(on, c["op"], c["input"]), c["expected"], c["op"], fields.get(c["op"]))
+                        for c in passes if c["op"] in other.observers):
+                f.rivals.append(other)
+            if len(f.rivals) >= RIVALS:
+                break
     charges: dict[str, Charge] = {}
     for f in findings:
         for cid in f.cases:
@@ -167,6 +255,111 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             if i < DECIDES_LIMIT else \
             Charge(tuple(case.get("clauses", ())), "consulted")
     return Analysis(findings, [c["id"] for c in unexplained], charges)
+
+
+def _pairs(scored, anchor: Alternative | None = None) -> list[tuple[Alternative, Alternative]]:
+    """Pairs of alternatives (of two features) to judge together: ``anchor`` with each of the alternatives
+    explaining or moving most failures, or, with no anchor, the :data:`PAIR_POOL` moving most, pairwise."""
+    if anchor is not None:
+        others = sorted((t for t in scored if t[1].feature != anchor.feature), key=lambda t: (-t[0], -len(t[4])))
+        return [(anchor, t[1]) for t in others[:4 * PAIR_POOL]]
+    movers = sorted(scored, key=lambda t: (-len(t[4]), t[1].id))
+    top: list[Alternative] = []
+    for t in movers:
+        if len(top) >= PAIR_POOL:
+            break
+        if t[1].row is None or all(t[1].feature != o.feature for o in top):
+            top.append(t[1])
+    return [(a, b) for i, a in enumerate(top) for b in top[i + 1:] if a.feature != b.feature]
+
+
+def _pair(pairs, base: Rules, judge, keeps, plausible):
+    """Of ``pairs``, the one that together explains most failures (breaking no pass), or None."""
+    best = None
+    for a, b in pairs:
+        on = b.on(a.on(base))
+        obs = tuple(dict.fromkeys(a.observers + b.observers))
+        hits, _, wrong = judge(obs, on)
+        if plausible(hits, wrong) and (best is None or len(hits) > len(best[2])) and keeps(obs, on):
+            best = ((a, b), on, hits)
+    return best
+
+
+def _finding(rules: Rules, used: list[Alternative], cases: list[str], after: Rules) -> Finding:
+    alt = used[0]
+    spec = "; ".join(dict.fromkeys(spec_value(rules, a) for a in used))   # each row changed, once
+    keys = tuple(dict.fromkeys(k for a in used for k in a.changes))
+    return Finding(alt.feature, alt.clause, spec, [engine_value(rules, a) for a in used], cases, keys, after=after)
+
+
+def simplified(formula) -> str:
+    """A multiplier as a reader writes it: ``2``, not ``1 + 1``."""
+    def has_cards(f) -> bool:
+        return f is not None and (f.op == "cards" or has_cards(f.left) or has_cards(f.right))
+    return str(formula) if has_cards(formula) else str(formula(0))
+
+
+def _row_value(rules: Rules, row: tuple):
+    name, cls, shape, _ = row
+    table = rules[name]
+    table = table[cls] if cls else table
+    return table[shape]
+
+
+def spec_value(rules: Rules, alt: Alternative) -> str:
+    """The spec's value of the feature an alternative changes, as text (never blank): the row of a table it
+    changes, the reading chosen, a derived ladder's rungs."""
+    from conformance.generation.alternatives import ladders_of, units_pattern
+    from conformance.generation.features import features as feature_table
+    if alt.row is not None:
+        _, cls, shape, _ = alt.row
+        return f"{cls or 'banker'} {shape} {simplified(_row_value(rules, alt.row))}"
+    if alt.feature.startswith("reading "):
+        clause = alt.feature[len("reading "):]
+        return f"reading {rules.checked.choices.get(clause) or 'none'}"
+    text = feature_table(rules.checked).get(alt.feature)
+    if text is not None and text.text:
+        return text.text
+    if alt.feature.startswith("follow "):
+        for unit, rungs in ladders_of(rules).items():
+            from conformance.generation.positions.scenario import unit_text
+            if f"follow {unit_text(unit)}" == alt.feature:
+                return " / ".join(str(units_pattern(e)) for e in rungs) + " (derived)"
+    return f"as {rules.name} states it"
+
+
+def engine_value(rules: Rules, alt: Alternative) -> str:
+    """The alternative value the engine is seen to follow, simplified (one value of one feature)."""
+    if alt.row is None:
+        return alt.description
+    name, cls, shape, new = alt.row
+    return f"{name}: {cls or 'banker'} {shape} {simplified(_row_value(rules, alt.row))} -> {simplified(new)}"
+
+
+def settle_rivals(rules: Rules, ruleset: str, findings: list[Finding], session, fields=None) -> None:
+    """Ask the engine, through ``session``, a position telling a finding's value from each other value of its
+    feature that explains the same failures (the suite decides each against the spec, not against each other),
+    and take the value the engine follows: what ``fingerprint --emit`` writes is then the engine's own."""
+    import dataclasses
+    from conformance.generation.decisions import distinguish
+    for i, f in enumerate(findings):
+        for rival in f.rivals:
+            mine = f.after
+            theirs = rival.on(mine)
+            search = distinguish(mine, dataclasses.replace(rival, base=mine), budget=2000, check_equivalence=False)
+            if search.found is None or not session.alive:
+                continue
+            op, inp = search.found.op, search.found.input
+            [got] = session.ask(ruleset, op, [inp])
+            if got is None:
+                continue
+            want = (fields or {}).get(op)
+            if _agrees(answer(theirs, op, inp), got, op, want) and not _agrees(answer(mine, op, inp), got, op, want):
+                f.engine = [engine_value(rules, rival)]
+                f.keys = tuple(dict.fromkeys(rival.changes))
+                for later in findings[i:]:
+                    later.after = rival.on(later.after)
+                break
 
 
 def _deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
@@ -187,14 +380,17 @@ def _deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
 FAILED = ("fail", "xfail", "xpass")
 
 
-def attribute(result) -> None:
-    """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`).
+def attribute(result, shrink: bool = True) -> None:
+    """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`), then
+    cluster the failures no alternative explains (:mod:`conformance.analysis.clusters`), each cluster's first
+    case shrunk through the protocol by the run's own engine when ``shrink``.
 
     Only rulesets the reference knows by name (bundled, or read from a user's
     file in this process) are analysed; cases whose answer is not a result
     (errored, skipped) are neither failures nor passes here.
     """
     from reference_impl.rules import known_names, rules_for
+    from conformance.analysis import clusters as clustering
     known = set(known_names())
     try:
         fields = protocol.declared_fields(result.handshake) if result.handshake else {}
@@ -210,13 +406,33 @@ def attribute(result) -> None:
         elif o.status == "pass":
             passes.append(case)
     charges: dict[str, Charge] = {}
-    for ruleset, (fails, passes) in by_ruleset.items():
-        if not fails:
-            continue
-        a = analyse(rules_for(ruleset), fails, passes, fields=fields)
-        result.findings.extend(a.findings)
-        result.unexplained.extend(a.unexplained)
-        charges.update(a.charges)
+    runner = getattr(result, "runner", None)
+    session = None
+    if shrink and runner is not None and not result.interrupted and any(f for f, _ in by_ruleset.values()):
+        from conformance.analysis.shrinking import EngineSession
+        session = EngineSession(runner)
+    with session if session is not None else nullcontext():
+        for ruleset, (fails, passes) in by_ruleset.items():
+            if not fails:
+                continue
+            rules = rules_for(ruleset)
+            a = analyse(rules, fails, passes, fields=fields)
+            if session is not None:
+                settle_rivals(rules, ruleset, a.findings, session, fields)
+            result.findings.extend(a.findings)
+            charges.update(a.charges)
+            left = set(a.unexplained)
+            case_of = {c["id"]: c for c, _ in fails}
+            engine_of = {c["id"]: protocol.normalize(c["op"], got, fields.get(c["op"])) for c, got in fails}
+            found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
+                                       _alternatives(rules), fields)
+            clustering.describe(rules, found, case_of, engine_of, session, fields)
+            for c in found:
+                left -= set(c.cases)
+                for cid in c.cases:
+                    charges[cid] = Charge((c.clause,), "cluster", c.feature)
+            result.clusters.extend(found)
+            result.unexplained.extend(cid for cid in a.unexplained if cid in left)
     for case, o in zip(result.cases, result.outcomes):
         if o is not None and case["id"] in charges:
             o.charged = charges[case["id"]].clauses

@@ -6,11 +6,14 @@ READING``. The findings of a conformance run (:mod:`conformance.analysis.attribu
 each feature — a setting, a follow ladder, the score bands — whose other value
 gives the engine's answers becomes a replacement of the clause that states it:
 the clause's rules (under the reading the engine follows) with the new value.
-Every override carries its evidence as its ``because`` reason. Clauses the
+Every override says what the engine is seen to do as its ``reason`` and the
+cases that show it as its ``because`` (the one never repeats the other); a
+finding's value is the one the engine follows among the values the suite
+cannot tell apart (:func:`conformance.analysis.attribution.settle_rivals`). Clauses the
 engine was never asked about (unobserved) are left as the ruleset has them.
 
 A conformance run against the emitted file then fails only on the failures no
-single feature explains (the unexplained).
+alternative expresses (the clusters and the unexplained).
 """
 from __future__ import annotations
 
@@ -47,22 +50,24 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
     final = findings[-1].after if findings and findings[-1].after is not None else rules
     before, after = features(checked), features(final.checked)
     changed: dict[str, dict[str, str]] = {}      # clause -> feature -> new value text
-    evidence: dict[str, list[str]] = {}          # clause -> reasons
+    seen_as: dict[str, list[str]] = {}           # clause -> what the engine is seen to do (the reason)
+    evidence: dict[str, list[str]] = {}          # clause -> the cases that show it (the because)
     for key, feat in after.items():
         if key in before and before[key].text == feat.text:
             continue
         clause = (before.get(key) or feat).clause
         changed.setdefault(clause, {})[key] = feat.text
-        seen = next((f for f in findings if f.after is not None
-                     and (features(f.after.checked).get(key) or feat).text == feat.text), None)
+        seen = next((f for f in findings if key in getattr(f, "keys", ()) and f.cases), None)  # its own finding
         if seen is not None:
-            evidence.setdefault(clause, []).append(
-                f"{key}: on {len(seen.cases)} failing case(s) (e.g. {seen.cases[0]}) the engine answers as if "
-                f"{'; '.join(seen.engine)}")
+            what = f"the engine answers as if {'; '.join(seen.engine)}"
+            if what not in seen_as.get(clause, []):
+                seen_as.setdefault(clause, []).append(what)
+                evidence.setdefault(clause, []).append(
+                    f"{seen.feature}: {len(seen.cases)} failing case(s) of the seeded suite, e.g. {seen.cases[0]}")
     followed = {v.clause: v for v in verdicts
                 if not v.unobserved and v.positions and len(v.followed) == 1 and v.followed[0] != v.chosen}
     lines = [f"# Written by `tractor fingerprint --emit`: what {engine} is seen to do, as a ruleset",
-             f"# extending {rules.name}. Each override gives its evidence as its reason.", "",
+             f"# extending {rules.name}. Each override's reason says what is seen, its because the evidence.", "",
              f"ruleset {name} extends {rules.name} {{",
              f"  title {quote(f'{rules.name} as {engine} plays it')}"]
     for clause_id in sorted(set(changed) | set(followed), key=lambda c: [x.id for x in checked.clauses].index(c)):
@@ -70,10 +75,13 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
         v = followed.get(clause_id)
         reading = v.followed[0] if v else checked.choices.get(clause_id)
         reasons = list(evidence.get(clause_id, []))
+        what = list(seen_as.get(clause_id, []))
         if v:
             reasons.insert(0, f"reading {v.followed[0]}: the engine agreed with it, not with {v.chosen}, "
                               f"on all {v.positions} position(s) that tell the readings apart")
+            what.insert(0, f"the engine follows the reading {v.followed[0]}")
         because = quote("; ".join(reasons) or "seen in the engine's answers")
+        reason = quote("; ".join(what) or "the engine's answers differ from the spec's here")
         lines.append("")
         if clause_id not in changed:
             lines.append(f"  override {clause_id} choose {reading} because {because}")
@@ -84,7 +92,7 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
             lines.append(f"    cites {', '.join(clause.cites)}")
         lines += ["    status interpreted",   # read off the engine's answers: an interpretation, with its evidence
                   f"    says {quote('As the engine is seen to play it: ' + ', '.join(sorted(new)) + '.')}",
-                  f"    reason {because}"]
+                  f"    reason {reason}"]   # what is seen; the evidence is the override's because
         lines += [f"    alternative {quote(f'{rules.name}: {key} = ' + (before[key].text if key in before else 'none'))}"
                   for key in sorted(new)]
         bands_done = False

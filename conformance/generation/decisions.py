@@ -150,6 +150,15 @@ def coverage_positions(rules: Rules, seed: int = 0) -> list[Decided]:
     return out
 
 
+def aimed_positions(rules: Rules, seed: int = 0) -> list[Decided]:
+    """Positions aimed where no alternative looks (:mod:`conformance.generation.positions.aimed`): ties,
+    holdings of jokers or level cards only, declarations after a reinforcement or a wrong declaration, hands
+    whose banker buries points. Only those the reference judges are kept."""
+    from conformance.generation.positions.aimed import aimed
+    d = RandomDraw(random.Random(_seed("aimed", seed, rules.name)))
+    return [Decided(op, inp, [what]) for op, inp, what in aimed(d, rules) if "error" not in answer(rules, op, inp)]
+
+
 def _rung_positions(d: RandomDraw, rules: Rules, meet: Scenario) -> list[Decided]:
     unit, k, _ = meet.args
     out = []
@@ -194,8 +203,9 @@ def _decision_text(sc: Scenario) -> str:
 
 def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] | None = None
                        ) -> tuple[list[Decided], list[Search]]:
-    """Coverage positions, then a distinguishing position for every alternative (with the searches)."""
-    positions = coverage_positions(rules, seed)
+    """Coverage positions, the aimed positions, then a distinguishing position for every alternative (with the
+    searches)."""
+    positions = coverage_positions(rules, seed) + aimed_positions(rules, seed)
     searches = [distinguish(rules, alt, seed) for alt in (alts if alts is not None else alternatives(rules))]
     positions += [s.found for s in searches if s.found is not None]
     return positions, searches

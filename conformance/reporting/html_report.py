@@ -79,7 +79,7 @@ def matrix_html(m: Matrix) -> str:
     rows = [f"<tr><td><code>{_e(rs)}.{_e(op)}</code></td>" + "".join(_rate_cell(m.cells[(rs, op, e)])
                                                                  for e in m.engines) + "</tr>"
             for rs, op in m.rows]
-    for rs in m.rulesets:
+    for rs in m.rulesets if len(m.rulesets) > 1 else ():   # one ruleset: its row would repeat "all"
         rows.append(f'<tr class="total"><td>{_e(rs)}</td>'
                     + "".join(_rate_cell(m.per_ruleset[(rs, e)]) for e in m.engines) + "</tr>")
     rows.append('<tr class="total"><td>all</td>' + "".join(_rate_cell(m.totals[e]) for e in m.engines) + "</tr>")
@@ -131,6 +131,22 @@ def case_html(case: dict, o, report_dir: str | None = None) -> str:
             f'({_e(o.kind or "disagrees")})</h4><dl>{body}</dl></div>')
 
 
+def _cluster_html(c) -> str:
+    """A finding beyond the alternatives: what differs, where, the minimal position and how far it reaches."""
+    import json
+    what = "a difference in reason only" if c.kind == "reason_only" else "beyond the alternatives"
+    parts = [f"<li><code>{_e(c.op)}: {_e(', '.join(c.fields))}</code> ({what}; <code>{_e(c.clause)}</code>) — "
+             f"{len(c.cases)} case(s) with {_e(c.signature)}: the spec answers {_e(c.spec)}, the engine "
+             f"{_e(c.engine)}"]
+    if c.position is not None:
+        parts.append(f"<br>minimal position: <code>{_e(json.dumps(c.position, ensure_ascii=False))}</code>")
+    if c.reach:
+        parts.append(f"<br>reach: {_e(c.reach)}")
+    if c.advice:
+        parts.append(f"<br>advice: {_e(c.advice)}")
+    return "".join(parts) + "</li>"
+
+
 def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
     hs = r.handshake or {}
     t = r.counts()
@@ -148,13 +164,17 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
     out.append("<h3>Findings</h3>")
     if r.findings:
         out.append("<ul>" + "".join(
-            f"<li><code>{_e(f.feature)}</code> (<code>{_e(f.clause)}</code>): the spec says {_e(f.spec)}; "
-            f"the engine reads it as {_e(' or '.join(f.engine))} — {len(f.cases)} case(s)</li>"
+            f"<li><code>{_e(f.feature)}</code> (<code>{_e(f.clause)}</code>): "
+            + (f"the spec says {_e(f.spec)}; " if f.spec else "")
+            + f"the engine reads it as {_e('; '.join(f.engine))} — {len(f.cases)} case(s)</li>"
             for f in r.findings) + "</ul>")
-    else:
+    clusters = list(getattr(r, "clusters", []))
+    if clusters:
+        out.append("<ul>" + "".join(_cluster_html(c) for c in clusters) + "</ul>")
+    if not r.findings and not clusters:
         out.append("<p>No finding: no feature of the spec, read another way, explains a failure.</p>")
     if r.unexplained:
-        out.append(f"<p>{len(r.unexplained)} failure(s) no single feature explains.</p>")
+        out.append(f"<p>{len(r.unexplained)} failure(s) in no finding.</p>")
     out.append("<h3>Clauses</h3>")
     out.append(clause_table(r))
     bad = [(c, o) for c, o in zip(r.cases, r.outcomes) if o and o.status in ("fail", "xpass", "errored")]

@@ -206,17 +206,40 @@ def _cell_text(counts: dict) -> str:
     return percent(rate(counts)) + (f" ({skipped} skip)" if skipped else "")
 
 
-def table_text(m: Matrix) -> str:
-    """The matrix for a terminal: a row per ruleset and operation, a column per engine, then the totals."""
-    head = ["ruleset.operation"] + m.engines
-    body = [[f"{rs}.{op}"] + [_cell_text(m.cells[(rs, op, e)]) for e in m.engines] for rs, op in m.rows]
-    body.append(["all"] + [_cell_text(m.totals[e]) for e in m.engines])
-    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
+WIDTH = 100   # the terminal table fits this many columns
+
+
+def short_names(names: list[str]) -> list[str]:
+    """Engine names for a column head: the handshake name without its version; two alike are told apart by
+    the last word of their commands (``tie_last.py``); the full names when even that leaves two alike."""
+    def bare(n: str) -> str:
+        return re.sub(r" \d[\w.+-]*$", "", re.sub(r" \(.*\)$", "", n))
+    short = [bare(n) for n in names]
+    short = [(re.search(r"\(([^()]*)\)$", n).group(1).split()[-1] if short.count(b) > 1 and
+              re.search(r"\(([^()]*)\)$", n) else b) for n, b in zip(names, short)]
+    return short if len(set(short)) == len(short) else names
+
+
+def table_text(m: Matrix, width: int = WIDTH) -> str:
+    """The matrix for a terminal: a row per ruleset and operation, a column per engine, then the totals.
+    Columns are headed by short engine names; when the table would still be wider than ``width``, by E1, E2...
+    with a legend beneath."""
+    body = [[f"{rs}.{op}"] for rs, op in m.rows] + [["all"]]
+    for row, key in zip(body, [(rs, op) for rs, op in m.rows] + [None]):
+        row += [_cell_text(m.cells[(key[0], key[1], e)] if key else m.totals[e]) for e in m.engines]
+    legend: list[str] = []
+    for heads in (short_names(m.engines), [f"E{i}" for i in range(1, len(m.engines) + 1)]):
+        head = ["ruleset.operation"] + heads
+        widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
+        if sum(widths) + 2 * (len(widths) - 1) <= width or heads[0] == "E1":
+            break
+    if heads[0] == "E1":
+        legend = [f"E{i} = {n}" for i, n in enumerate(m.engines, 1)]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
              for r in [head] + body]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.insert(len(lines) - 1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join(lines + legend)
 
 
 def markdown(m: Matrix, results: list[RunResult] | None = None) -> str:
@@ -245,10 +268,16 @@ def findings_lines(r: RunResult, markdown: bool = False) -> list[str]:
     code = md_code if markdown else (lambda s: f"`{showable(s)}`")
     lines = []
     for f in r.findings:
-        lines.append(f"- {code(f.feature)} ({text(f.clause)}): the spec says {text(f.spec)}; the engine reads it "
-                     f"as {text(' or '.join(f.engine))} ({len(f.cases)} case(s))")
+        spec = f"the spec says {text(f.spec)}; " if f.spec else ""
+        lines.append(f"- {code(f.feature)} ({text(f.clause)}): {spec}the engine reads it as "
+                     f"{text('; '.join(f.engine))} ({len(f.cases)} case(s))")   # joined as a single run joins them
+    for c in getattr(r, "clusters", []):
+        what = "reason only" if c.kind == "reason_only" else "beyond the alternatives"
+        lines.append(f"- {code(f'{c.op}: ' + ', '.join(c.fields))} ({text(c.clause)}; {what}): the spec answers "
+                     f"{text(str(c.spec))}, the engine {text(str(c.engine))} ({len(c.cases)} case(s); "
+                     f"{text(str(c.signature))})")
     if r.unexplained:
-        lines.append(f"- {len(r.unexplained)} failure(s) no single feature explains")
+        lines.append(f"- {len(r.unexplained)} failure(s) in no finding")
     for e in r.events:
         if e["kind"] in ("stopped_early", "interrupted", "engine_unavailable", "handshake_failed"):
             first = e["message"].strip().split("\n")[0]
@@ -267,6 +296,7 @@ def to_json(m: Matrix, results: list[RunResult]) -> str:
     doc["runs"] = [{"engine": name, "command": list(r.command), "handshake": r.handshake,
                     "duration": round(r.duration, 3), "interrupted": r.interrupted, "failed": r.failed,
                     "findings": [f.to_dict() for f in r.findings], "unexplained": list(r.unexplained),
+                    "clusters": [c.to_dict() for c in getattr(r, "clusters", [])],
                     "events": [e for e in r.events if e["kind"] in ("stopped_early", "interrupted",
                                                                       "engine_unavailable", "handshake_failed")]}
                    for name, r in zip(m.engines, results)]

@@ -138,6 +138,8 @@ def report_dict(result: RunResult) -> dict:
         "started": result.started, "duration": round(result.duration, 3), "interrupted": result.interrupted,
         "totals": result.counts(),
         "findings": [f.to_dict() for f in result.findings], "unexplained": list(result.unexplained),
+        "clusters": [c.to_dict() for c in getattr(result, "clusters", [])],
+        "nothing_judged": bool(getattr(result, "nothing_judged", False)),
         "by_op": by_op(result), "by_clause": by_clause(result), "decision_points": decision_points(result),
         "compared": compared_fields(result), "narrowed": coverage_notes(result),
         "events": list(result.events),
@@ -331,13 +333,16 @@ def draw_case(case: dict, o, report_dir: str | None = None) -> str:
 def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
     """The findings first (see :mod:`conformance.analysis.attribution`): per feature the clause, the spec's value
     against the engine's apparent one, the case count and one failing position drawn as cards; then the
-    failures no single feature explains. Empty when the run has neither."""
-    if not result.findings and not result.unexplained:
+    findings beyond the alternatives (:mod:`conformance.analysis.clusters`), each with its minimal position and
+    how far the difference reaches; then the failures in no finding. Empty when the run has none of them."""
+    clusters = list(getattr(result, "clusters", []))
+    if not result.findings and not result.unexplained and not clusters:
         return []
     where = {c["id"]: (c, o) for c, o in zip(result.cases, result.outcomes)}
-    explained = sum(len(f.cases) for f in result.findings)
+    explained = sum(len(f.cases) for f in result.findings) + sum(len(c.cases) for c in clusters)
+    n = len(result.findings) + len(clusters)
     out = [("## Findings" if markdown else "findings") +
-           f" ({len(result.findings)}: {explained} failing case(s) explained, {len(result.unexplained)} unexplained)"]
+           f" ({n}: {explained} failing case(s) explained, {len(result.unexplained)} unexplained)"]
     if markdown:
         out.append("")
     for i, f in enumerate(result.findings, 1):
@@ -351,12 +356,37 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
             drawn = draw_case(*where[f.cases[0]], result.report_dir)
             out += [""] + [f"   {line}" for line in md_block(drawn)] + [""] if markdown else \
                 [f"   {line}" for line in drawn.split("\n")]
+    for i, c in enumerate(clusters, len(result.findings) + 1):
+        out += cluster_lines(i, c, markdown)
     if result.unexplained:
         ids = result.unexplained
-        out.append(f"{'### ' if markdown else ''}unexplained ({len(ids)}): no single feature gives the engine's answers")
+        out.append(f"{'### ' if markdown else ''}unexplained ({len(ids)}): in no finding")
         out += [f"   - {md_code(cid)}" if markdown else f"   {showable(cid)}" for cid in ids[:20]]
         if len(ids) > 20:
             out.append(f"   … and {len(ids) - 20} more (report.json lists them all)")
+    return out
+
+
+def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
+    """One finding beyond the alternatives: what differs, where, the minimal position and its reach
+    (``markdown``: the engine's text escaped, as every text of summary.md)."""
+    text = md_text if markdown else showable
+    what = "reason only" if c.kind == "reason_only" else "beyond the alternatives"
+    label = f"{c.op}: {', '.join(c.fields)}"
+    out = [f"{i}. **{text(label)}** ({what}; clause {md_code(c.clause)}) — {len(c.cases)} case(s)"
+           if markdown else f"{i}. {showable(label)} ({what}) [{c.clause}] — {len(c.cases)} case(s)"]
+    out.append(f"   where:  {text(str(c.signature))}")
+    out.append(f"   spec:   {text(str(c.spec))}")
+    out.append(f"   engine: {text(str(c.engine))}")
+    if c.position is not None:
+        shrunk = f", shrunk in {c.steps} step(s) from {c.shrunk_from}" if c.steps else f" ({c.shrunk_from})"
+        out.append(f"   minimal position{text(shrunk)}: {text(json.dumps(c.position, ensure_ascii=False))}")
+    if c.reach:
+        out.append(f"   reach:  {text(str(c.reach))}")
+    if c.advice:
+        out.append(f"   advice: {text(str(c.advice))}")
+    if markdown:
+        out.append("")
     return out
 
 
@@ -401,7 +431,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
             lines.append(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}")
     for e in result.events:
         if e["kind"] in ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed",
-                         "interrupted", "strays_killed", "stopped_early"):
+                         "interrupted", "strays_killed", "stopped_early", "nothing_judged", "asked_as"):
             lines.append(f"note: {e['kind']}: {showable(e['message'])}")
     t = result.counts()
     lines.append("")

@@ -55,6 +55,7 @@ STDERR_FLOOD = limits.STDERR_FLOOD    # more than this on stderr is reported as 
 ANSWER_KEEP = limits.ANSWER_KEEP      # characters of a bad answer kept in the report
 STOP_REQUESTED = "stopped on request"   # Runner.stopped when another thread asked (the caller says why)
 HELD = 8                              # stray lines held at once while resynchronising
+EXTENDS = "extends"                   # Runner(engine_ruleset=EXTENDS): users' rulesets asked as the ruleset they extend
 
 
 # --------------------------------------------------------------------------- the engine process
@@ -95,7 +96,11 @@ class RunResult:
     source: str = ""
     seed: int | None = None
     findings: list = field(default_factory=list)     # conformance.analysis.attribution.Finding, by ruleset order
-    unexplained: list[str] = field(default_factory=list)
+    unexplained: list[str] = field(default_factory=list)   # failing cases in no finding and no cluster
+    clusters: list = field(default_factory=list)     # conformance.analysis.clusters.Cluster: beyond the alternatives
+    nothing_judged: bool = False                     # every case was skipped: the run says nothing of the engine
+    asked_as: dict[str, str] = field(default_factory=dict)   # ruleset judged -> the name the engine was asked
+    runner: Any = field(default=None, repr=False, compare=False)   # the Runner (to ask the engine again)
     report_dir: str | None = None   # where this result's report files are written (the explain command reads it)
 
     def counts(self, indices: Iterable[int] | None = None) -> dict:
@@ -131,8 +136,12 @@ class Runner:
                  max_restarts: int = 10, handshake_timeout: float | None = None, strict_schema: bool = False,
                  line_cap: int = LINE_CAP, progress: Callable[[int, int, dict], None] | None = None,
                  env: dict | None = None, cwd: str | None = None, interrupts=None, max_fail: int | None = None,
-                 stop=None):
+                 stop=None, engine_ruleset: str | dict[str, str] | None = None):
         self.argv = engine_argv(command)
+        # The name the engine is asked under, for a user's ruleset it does not know by name: a dict (ruleset ->
+        # name), one name for every user's ruleset of the run (``--engine-ruleset r000``), or EXTENDS: each
+        # user's ruleset asked under the bundled ruleset it extends (its ``extends`` in the handshake request).
+        self.engine_ruleset = engine_ruleset
         self.max_fail = max_fail       # stop sending after this many failures (fail or errored, not expected)
         self.stop = stop               # a threading.Event: set by another thread, the run ends like --max-fail
         self.stopped = ""              # why the run ended early ("" when it ran every case)
@@ -156,6 +165,31 @@ class Runner:
         self._stderr_bytes = 0
         self._stderr_tail = ""
         self.handshake_seconds = 0.0   # time spent starting engines and shaking hands
+
+    # ----- the names rulesets are asked under
+    def engine_name(self, ruleset: str) -> str:
+        """The name a case of ``ruleset`` is asked under (see ``engine_ruleset``): its own unless the run maps
+        a user's ruleset to the bundled one the engine knows."""
+        return self._asked_as().get(ruleset, ruleset)
+
+    def _asked_as(self) -> dict[str, str]:
+        mapping = self.engine_ruleset
+        if not mapping:
+            return {}
+        if isinstance(mapping, dict):
+            return dict(mapping)
+        files = {f["name"]: f.get("extends") for f in self.rule_files}
+        if mapping != EXTENDS:
+            return {name: mapping for name in files}
+        out = {}
+        for name in files:
+            base, seen = files[name], {name}
+            while base in files and base not in seen:   # a file extending another file of the run
+                seen.add(base)
+                base = files[base]
+            if base:
+                out[name] = base
+        return out
 
     # ----- engine lifetime
     def _next_seq(self) -> int:
@@ -298,8 +332,16 @@ class Runner:
         for d in deviations:
             if d.matched == 0 and d.finding is None:   # finding entries are applied after the analysis
                 self._event("stale_expectation", f"no case matched the expected deviation ({d.label()})")
+        asked_as = {rs: self.engine_name(rs) for rs in sorted({c["ruleset"] for c in cases})
+                    if self.engine_name(rs) != rs}
+        for rs, name in asked_as.items():
+            self._event("asked_as", f"the cases of {rs} were asked as {name}, the ruleset the engine knows")
+        nothing = not interrupted and all(o.status == "skipped" for o in outcomes)
+        if nothing:
+            self._event("nothing_judged", _nothing_judged(outcomes, len(cases)))
         return RunResult(cases, outcomes, self.handshake, self.argv, started, time.monotonic() - t0, interrupted,
-                         self.restarts, self._stderr_bytes, self._stderr_tail, self.events, deviations, **meta)
+                         self.restarts, self._stderr_bytes, self._stderr_tail, self.events, deviations,
+                         nothing_judged=nothing, asked_as=asked_as, runner=self, **meta)
 
     def _record(self, outcomes, index: int, outcome: Outcome) -> None:
         outcomes[index] = outcome
@@ -351,7 +393,8 @@ class Runner:
                     i = todo.popleft()
                     seq = self._next_seq()
                     c = cases[i]
-                    batch.append(protocol.encode(protocol.request(seq, c["op"], c["ruleset"], c["input"])))
+                    batch.append(protocol.encode(protocol.request(seq, c["op"], self.engine_name(c["ruleset"]),
+                                                                  c["input"])))
                     outstanding.append(_Sent(i, seq, now))
                 engine.send(b"".join(batch))
             head = outstanding[0]
@@ -529,8 +572,10 @@ class Runner:
 
     def _unsupported(self, case: dict) -> tuple[str, str] | None:
         hs = self.handshake
-        if case["ruleset"] not in hs["rulesets"] and "*" not in hs["rulesets"]:
-            return ("ruleset_not_supported", f"the engine does not support ruleset {case['ruleset']}")
+        name = self.engine_name(case["ruleset"])
+        if name not in hs["rulesets"] and "*" not in hs["rulesets"]:
+            asked = f" (asked as {name})" if name != case["ruleset"] else ""
+            return ("ruleset_not_supported", f"the engine does not support ruleset {case['ruleset']}{asked}")
         if case["op"] not in hs["operations"]:
             return ("op_not_supported", f"the engine does not support the operation {case['op']}")
         return None
@@ -576,6 +621,19 @@ class Runner:
         if diffs:
             return Outcome("fail", "disagrees", scrub("; ".join(diffs)), _keep(result))
         return Outcome("pass")
+
+
+def _nothing_judged(outcomes, total: int) -> str:
+    """Why no case of the run was judged, in one line."""
+    if not total:
+        return "the run had no case to judge"
+    kinds: dict[str, int] = {}
+    for o in outcomes:
+        kinds[o.kind or "skipped"] = kinds.get(o.kind or "skipped", 0) + 1
+    why = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    hint = ("; an engine that knows a user's ruleset only by the name of the ruleset it extends can be asked "
+            "under that name (--engine-ruleset)") if "ruleset_not_supported" in kinds else ""
+    return f"no case was judged: all {total} were skipped ({why}){hint}"
 
 
 def _main_thread() -> bool:

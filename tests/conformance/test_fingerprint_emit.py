@@ -3,6 +3,9 @@ do, so a conformance run against it passes; only operations the handshake lists 
 probed only through others are unobserved, never "differs"."""
 import json
 import re
+import shlex
+import sys
+from pathlib import Path
 
 from .conftest import cli, faux
 from .test_findings import CHANGED, MUTANT_ENGINE
@@ -17,7 +20,7 @@ def test_emit_then_conform_against_the_emitted_file_passes(tmp_path):
     assert "ruleset seen extends r003" in text
     overridden = re.findall(r"^  override (\S+)", text, re.M)
     assert sorted(overridden) == sorted(CHANGED.values())   # the three clauses the mutant changes, no other
-    assert text.count("because \"") == 3 and "failing case(s) (e.g. r003:" in text   # evidence as the reason
+    assert text.count("because \"") == 3 and "failing case(s) of the seeded suite, e.g. r003:" in text   # evidence as the reason
     # the mutant engine, answering under the emitted ruleset's name, against the emitted file
     engine = MUTANT_ENGINE.replace("--as r003", "--as seen")
     r = cli("conform", "--engine", engine, "--ruleset", str(emitted), "--report", str(tmp_path / "rep"))
@@ -38,3 +41,36 @@ def test_only_listed_operations_are_sent_and_the_rest_is_unobserved(tmp_path):
     assert "differs" not in r.stdout
     text = (tmp_path / "seen.tractor").read_text()
     assert not re.search(r"^  override", text, re.M)   # it answers classify and winner as r003 does
+
+
+MUTANT4 = Path(__file__).parent / "rulesets" / "mutant4_r001.tractor"
+
+
+def _blocks(text: str) -> list[str]:
+    return re.split(r"^  override ", text, flags=re.M)[1:]
+
+
+def test_four_differences_at_once_emit_a_fixpoint_whose_reasons_and_evidence_differ(tmp_path):
+    """Two readings and two settings of r001 changed at once (one of them a value the suite decides against
+    the spec but not against its neighbour, the forced play): the emitted file states each as the engine plays
+    it, and the engine passes a conform run against the file."""
+    engine = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(MUTANT4), "--as", "r001"])
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", engine, "--ruleset", "r001", "--positions", "1", "--emit", str(emitted),
+            timeout=900)
+    assert r.returncode == 0, r.stderr
+    text = emitted.read_text(encoding="utf-8")
+    assert sorted(re.findall(r"^  override (\S+)", text, re.M)) == ["kitty.capture", "lead.throw_fail",
+                                                                   "tractor.ace_two"]
+    assert "set throw.forced_play = blocked_component" in text and "set throw.penalty_points = 5" in text
+    for block in _blocks(text):
+        reason = re.search(r'^    reason "([^"]*)"', block, re.M)
+        because = re.search(r'because "([^"]*)"', block)
+        assert because, block
+        if reason:
+            assert reason.group(1) not in because.group(1) and because.group(1) not in reason.group(1), block
+    r = cli("conform", "--engine", engine.replace("--as r001", "--as seen"), "--ruleset", str(emitted),
+            "--report", str(tmp_path / "rep"), timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:]
+    report = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert report["totals"]["fail"] == 0 and report["totals"]["pass"] > 1000 and report["clusters"] == []

@@ -159,3 +159,35 @@ def test_a_signal_stops_every_engine_and_marks_only_the_unfinished(small_cases):
     for r in results:
         assert len(r.outcomes) == len(small_cases) and all(o is not None for o in r.outcomes)
         assert r.interrupted == any(o.kind == "not_run" for o in r.outcomes)
+
+
+def test_the_terminal_matrix_fits_100_columns_with_short_names_and_one_ruleset_has_no_duplicate_row():
+    """Issue 23, point 6: short engine names head the columns (E1, E2... with a legend when even they are too
+    wide), a single ruleset's own row does not repeat "all", and findings read as in a single run."""
+    from conformance.analysis.attribution import Finding
+    from conformance.running.runner import Outcome, RunResult
+    cases = [{"id": f"r000:follow:{i}", "op": "follow", "ruleset": "r000", "input": {}, "expected": {}}
+             for i in range(3)]
+
+    def run(script, fails):
+        r = RunResult(cases, [Outcome("fail" if i < fails else "pass") for i in range(3)],
+                      {"name": "tractor-reference", "version": "0.1.0"}, ["python3", f"/x/{script}"], "now", 1.0,
+                      False, 0, 0, "", rulesets=["r000"])
+        return r
+    results = [run(f"engine_number_{k}_with_a_long_name.py", k % 3) for k in range(3)]
+    results[1].findings = [Finding("kitty.multiplier", "kitty.capture", "side pair 2",
+                                   ["kitty.multiplier: side pair 2 -> 3", "kitty.multiplier: trump single 1 -> 2"])]
+    results[2].findings = [Finding("x.y", "x", "", ["x.y: 1"])]
+    m = matrix.build(results)
+    text = matrix.table_text(m)
+    assert all(len(line) <= 100 for line in text.splitlines()), text
+    assert "engine_number_1_with_a_long_name.py" in text and "0.1.0" not in text.splitlines()[0]
+    narrow = matrix.table_text(m, width=40)
+    assert narrow.splitlines()[0].split()[1:] == ["E1", "E2", "E3"] and "E2 = " in narrow
+    assert all(len(line) <= 40 for line in narrow.splitlines() if not line.startswith("E"))
+    html = render(m, results)
+    assert '<td>r000</td>' not in html and '<td>all</td>' in html
+    lines = matrix.findings_lines(results[1])
+    assert "side pair 2 -> 3; kitty.multiplier: trump single 1 -> 2" in lines[0] and " or " not in lines[0]
+    assert "the spec says ;" not in matrix.findings_lines(results[2])[0]
+    assert "the spec says ;" not in html

@@ -148,12 +148,13 @@ def build_declare(d: Draw, rules, sc: Scenario) -> dict:
 
 def _after_wrong(d: Draw, rules, who: str, first_hand: bool) -> dict:
     """A wrong declaration (a card that is not the level) earlier in the hand, then a declaration of the
-    same suit by the offender's partner (barred where ``declare.wrong_bars_partner``) or by another player."""
+    same suit by the offender's partner (barred where ``declare.wrong_bars_partner``), by another player, or
+    (``who`` "offender", an aimed position) by the offender himself."""
     level = d.pick(levels(rules))
     seat = d.int(0, 3)
     suit = d.pick(SUIT_LETTERS)
     wrong = [card(d.pick([r for r in RANKS if r != level and r not in rules["trump.fixed_ranks"]]), suit)]
-    declarer = (seat + 2) % 4 if who == "partner" else (seat + d.pick((1, 3))) % 4
+    declarer = (seat + 2) % 4 if who == "partner" else seat if who == "offender" else (seat + d.pick((1, 3))) % 4
     cards = [card(level, suit)] * d.int(1, rules.decks)
     if first_hand and rules["declare.first_hand_card"] is not None:
         token = card(*rules["declare.first_hand_card"])

@@ -125,6 +125,7 @@ def build_hand(d: Draw, rules, sc: Scenario) -> dict:
     from reference_impl.declaring import judge_undeclared
     from reference_impl.leading import judge_lead
     first_hand = sc.args[0]
+    bury_points = len(sc.args) > 1 and sc.args[1] == "points"   # an aimed hand: the banker buries points
     ls = levels(rules)
     team_levels = [d.pick(ls), d.pick(ls)]
     banker = None if first_hand else d.int(0, 3)
@@ -149,12 +150,21 @@ def build_hand(d: Draw, rules, sc: Scenario) -> dict:
     hands[hand_banker] = hands[hand_banker] + list(kitty)
     ranked = sorted(hands[hand_banker], key=lambda c: (ctx.is_trump(c), rules.points.get(rank_of(c), 0) > 0,
                                                        ctx.key[c], c))
-    if rules["kitty.exchange"]:
+    if rules["kitty.exchange"] and bury_points:   # point cards of the side suits among the buried
+        side = [c for c in ranked if not ctx.is_trump(c)]
+        pointed = [c for c in side if rules.points.get(rank_of(c), 0) > 0]
+        d.require(pointed and len(side) >= rules.kitty_size)
+        first = d.pick(pointed)
+        rest = list(side)
+        rest.remove(first)
+        discard = [first] + d.sample(rest[:rules.kitty_size + 4], rules.kitty_size - 1)
+    elif rules["kitty.exchange"]:
         spare = d.int(0, 2)
         low = ranked[:rules.kitty_size + spare]
         discard = d.sample(low, rules.kitty_size)
     else:
         discard = list(kitty)
+        d.require(not bury_points or any(rules.points.get(rank_of(c), 0) > 0 for c in discard))
     held = Counter(hands[hand_banker])
     _take(held, discard)
     hands[hand_banker] = sorted(held.elements())

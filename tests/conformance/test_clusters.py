@@ -1,0 +1,91 @@
+"""Findings beyond the alternatives (issue 23, point 2): engines that rewrite a narrow class of the reference's
+answers, the way real bugs do, get one finding each, with a minimal position shrunk through the protocol; a
+difference in reason alone is a finding of its own kind."""
+import json
+from conformance.protocol import messages as protocol
+
+from .conftest import cli, faux
+
+
+def conform(tmp_path, engine: str, ops: str, ruleset: str = "r000"):
+    rep = tmp_path / "rep"
+    r = cli("conform", "--engine", faux(engine), "--ruleset", ruleset, "--ops", ops, "--report", str(rep),
+            "--show", "0")
+    assert r.returncode == 1, r.stderr
+    report = json.loads((rep / "report.json").read_text(encoding="utf-8"))
+    assert protocol.schema_errors("report", report) == []
+    return r, rep, report
+
+
+def failing(report) -> set[str]:
+    return {c["id"] for c in report["cases"] if c["status"] == "fail"}
+
+
+def test_a_tie_won_by_the_last_play_is_one_finding_with_a_shrunk_position_of_equal_plays(tmp_path):
+    r, rep, report = conform(tmp_path, "tie_last", "winner")
+    assert report["findings"] == [] and report["unexplained"] == []
+    [c] = report["clusters"]
+    assert (c["kind"], c["op"], c["fields"]) == ("cluster", "winner", ["winner"])
+    assert set(c["case_ids"]) == failing(report) and c["cases"] == len(failing(report)) > 3
+    assert "equal plays" in c["signature"].split(" in every case")[0]
+    first = next(x for x in report["cases"] if x["id"] == c["shrunk_from"])
+    plays = c["position"]["plays"]
+    assert c["steps"] > 0 and sum(map(len, plays)) <= sum(map(len, first["input"]["plays"]))
+    assert len(set(tuple(sorted(p)) for p in plays)) < 4          # the tie is still there, however small
+    assert c["spec"].startswith("winner ") and c["engine"].startswith("winner ") and c["spec"] != c["engine"]
+    assert c["neighbours"] and all(n["engine"] is not None for n in c["neighbours"]) and c["reach"]
+    out = r.stdout
+    assert "findings (1:" in out and "beyond the alternatives" in out and "minimal position" in out
+    md = (rep / "summary.md").read_text(encoding="utf-8")
+    assert "**winner: winner** (beyond the alternatives" in md
+    [charged] = {tuple(x["charged"]) for x in report["cases"] if x["status"] == "fail"}
+    assert charged == (c["clause"],)
+
+
+def test_jokers_followed_as_their_own_suit_name_the_joker_lead_in_every_case(tmp_path):
+    _, rep, report = conform(tmp_path, "joker_suit", "follow")
+    clusters = report["clusters"]
+    assert 1 <= len(clusters) <= 3 and report["unexplained"] == []
+    assert sum(c["cases"] for c in clusters) == len(failing(report))
+    for c in clusters:
+        assert "lead of jokers only" in c["signature"].split(" in every case")[0]
+        pos = c["position"]
+        assert all(x in ("J+", "J-") for x in pos["lead"]) and not any(x in ("J+", "J-") for x in pos["hand"])
+        assert c["spec"].startswith("legal false") and c["engine"].startswith("legal true")
+
+
+def test_a_difference_in_reason_only_is_its_own_kind_and_suggests_declaring_fields(tmp_path):
+    _, _, report = conform(tmp_path, "reason_swap", "follow")
+    [c] = report["clusters"]
+    assert c["kind"] == "reason_only" and c["fields"] == ["reason"] and c["clause"] == "follow.pairs"
+    assert c["spec"] == "reason must_play_pair" and c["engine"] == "reason must_follow_suit"
+    assert '"fields": {"follow": ["legal"]}' in c["advice"]
+    assert c["cases"] == len(failing(report))
+
+
+def test_clusters_are_shown_in_the_html_report(tmp_path):
+    from conformance.reporting.html_report import engine_html
+    from conformance.analysis.clusters import Cluster
+    from conformance.running.runner import RunResult
+    r = RunResult([], [], None, ["x"], "now", 0.0, False, 0, 0, "")
+    r.clusters = [Cluster("reason_only", "r000", "follow", ("reason",), "follow.pairs", "a pair led", ["c1"],
+                          "reason must_play_pair", "reason must_follow_suit", {"lead": ["3H", "3H"]}, "c1")]
+    html = engine_html("e", "a", r)
+    assert "follow: reason" in html and "reason only" in html and "3H" in html and "No finding" not in html
+
+
+def test_several_deviations_at_once_get_their_alternatives_and_a_cluster_for_the_rest(tmp_path):
+    """The three features of mutant_r003 and a tie won by the last play, in one engine: the three are named by
+    their alternatives, the tie by a finding beyond them, and no failure is left outside."""
+    from .test_findings import CHANGED, MUTANT
+    rep = tmp_path / "rep"
+    r = cli("conform", "--engine", faux("mutant_ties", MUTANT, "r003"), "--ruleset", "r003", "--report", str(rep),
+            "--show", "0")
+    assert r.returncode == 1, r.stderr
+    report = json.loads((rep / "report.json").read_text(encoding="utf-8"))
+    assert {f["feature"]: f["clause"] for f in report["findings"]} == CHANGED
+    [c] = report["clusters"]
+    assert (c["op"], c["fields"]) == ("winner", ["winner"]) and "equal plays" in c["signature"]
+    assert report["unexplained"] == []
+    named = {cid for f in report["findings"] for cid in f["case_ids"]} | set(c["case_ids"])
+    assert named == failing(report)
