@@ -158,9 +158,11 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
 def _run_engines(plan: RunPlan, engines, cases, deviations, interrupts, bar, rule_files, meta) -> list:
     from conformance.reporting import matrix
     from conformance.running.runner import Runner
+    from conformance.running.runner import EXTENDS
     options = dict(timeout=plan.timeout, window=plan.window, max_restarts=plan.max_restarts,
                    handshake_timeout=plan.handshake_timeout, strict_schema=plan.strict_schema,
-                   max_fail=plan.max_fail)
+                   max_fail=plan.max_fail,
+                   engine_ruleset=EXTENDS if plan.engine_ruleset == "extends" else plan.engine_ruleset)
     try:
         if len(engines) == 1:
             runner = Runner(engines[0], progress=bar, interrupts=interrupts, **options)

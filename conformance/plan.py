@@ -33,7 +33,9 @@ class RunPlan:
     ``rulesets`` are bundled names or paths of rule files (``all``: every bundled ruleset; empty: those the
     engine's handshake lists). ``vectors`` is None to generate the cases, ``""`` for the bundled vectors, or a
     folder. ``report`` is the folder of the report files (None or ``""``: none). ``generated`` names a profile
-    of the property-based stage instead of the seeded cases.
+    of the property-based stage instead of the seeded cases. ``engine_ruleset`` is the name an engine that
+    knows only bundled names is asked a user's ruleset under: a bundled name, or ``extends`` for the bundled
+    ruleset each file extends (None: the file's own name, announced in the handshake).
     """
 
     engines: list[str]
@@ -59,6 +61,7 @@ class RunPlan:
     generated: str | None = None
     jobs: int | None = None
     scheduler: str | None = None
+    engine_ruleset: str | None = None
 
     def problems(self) -> list[str]:
         """Why this plan cannot run, one line each (empty when it can): every value and every path it writes."""
@@ -96,6 +99,12 @@ class RunPlan:
             problem = report_dir_problem(self.badges, ())
             if problem:
                 out.append(f"--badges: {problem}")
+        if self.engine_ruleset is not None:
+            from reference_impl.rules import ruleset_names
+            known = ruleset_names()
+            if self.engine_ruleset != "extends" and self.engine_ruleset not in known:
+                out.append(f"--engine-ruleset: {self.engine_ruleset!r} is no bundled ruleset "
+                           f"(known: {', '.join(known)}, or 'extends')")
         if self.expect:
             problem = readable_problem(self.expect)
             if problem:

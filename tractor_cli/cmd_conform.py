@@ -55,6 +55,10 @@ def add_arguments(p):
                    help="restarts after crashes and timeouts before the rest of the run is given up, 0 to 10000 "
                         "(default 10)")
     p.add_argument("--show", type=int, default=3, metavar="N", help="disagreements to draw, 0 to 10000 (default 3)")
+    p.add_argument("--engine-ruleset", metavar="NAME", default=None,
+                   help="ask the engine a user's rule file's cases under this bundled name (e.g. r000), or "
+                        "'extends' for the bundled ruleset the file extends: for an engine that knows only "
+                        "bundled names (default: the file's own name, announced in the handshake)")
     p.add_argument("-k", action="append", default=[], metavar="GLOB",
                    help="only the cases whose id matches this shell-style pattern, e.g. 'r001:follow:*' "
                         "(repeatable: any of them)")
@@ -103,7 +107,8 @@ def plan_of(args):
                    report=args.report or None, html=args.html, badges=args.badges, timeout=args.timeout,
                    handshake_timeout=args.handshake_timeout, window=args.window, max_restarts=args.max_restarts,
                    max_fail=args.max_fail, strict_schema=args.strict_schema, show=args.show,
-                   progress=args.progress, generated=args.generated, jobs=args.jobs, scheduler=args.scheduler)
+                   progress=args.progress, generated=args.generated, jobs=args.jobs, scheduler=args.scheduler,
+                   engine_ruleset=args.engine_ruleset)
 
 
 def _print(text: str = "", file=None) -> None:

@@ -59,3 +59,24 @@ def test_a_run_with_no_case_judged_exits_non_zero_with_a_clear_message(tmp_path)
     ok = cli("conform", "--engine", faux("rulesets", "r000"), "--ruleset", "r000", "--ops", "advance",
              "--report", str(tmp_path / "ok"))
     assert ok.returncode == 0, ok.stdout[-1000:]
+
+
+def test_the_command_asks_a_house_file_under_the_name_the_engine_knows(tmp_path):
+    """`--engine-ruleset r003`: an engine that knows only r003 is judged on a house file extending it. On
+    `follow` (which the house cap does not touch) it passes; on `result` it answers as r003 does, rising 4
+    levels where the house caps the gain at 3 (003:4 against the override), and the run fails."""
+    house = tmp_path / "house.tractor"
+    house.write_text('ruleset house extends r003 {\n  title "r003 capped at 3 levels"\n'
+                     '  override score.table choose thirty_capped because "our club caps a hand\'s gain"\n}\n',
+                     encoding="utf-8")
+    engine = faux("rulesets", "r003")
+    alone = cli("conform", "--engine", engine, "--ruleset", str(house), "--ops", "follow", "--report", "")
+    assert alone.returncode == 1 and "were skipped" in alone.stderr and "--engine-ruleset" in alone.stderr
+    mapped = cli("conform", "--engine", engine, "--ruleset", str(house), "--ops", "follow", "--report", "",
+                 "--engine-ruleset", "r003")
+    assert mapped.returncode == 0, mapped.stdout[-2000:] + mapped.stderr
+    scored = cli("conform", "--engine", engine, "--ruleset", str(house), "--ops", "result", "--report", "",
+                 "--engine-ruleset", "extends")
+    assert scored.returncode == 1 and "score.table" in scored.stdout
+    bad = cli("conform", "--engine", engine, "--ruleset", str(house), "--engine-ruleset", "r999")
+    assert bad.returncode == 2 and "--engine-ruleset: 'r999' is no bundled ruleset" in bad.stderr
