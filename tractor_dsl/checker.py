@@ -493,6 +493,9 @@ class _Checker(ClauseChecks):
         for v in values.get("level.must_play", ()):
             if v not in ranks:
                 self.error("E206", f"must-play level {v} is not one of level.ranks", origins["level.must_play"].span)
+        if values.get("level.wrap") and values.get("level.end") is not None:
+            self.error("E211", f"level.wrap = true needs level.end = none: a climb that wraps past "
+                               f"{ranks[-1]} never passes {values['level.end']}", origins["level.wrap"].span)
         for v in values.get("trump.fixed_ranks", ()):
             if v in ranks:
                 self.error("E207", f"rank {v} is both a fixed trump and a level", origins["trump.fixed_ranks"].span)

@@ -76,6 +76,10 @@ PARAMS: tuple[Param, ...] = (
     Param("level.start", RankType(), "The level both teams start at."),
     Param("level.end", OptionalType(RankType()), "The last level: a team that passes it wins the game; none for no end."),
     Param("level.must_play", ListType(RankType(), unique=True), "Levels that cannot be skipped (必打): a gain stops there."),
+    Param("level.wrap", BoolType(),
+          "Whether the levels wrap past the last one back to the first (a team beyond A plays 2 again), so that "
+          "a must-play first level (逢2必打) stops a climb past the last; needs level.end = none. Not set: false. "
+          "A time-out still compares levels by their place in level.ranks.", required=False),
     # --- card order ---
     Param("trump.fixed_ranks", ListType(RankType(), unique=True), "Ranks that are always trump (常主), e.g. all 2s."),
     Param("trump.order", ListType(_tier, min_items=3, unique=True), "Trump tiers, highest first; cards in one tier of "
