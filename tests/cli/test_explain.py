@@ -71,6 +71,15 @@ def test_kitty_the_last_trick_by_plays(capsys):
     assert "25 points × 6" in out and "gain 150" in out and "(play 1)" in out and "kitty.capture" in out
 
 
+@pytest.mark.parametrize("op, extra", [("kitty", ("--plays", "AS AS", "3H 4H", "5D 6D", "7C 8C", "--banker-seat", "1")),
+                                       ("undeclared", ())])
+def test_a_kitty_of_another_size_than_the_rulesets_is_refused(capsys, op, extra):
+    # 003:2.1 — three decks, a kitty of 6: a kitty of 3 cannot occur in an r003 hand
+    code, out, err = _explain(capsys, "r003", op, "--kitty", "5H 10H KD", *extra)
+    assert code == 2 and out == ""
+    assert err.strip() == "tractor explain: --kitty holds 3 card(s), but a kitty of r003 holds 6 (equipment.kitty_size)"
+
+
 def test_the_new_operations_from_options(capsys):
     # 003:6.2 — the declarer may reinforce with more copies of the same card
     code, out, _ = _explain(capsys, "r003", "declare", "--level", "5", "--declare", "0:5H", "--declare", "0:5H")
