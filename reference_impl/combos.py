@@ -42,9 +42,15 @@ class Component:
     def n(self) -> int:
         return self.size * self.length
 
+    @property
+    def mixed(self) -> bool:
+        """A tractor of pairs and triples side by side (88999, ``tractor.mixed``): ``size`` is its smallest
+        element, and it holds more cards than ``size × length``."""
+        return len(self.cards) != self.size * self.length
+
     def describe(self) -> str:
         if self.length > 1:
-            return f"tractor({KIND_OF_SIZE[self.size]}, {self.length})"
+            return f"tractor({'mixed' if self.mixed else KIND_OF_SIZE[self.size]}, {self.length})"
         return self.kind
 
 

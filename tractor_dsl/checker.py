@@ -440,6 +440,7 @@ class _Checker(ClauseChecks):
         self.check_bands(bands, band_origin, rs)
         self.check_equipment(values, origins)
         self.check_levels(values, origins)
+        self.check_reach(values, origins, ladders)
         return CheckedRuleset(
             name=rs.name, title=rs.title or (base.title if base else rs.name), document=document,
             lineage=(rs.name,) + (base.lineage if base else ()), clauses=tuple(clauses), choices=choices,
@@ -512,6 +513,45 @@ class _Checker(ClauseChecks):
                 if len(pair) != 2 or any(t not in order for t in pair):
                     self.error("E210", f"junction {list(pair)} must name two tiers of trump.order",
                                origins["tractor.junctions"].span)
+                elif pair[0] == pair[1]:
+                    self.error("E212", f"junction [{pair[0]}, {pair[1]}] joins a tier to itself: a junction "
+                                       "chains the boundary cards of two different tiers (equal cards of one tier "
+                                       "hold one place and never chain)", origins["tractor.junctions"].span)
+
+    def check_reach(self, values, origins, ladders) -> None:
+        """Warn of settings that can never apply: ladders and entries for tractors the ruleset has none of."""
+        elements, decks = values.get("tractor.elements"), values.get("equipment.decks")
+        if elements is None or decks is None:
+            return
+        sizes = {"pair": 2, "triple": 3}
+        made = [e for e in elements if sizes[e] <= decks]
+        min_length = values.get("tractor.min_length", 2)
+
+        def none_of(element: str, length: int | None) -> str | None:
+            if sizes.get(element, 0) > decks:
+                return f"{decks} deck(s) hold no {element}"
+            if element not in made:
+                return f"tractor.elements = [{', '.join(elements)}] makes no tractor of {element}s"
+            if length is not None and length < min_length:
+                return f"tractor.min_length = {min_length} makes no tractor of {length} {element}s"
+            return None
+
+        for lead, ladder, origin in ladders.values():
+            why = none_of(lead.element, lead.length) if lead.unit == "tractor" else \
+                (none_of(lead.unit, None) if lead.unit == "triple" else None)
+            if why:
+                self.warn("W311", f"the follow ladder for '{lead}' can never apply: {why}", lead.span)
+                continue
+            for entry in ladder:
+                for term in entry.terms:
+                    shape = term.shape
+                    why = none_of(shape.element, shape.length) if shape.unit == "tractor" else None
+                    if why:
+                        self.warn("W311", f"follow entry '{entry}' can never be played: {why}", shape.span)
+        if values.get("tractor.mixed") and len(made) < 2:
+            self.warn("W311", "tractor.mixed = true can never apply: a mixed tractor needs both pairs and triples "
+                              f"(tractor.elements = [{', '.join(elements)}], {decks} deck(s))",
+                      origins["tractor.mixed"].span)
 
     # --- coverage of the inventory ---
     def check_coverage(self) -> None:

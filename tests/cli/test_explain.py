@@ -158,3 +158,15 @@ def test_a_failing_case_of_a_run_is_explained_by_its_id(tmp_path, capsys, monkey
                       ([], "give RULESET QUESTION")):
         code, out, err = _explain(capsys, *bad)
         assert code == 2 and says in err and "Traceback" not in err, (bad, err)
+
+
+def test_a_mixed_tractor_is_named_as_one_not_as_a_tractor_of_pairs(capsys, tmp_path):
+    # 001:10.2 read with tractor.mixed (V13): 88999 is a pair and a triple side by side, five cards, not
+    # "a tractor of 2 pairs" (four)
+    f = tmp_path / "mixed.tractor"
+    f.write_text('ruleset r001_mixed_t extends r001 {\n  title "mixed" "混合"\n'
+                 '  override tractor.mixed choose mixed because "a test" "测试"\n}\n', encoding="utf-8")
+    code, out, _ = _explain(capsys, str(f), "classify", "8H 8H 9H 9H 9H", "--level", "J")
+    assert code == 0 and "answer: a mixed tractor: 2 adjacent pairs and triples" in out
+    code, out, _ = _explain(capsys, str(f), "classify", "8H 8H 9H 9H 9H", "--level", "J", "--zh")
+    assert code == 0 and "答案：2组对子与三条相连的拖拉机" in out

@@ -190,6 +190,21 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__wrap="true"))
     add("E211 wrap with an end level", "E211", t,
         "level.wrap = true needs level.end = none: a climb that wraps past A never passes A", at(t, "level.wrap"))
+    t = minimal(values=settings(tractor__junctions="[[off_level, off_level]]"))
+    add("E212 junction of a tier with itself", "E212", t, "junction [off_level, off_level] joins a tier to itself",
+        at(t, "tractor.junctions"))
+    t = minimal(clause("c", "follow tractor(triple, 2): tractor(triple, 2) / 6 single"))
+    add("W311 ladder for a tractor the decks cannot make", "W311", t,
+        "the follow ladder for 'tractor(triple, 2)' can never apply: 2 deck(s) hold no triple",
+        at(t, "tractor(triple, 2):"), severity="warning")
+    t = minimal(clause("c", "follow tractor(pair, 3): tractor(pair, 3) / tractor(pair, 2) + pair / 6 single"),
+                values=settings(tractor__min_length="3"))
+    add("W311 entry shorter than the shortest tractor", "W311", t,
+        "follow entry 'tractor(pair, 2) + pair' can never be played: tractor.min_length = 3 makes no tractor of "
+        "2 pairs", at(t, "tractor(pair, 2)"), severity="warning")
+    t = minimal(values=settings(tractor__mixed="true"))
+    add("W311 mixed tractors with pairs only", "W311", t, "tractor.mixed = true can never apply",
+        at(t, "tractor.mixed"), severity="warning")
     t = minimal(values=settings(trump__order="[big_joker, small_joker, trump_suit]"))
     add("E208 trump order incomplete", "E208", t, "trump.order lacks trump_level, off_level", at(t, "trump.order"))
 

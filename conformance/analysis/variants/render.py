@@ -77,6 +77,9 @@ def shape_text(shape: str, lang: str) -> str:
         return ("甩牌（" + "＋".join(inner) + "）") if _z(lang) else "a throw of " + " + ".join(inner)
     if shape.startswith("tractor("):
         element, length = [s.strip() for s in shape[8:-1].split(",")]
+        if element == "mixed":
+            return (f"{length}组对子与三条相连的拖拉机" if _z(lang)
+                    else f"a mixed tractor: {length} adjacent pairs and triples")
         if _z(lang):
             return f"{length}对拖拉机" if element == "pair" else f"{length}个三条的拖拉机"
         return f"a tractor of {length} {element}s"
@@ -123,6 +126,8 @@ def _split_top(s: str) -> list[str]:
 def _shape_of(components: list[dict]) -> str:
     def one(c):
         name = {1: "single", 2: "pair", 3: "triple"}[c["size"]]
+        if c["length"] > 1 and len(c.get("cards", ())) not in (0, c["size"] * c["length"]):
+            name = "mixed"  # pairs and triples side by side (88999): more cards than size x length
         return f"tractor({name}, {c['length']})" if c["length"] > 1 else name
     if len(components) == 1:
         return one(components[0])
