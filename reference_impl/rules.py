@@ -144,8 +144,15 @@ def _bundled(name: str) -> Rules:
 
 
 def ruleset_names() -> list[str]:
-    """The bundled rulesets."""
-    return sorted(_library().rulesets)
+    """The bundled rulesets (the rulebooks and their derived rulesets, not the house-rule catalogue)."""
+    from tractor_dsl.bundled import is_catalogue
+    return sorted(n for n, rs in _library().rulesets.items() if not is_catalogue(rs.file))
+
+
+def catalogue_names() -> list[str]:
+    """The house-rule files of the catalogue (``spec/variants/``), each stating readings of VARIANTS.md."""
+    from tractor_dsl.bundled import is_catalogue
+    return sorted(n for n, rs in _library().rulesets.items() if is_catalogue(rs.file))
 
 
 # --------------------------------------------------------------------------- rulesets in users' files

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import inventory, limits
+from . import inventory, limits, variants
 from .bundled import default_spec_dir
 from . import model as m
 from .clause_checks import ClauseChecks
@@ -55,6 +55,17 @@ class CheckedRuleset:
     band_origin: Origin | None
     file: str = ""
     title_zh: str | None = None          # the Chinese title (a derived ruleset without its own: its base's)
+    own_variants: tuple[str, ...] = ()   # the house-rule readings its own 'variants' line names
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The house-rule readings of VARIANTS.md it states: its own 'variants' line, then those of its
+        effective clauses and of their chosen readings."""
+        out = list(self.own_variants)
+        for c in self.clauses:
+            out += c.variants
+            out += [v for r in c.readings if r.name == self.choices.get(c.id) for v in r.variants]
+        return tuple(dict.fromkeys(out))
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -246,6 +257,7 @@ class _Checker(ClauseChecks):
                 if ov.replacement is not None:
                     self.check_clause(ov.replacement, rs)
             self.check_chinese(rs)
+            self.check_variants(rs)
         order = self.extends_order()
         for name in order:
             resolved = self.resolve(self.lib.parsed[name])
@@ -287,6 +299,19 @@ class _Checker(ClauseChecks):
                 need(r.says, r.zh, f"the statement ('says') of reading '{r.name}' of clause '{c.id}'", r.span)
         for ov in rs.overrides:
             need(ov.because, ov.because_zh, f"the reason ('because') of the override of '{ov.clause_id}'", ov.span)
+
+    def check_variants(self, rs: m.Ruleset) -> None:
+        """Every house-rule id named is one of the catalogue's (spec/variants.tsv)."""
+        known = variants.by_id()
+        named = list(zip(rs.variants, rs.variant_spans))
+        clauses = list(rs.clauses) + [ov.replacement for ov in rs.overrides if ov.replacement is not None]
+        for c in clauses:
+            named += [(v, c.item_span(f"variant:{i}")) for i, v in enumerate(c.variants)]
+            named += [(v, r.span) for r in c.readings for v in r.variants]
+        for vid, span in named:
+            if vid not in known:
+                self.error("E120", f"unknown house-rule reading '{vid}': the catalogue (VARIANTS.md) names "
+                                   f"{min(known)} to {max(known)}" + did_you_mean(vid, known), span)
 
     # --- extends ---
     def extends_order(self) -> list[str]:
@@ -446,7 +471,7 @@ class _Checker(ClauseChecks):
             lineage=(rs.name,) + (base.lineage if base else ()), clauses=tuple(clauses), choices=choices,
             overrides=overrides, values=values, origins=origins, ladders=ladders, bands=tuple(bands),
             band_origin=band_origin, file=rs.file,
-            title_zh=rs.title_zh if rs.title else (base.title_zh if base else None))
+            title_zh=rs.title_zh if rs.title else (base.title_zh if base else None), own_variants=rs.variants)
 
     def check_bands(self, bands: list[m.Band], origin: Origin | None, rs: m.Ruleset) -> None:
         if not bands:
