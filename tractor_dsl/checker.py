@@ -553,7 +553,9 @@ class _Checker(ClauseChecks):
         min_length = values.get("tractor.min_length", 2)
 
         def none_of(element: str, length: int | None) -> str | None:
-            if sizes.get(element, 0) > decks:
+            if element not in sizes or (length is not None and length < 2):
+                return None  # not a tractor at all: E301, E302
+            if sizes[element] > decks:
                 return f"{decks} deck(s) hold no {element}"
             if element not in made:
                 return f"tractor.elements = [{', '.join(elements)}] makes no tractor of {element}s"
@@ -562,8 +564,10 @@ class _Checker(ClauseChecks):
             return None
 
         for lead, ladder, origin in ladders.values():
-            why = none_of(lead.element, lead.length) if lead.unit == "tractor" else \
-                (none_of(lead.unit, None) if lead.unit == "triple" else None)
+            if lead.unit == "tractor":
+                why = none_of(lead.element, lead.length)
+            else:  # a single, pair or triple led: only the decks can rule it out
+                why = f"{decks} deck(s) hold no {lead.unit}" if sizes.get(lead.unit, 0) > decks else None
             if why:
                 self.warn("W311", f"the follow ladder for '{lead}' can never apply: {why}", lead.span)
                 continue

@@ -190,6 +190,9 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__wrap="true"))
     add("E211 wrap with an end level", "E211", t,
         "level.wrap = true needs level.end = none: a climb that wraps past A never passes A", at(t, "level.wrap"))
+    t = minimal(head='title "Minimal" "最小"\n  document "003"\n  variants V14, V87')
+    add("E120 unknown house-rule id", "E120", t, "unknown house-rule reading 'V87': the catalogue (VARIANTS.md) "
+        "names V01 to V86", at(t, "V87"))
     t = minimal(values=settings(tractor__junctions="[[off_level, off_level]]"))
     add("E212 junction of a tier with itself", "E212", t, "junction [off_level, off_level] joins a tier to itself",
         at(t, "tractor.junctions"))
@@ -221,7 +224,8 @@ def _cases() -> dict[str, Case]:
     t = minimal(clause("c", "follow pair: pair / single / 2 single"))
     add("E305 wrong card count", "E305", t, "follow entry 'single' has 1 cards but the lead 'pair' has 2",
         at(t, "/ single", offset=2))
-    t = minimal(clause("c", "follow triple: pair + single / triple / 3 single"))
+    t = minimal(clause("c", "follow triple: pair + single / triple / 3 single"),   # 3 decks: triples exist
+                values=settings(equipment__decks="3", equipment__hand_size="39", equipment__kitty_size="6"))
     add("W306 shadowed entry", "W306", t, "follow entry 'triple' is shadowed by the earlier entry 'pair + single'",
         at(t, "/ triple", offset=2), severity="warning")
     t = minimal(clause("c", "follow pair: pair"))
