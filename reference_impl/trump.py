@@ -75,7 +75,7 @@ def context(rules: Rules, level: str, trump: int | str | None) -> Context:
 
 @lru_cache(maxsize=512)
 def _context(rules: Rules, level: str, trump: int | None) -> Context:
-    fixed = [r for r in RANKS if r in rules["trump.fixed_ranks"]]
+    fixed = list(reversed(rules["trump.fixed_ranks"]))  # stated highest first; kept lowest first, as RANKS are
     level_i = RANKS.index(level)
     fixed_i = {RANKS.index(r) for r in fixed}
 

@@ -26,6 +26,8 @@ def run(args) -> int:
     if len(rs.lineage) > 1:
         out.print(f"extends {' -> '.join(rs.lineage[1:])}", soft_wrap=True)
     out.print(f"source document {rs.document}\n", soft_wrap=True)
+    if rs.variants:
+        _house_rules(out, rs.variants, args.zh)
     for clause in rs.clauses:
         term = f"  {clause.term}" if clause.term else ""
         out.print(ui.styled((clause.id, "clause"), f"{term}  ", (BADGE.get(clause.status, ""), STYLE.get(clause.status)),
@@ -57,3 +59,18 @@ def run(args) -> int:
             out.print(f"      {rule_text(rule)}", soft_wrap=True)
         out.print()
     return 0
+
+
+def _house_rules(out, ids, zh: bool) -> None:
+    """The house-rule readings of VARIANTS.md the ruleset states, one a line (in Chinese too with --zh)."""
+    from tractor_dsl.variants import by_id
+    known = by_id()
+    out.print(ui.styled(("house-rule readings stated (VARIANTS.md):", "heading")), soft_wrap=True)
+    if zh:
+        out.print(ui.styled(("所采用的规则变体（VARIANTS.md）：", "heading")), soft_wrap=True)
+    for vid in sorted(ids):
+        v = known[vid]
+        out.print(ui.styled("  ", (vid, "clause"), f"  {v.point}: {v.text}"), soft_wrap=True)
+        if zh:
+            out.print(f"        {v.zh}", soft_wrap=True)
+    out.print()

@@ -81,7 +81,10 @@ PARAMS: tuple[Param, ...] = (
           "a must-play first level (逢2必打) stops a climb past the last; needs level.end = none. Not set: false. "
           "A time-out still compares levels by their place in level.ranks.", required=False),
     # --- card order ---
-    Param("trump.fixed_ranks", ListType(RankType(), unique=True), "Ranks that are always trump (常主), e.g. all 2s."),
+    Param("trump.fixed_ranks", ListType(RankType(), unique=True),
+          "Ranks that are always trump (常主), e.g. all 2s, highest first: [2, 10] puts the 2s above the 10s in "
+          "each of the tiers trump_fixed and off_fixed (before issue 19 the order was ignored and the ranks "
+          "ranked by face)."),
     Param("trump.order", ListType(_tier, min_items=3, unique=True), "Trump tiers, highest first; cards in one tier of "
           "different suits (off-suit level cards, off-suit fixed ranks) are equal and the first played wins."),
     Param("trump.equal_cards", EnumType("first_played"), "Which of two equal cards wins."),
@@ -103,17 +106,22 @@ PARAMS: tuple[Param, ...] = (
     # --- comparison ---
     Param("compare.element_over_length", BoolType(),
           "Different shapes of equal size: a tractor of triples beats a tractor of pairs (999888 > AAKKQQ)."),
-    Param("compare.multi", EnumType("largest_component", "highest_card"),
-          "How a play of several components (a throw, or a ruff of one) is ranked."),
+    Param("compare.multi", EnumType("largest_component", "highest_card", "by_component"),
+          "How a play of several components (a throw, or a ruff of one) is ranked: by its largest component, by "
+          "its highest card, or 'by_component' - component by component, largest first, the first difference "
+          "deciding (a tie on every component: the first played wins)."),
     # --- leading ---
     Param("throw.allowed", BoolType(), "Whether a throw (甩牌) may be led."),
     Param("throw.check", EnumType("components_unbeatable", "singles", "smallest_vs_largest"),
           "How a throw is judged unbeatable."),
     Param("throw.penalty_points", IntType(0, 100), "Points per counted card when a throw fails."),
-    Param("throw.penalty_per", EnumType("card_thrown", "card_blocked", "card_taken_back"),
-          "Which cards the failed-throw penalty counts."),
-    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component"),
-          "What the thrower must play instead after a failed throw."),
+    Param("throw.penalty_per", EnumType("card_thrown", "card_blocked", "card_taken_back", "attempt"),
+          "Which cards the failed-throw penalty counts; 'attempt' - none: the points once per failed throw (a "
+          "failed_throw fault's count is then the number of attempts)."),
+    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component", "first_blocker"),
+          "What the thrower must play instead after a failed throw: the smallest card, the smallest component, "
+          "the smallest blocked component, or 'first_blocker' - the smallest component the first opponent after "
+          "the thrower (in playing order) can beat (the partner's, when only he can)."),
     Param("throw.split", EnumType("triples_first", "largest_first"),
           "How a throw is split into components: 'largest_first' - repeatedly the component with the most cards, "
           "triples before pairs on a tie, then the higher (88999 is a tractor of pairs and a single); "
@@ -136,8 +144,10 @@ PARAMS: tuple[Param, ...] = (
     Param("follow.break_triple_for_pair", BoolType(), "Whether a follower must break a triple to follow a pair."),
     Param("follow.ladders", RecordType({}), "Follow ladders by lead shape (from 'follow' statements).", required=False),
     # --- trick ---
-    Param("ruff.structure", EnumType("same_shape", "same_counts"),
-          "What a trumping play (枪毙) must contain to win: the lead's exact shape, or as many tractors and pairs."),
+    Param("ruff.structure", EnumType("same_shape", "same_counts", "any_trumps"),
+          "What a trumping play (枪毙) must contain to win: the lead's exact shape, as many tractors and pairs, or "
+          "'any_trumps' - as many trumps as the lead has cards, of any shape (ruffs are then ranked as plays "
+          "of several components are, compare.multi)."),
     # --- kitty ---
     Param("kitty.exchange", BoolType(), "The banker takes the kitty and buries as many cards."),
     Param("kitty.capturers", EnumType("attackers", "both"), "Who captures the kitty by winning the last trick."),
@@ -166,7 +176,9 @@ PARAMS: tuple[Param, ...] = (
     Param("declare.first_hand_banker", EnumType("first_declarer", "last_declarer"),
           "Who is banker in the first hand (抢庄)."),
     Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal"), "No declaration in the first hand."),
-    Param("declare.fallback_later", EnumType("kitty_card", "smothered"), "No declaration in later hands."),
+    Param("declare.fallback_later", EnumType("kitty_card", "smothered", "redeal"),
+          "No declaration in later hands: trump from the kitty, a smothered banker (憋死), or a redeal at the same "
+          "level with the same banker."),
     Param("declare.kitty_card", IntType(1, 20), "Which kitty card (counted from the first) names trump."),
     Param("declare.kitty_skip_jokers", BoolType(), "Whether a joker turned from the kitty is skipped."),
     Param("declare.kitty_joker", EnumType("no_trump", "next_card"),

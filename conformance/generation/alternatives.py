@@ -158,6 +158,8 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
         yield from _multiplier_rows(name, value)
     elif name == "trump.fixed_ranks":
         yield ("no fixed trump ranks", ()) if value else ("2s always trump", ("2",))
+        if len(value) > 1:  # the ranks are stated highest first
+            yield "fixed trump ranks in the reverse order", tuple(reversed(value))
     elif name == "level.must_play":
         for i, level in enumerate(value):
             yield f"{level} may be skipped", tuple(x for k, x in enumerate(value) if k != i)
