@@ -169,16 +169,28 @@ PARAMS: tuple[Param, ...] = (
           "What beats a declaration: more copies; or more copies, then jokers over level cards at equal count."),
     Param("declare.after_overcall", EnumType("any", "jokers_only"), "What may overcall an overcall."),
     Param("declare.self_overcall", BoolType(), "Whether a player may overcall his own declaration."),
+    Param("declare.suit_precedence", ListType(EnumType("spades", "hearts", "diamonds", "clubs"), min_items=2,
+                                              unique=True),
+          "Suits highest first: at an equal count of level cards, a declaration in a suit listed higher "
+          "overcalls one in a suit listed lower (suits not listed rank below those listed). Not set: an equal "
+          "count never overcalls.", required=False),
+    Param("declare.retake", BoolType(),
+          "Whether a declarer who has been overcalled may add copies of his own card and, reaching the count "
+          "of the standing declaration, take trump back (an equal count suffices; the rule on what may follow "
+          "an overcall does not apply). Not set: false.", required=False),
     Param("declare.reinforce", BoolType(), "Whether a player may reinforce (加固) his own declaration."),
     Param("declare.first_hand_card", OptionalType(CardType()), "A card every first-hand declaration must show."),
     Param("declare.overcall_moves_bank", EnumType("never", "first_hand"),
           "Whether an overcall also moves the bank (反主反庄)."),
     Param("declare.first_hand_banker", EnumType("first_declarer", "last_declarer"),
           "Who is banker in the first hand (抢庄)."),
-    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal"), "No declaration in the first hand."),
-    Param("declare.fallback_later", EnumType("kitty_card", "smothered", "redeal"),
-          "No declaration in later hands: trump from the kitty, a smothered banker (憋死), or a redeal at the same "
-          "level with the same banker."),
+    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal", "first_level_card"),
+          "No declaration in the first hand: trump from the kitty (declare.kitty_card), a redeal, or "
+          "'first_level_card' - the kitty is turned card by card and the first level card names its suit, else "
+          "the highest card turned does (the first of equals; only jokers: no trump)."),
+    Param("declare.fallback_later", EnumType("kitty_card", "smothered", "redeal", "first_level_card"),
+          "No declaration in later hands: trump from the kitty, a smothered banker (憋死), a redeal at the same "
+          "level with the same banker, or the first level card turned from the kitty (as for the first hand)."),
     Param("declare.kitty_card", IntType(1, 20), "Which kitty card (counted from the first) names trump."),
     Param("declare.kitty_skip_jokers", BoolType(), "Whether a joker turned from the kitty is skipped."),
     Param("declare.kitty_joker", EnumType("no_trump", "next_card"),

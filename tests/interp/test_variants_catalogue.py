@@ -236,3 +236,30 @@ def test_v77_a_redeal_in_every_hand_nobody_declares():
     assert judge_undeclared(v, turned, False, "5", "7").value.redeal
     later = judge_undeclared(parent, turned, False, "5", "7").value
     assert not later.redeal and later.trump == 1   # 000:2.6: the kitty's first card (a heart) names trump
+
+
+def test_v74_an_overturned_declarer_takes_trump_back_with_an_equal_count():
+    v, parent = both("v74_retake_after_overcall")
+    sequence = [(0, cards("5H")), (1, cards("5S 5S")), (0, cards("5H"))]   # seat 0's second 5H: two hearts
+    got = judge_declarations(v, "5", sequence, first_hand=False, banker=0).value
+    assert got.legal and (got.trump, got.declarer) == (1, 0)
+    assert judge_declarations(parent, "5", sequence, first_hand=False, banker=0).reason == "too_weak"
+
+
+def test_v75_suit_precedence_at_an_equal_count():
+    v, parent = both("v75_suit_precedence")
+    up = [(0, cards("5D")), (1, cards("5S"))]     # spades rank above diamonds
+    got = judge_declarations(v, "5", up, first_hand=False, banker=0).value
+    assert got.legal and got.trump == 0
+    assert judge_declarations(parent, "5", up, first_hand=False, banker=0).reason == "too_weak"
+    down = [(0, cards("5S")), (1, cards("5D"))]
+    assert judge_declarations(v, "5", down, first_hand=False, banker=0).reason == "too_weak"
+
+
+def test_v81_the_first_level_card_turned_names_trump_else_the_highest_card():
+    v, parent = both("v81_first_level_card")
+    turned = cards("3H 4C 5D 7C 8C 9C JC QC")   # level 5: the 5 of diamonds is the first level card
+    assert judge_undeclared(v, turned, False, "5", "7").value.trump == 2
+    assert judge_undeclared(parent, turned, False, "5", "7").value.trump == 1   # 000:2.6: the first card
+    no_level = cards("3H 4C KD 7C AC 9C JC QC")   # no 5: the highest card, the ace of clubs
+    assert judge_undeclared(v, no_level, False, "5", "7").value.trump == 3
