@@ -76,11 +76,17 @@ def context(rules: Rules, level: str, trump: int | str | None) -> Context:
 @lru_cache(maxsize=512)
 def _context(rules: Rules, level: str, trump: int | None) -> Context:
     fixed = list(reversed(rules["trump.fixed_ranks"]))  # stated highest first; kept lowest first, as RANKS are
-    level_i = RANKS.index(level)
+    order = rules["trump.order"]
+    level_cards_trump = "trump_level" in order   # without the level tiers the level cards stay in their suits
+    level_i = RANKS.index(level) if level_cards_trump else -1
     fixed_i = {RANKS.index(r) for r in fixed}
+    named = [card(r, s) for r, s in rules.checked.values.get("trump.named_cards") or ()]
+    taken = set(named)   # a named card leaves its suit and every other tier
 
     def tier_positions(tier: str) -> list[list[int]]:
         """The positions of one tier, highest first; each position lists equal cards."""
+        if tier == "named":
+            return [[c] for c in named]
         if tier == "big_joker":
             return [[BIG_JOKER]]
         if tier == "small_joker":
@@ -105,9 +111,11 @@ def _context(rules: Rules, level: str, trump: int | None) -> Context:
     tier_of: list[str | None] = [None] * 54
     # trump: positions high to low
     trump_positions: list[tuple[str, list[int]]] = []
-    for tier in rules["trump.order"]:
+    for tier in order:
         for pos in tier_positions(tier):
-            trump_positions.append((tier, pos))
+            pos = pos if tier == "named" else [c for c in pos if c not in taken]
+            if pos:
+                trump_positions.append((tier, pos))
     top = 100 + len(trump_positions)
     for i, (tier, pos) in enumerate(trump_positions):
         for c in pos:
@@ -119,7 +127,7 @@ def _context(rules: Rules, level: str, trump: int | None) -> Context:
         if s == trump:
             continue
         for i in range(12, -1, -1):
-            if i == level_i or i in fixed_i:
+            if i == level_i or i in fixed_i or s * 13 + i in taken:
                 continue
             c = s * 13 + i
             suit[c] = s

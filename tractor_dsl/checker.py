@@ -529,8 +529,18 @@ class _Checker(ClauseChecks):
         if order is not None:
             missing = [t for t in ("big_joker", "small_joker", "trump_level", "off_level", "trump_suit")
                        if t not in order]
+            if set(missing) == {"trump_level", "off_level"}:
+                missing = []  # the level cards stay in their suits (V06)
+            named = values.get("trump.named_cards")
+            if ("named" in order) != bool(named):
+                where = origins["trump.named_cards" if named else "trump.order"].span
+                self.error("E213", "trump.named_cards and the tier 'named' of trump.order go together: "
+                           + ("the cards are named but trump.order has no tier 'named'" if named
+                              else "trump.order has the tier 'named' but trump.named_cards names no card"), where)
             if missing:
-                self.error("E208", f"trump.order lacks {', '.join(missing)}", origins["trump.order"].span)
+                self.error("E208", f"trump.order lacks {', '.join(missing)}"
+                           + (" (trump_level and off_level may be left out together)"
+                              if {"trump_level", "off_level"} & set(missing) else ""), origins["trump.order"].span)
             if values.get("trump.fixed_ranks") and not {"trump_fixed", "off_fixed"} <= set(order):
                 self.error("E209", "fixed trump ranks need the tiers trump_fixed and off_fixed in trump.order",
                            origins["trump.order"].span)

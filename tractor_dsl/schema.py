@@ -85,8 +85,15 @@ PARAMS: tuple[Param, ...] = (
           "Ranks that are always trump (常主), e.g. all 2s, highest first: [2, 10] puts the 2s above the 10s in "
           "each of the tiers trump_fixed and off_fixed (before issue 19 the order was ignored and the ranks "
           "ranked by face)."),
+    Param("trump.named_cards", ListType(CardType(), min_items=1, unique=True),
+          "Suited cards that are always trump, highest first, at the place of the tier 'named' in trump.order "
+          "(the heart 5 above the big joker, 红五: [{rank: 5, suit: hearts}] with trump.order = [named, "
+          "big_joker, ...]); a named card leaves its suit, its level tier and its fixed tier. Not set: none.",
+          required=False),
     Param("trump.order", ListType(_tier, min_items=3, unique=True), "Trump tiers, highest first; cards in one tier of "
-          "different suits (off-suit level cards, off-suit fixed ranks) are equal and the first played wins."),
+          "different suits (off-suit level cards, off-suit fixed ranks) are equal and the first played wins. "
+          "Without the tiers trump_level and off_level (both left out) the level cards stay in their suits "
+          "and only the trump suit's cards and the other tiers are trump; they still declare."),
     Param("trump.equal_cards", EnumType("first_played"), "Which of two equal cards wins."),
     # --- combinations ---
     Param("tractor.elements", ListType(EnumType("pair", "triple"), min_items=1, unique=True),

@@ -193,6 +193,12 @@ def _cases() -> dict[str, Case]:
     t = minimal(head='title "Minimal" "最小"\n  document "003"\n  variants V14, V87')
     add("E120 unknown house-rule id", "E120", t, "unknown house-rule reading 'V87': the catalogue (VARIANTS.md) "
         "names V01 to V86", at(t, "V87"))
+    t = minimal(values=settings(trump__order="[named, big_joker, small_joker, trump_level, off_level, trump_suit]"))
+    add("E213 named tier without cards", "E213", t, "trump.order has the tier 'named' but trump.named_cards names no "
+        "card", at(t, "trump.order"))
+    t = minimal(values=settings(trump__named_cards="[{ rank: 5, suit: hearts }]"))
+    add("E213 named cards without their tier", "E213", t, "the cards are named but trump.order has no tier 'named'",
+        at(t, "trump.named_cards"))
     t = minimal(values=settings(tractor__junctions="[[off_level, off_level]]"))
     add("E212 junction of a tier with itself", "E212", t, "junction [off_level, off_level] joins a tier to itself",
         at(t, "tractor.junctions"))
@@ -208,8 +214,11 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(tractor__mixed="true"))
     add("W311 mixed tractors with pairs only", "W311", t, "tractor.mixed = true can never apply",
         at(t, "tractor.mixed"), severity="warning")
-    t = minimal(values=settings(trump__order="[big_joker, small_joker, trump_suit]"))
-    add("E208 trump order incomplete", "E208", t, "trump.order lacks trump_level, off_level", at(t, "trump.order"))
+    t = minimal(values=settings(trump__order="[small_joker, trump_level, off_level, trump_suit]"))
+    add("E208 trump order incomplete", "E208", t, "trump.order lacks big_joker", at(t, "trump.order"))
+    t = minimal(values=settings(trump__order="[big_joker, small_joker, off_level, trump_suit]"))
+    add("E208 one level tier without the other", "E208", t,
+        "trump.order lacks trump_level (trump_level and off_level may be left out together)", at(t, "trump.order"))
 
     # --- follow ladders (E3xx) ---
     t = minimal(clause("c", "follow tractor(quad, 2): 4 pair"))

@@ -263,3 +263,18 @@ def test_v81_the_first_level_card_turned_names_trump_else_the_highest_card():
     assert judge_undeclared(parent, turned, False, "5", "7").value.trump == 1   # 000:2.6: the first card
     no_level = cards("3H 4C KD 7C AC 9C JC QC")   # no 5: the highest card, the ace of clubs
     assert judge_undeclared(v, no_level, False, "5", "7").value.trump == 3
+
+
+def test_v06_the_level_cards_stay_in_their_suits():
+    v, parent = both("v06_jokers_only")
+    # level 5, spades trump: the heart 5 is a heart, ruffed by a small trump (in 000 it is a trump above 4S)
+    assert winner(v, "5", "S", "5H", "4S") == 1
+    assert winner(parent, "5", "S", "5H", "4S") == 0
+    assert winner(v, "5", "S", "4H", "5H") == 1   # and it ranks as a 5 of hearts above the 4
+
+
+def test_v10_the_heart_5_is_above_the_big_joker():
+    v, parent = both("v10_heart_five")
+    assert winner(v, "2", "S", "J+", "5H") == 1
+    assert winner(parent, "2", "S", "J+", "5H") == 0   # 000:2.10: the big joker is the highest card
+    assert winner(v, "2", "S", "AH", "5H") == 1        # a trump: it ruffs the hearts it has left
