@@ -24,7 +24,7 @@ from typing import Iterable
 
 from tractor_dsl.patterns import can_form
 
-from .combos import Combo, classify
+from .combos import Combo, classify, tractor_candidates
 from .rules import Judgment, Trace
 from .trump import Context
 
@@ -106,14 +106,33 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: T
         trace.add(ctx.rules.clause("follow.break_triple_for_pair"))
     required: list[Unit] = []
     chosen: list[str] = []
+    in_tractors = _tractor_cards(ctx, lead, suit_holding, trace)
     for comp in lead.components:
         counts = _holding_counts(suit_holding, comp.size, protect)
+        if in_tractors and comp.length == 1 and comp.size > 1:
+            # follow.protect_tractors: the pairs and triples of a tractor held do not count for a pair or triple
+            counts = {c: (1 if c in in_tractors else n) for c, n in counts.items()}
         for entry in ladder_for(ctx, comp.unit, trace):
             if can_form(required + list(entry), runs, counts):
                 required.extend(entry)
                 chosen.append(describe_units(entry))
                 break
     return required, chosen
+
+
+def _tractor_cards(ctx: Context, lead: Combo, suit_holding, trace: Trace) -> set[int]:
+    """The cards of the tractors the follower holds, when ``follow.protect_tractors`` spares them."""
+    rules = ctx.rules
+    if not rules.checked.values.get("follow.protect_tractors") or \
+            not any(c.length == 1 and c.size > 1 for c in lead.components):
+        return set()
+    trace.add(rules.clause("follow.protect_tractors"))
+    held = dict(suit_holding)
+    out: set[int] = set()
+    for size in rules.tractor_sizes:
+        for cards in tractor_candidates(ctx, held, lead.suit, size):
+            out.update(cards)
+    return out
 
 
 def describe_units(units: Iterable[Unit]) -> str:

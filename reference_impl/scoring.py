@@ -72,3 +72,14 @@ def judge_result(rules: Rules, attackers_points: int) -> Judgment:
         detail += f" (capped from {raw})"
     return Judgment(HandResult(band.side, levels), trace.tuple(), "ok", detail,
                     {"band": band, "uncapped": raw})
+
+
+def last_trick_rule(rules: Rules, result: HandResult, banker_won_last: bool, trace: Trace | None = None) -> HandResult:
+    """``score.banker_needs_last_trick``: a banker side keeping the bank without the last trick rises no level."""
+    if not rules.checked.values.get("score.banker_needs_last_trick") or result.next_banker != "banker":
+        return result
+    if trace is not None:
+        trace.add(rules.clause("score.banker_needs_last_trick"))
+    if banker_won_last:
+        return result
+    return HandResult("banker", 0, result.rebid, result.forfeit)

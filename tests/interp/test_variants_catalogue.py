@@ -278,3 +278,48 @@ def test_v10_the_heart_5_is_above_the_big_joker():
     assert winner(v, "2", "S", "J+", "5H") == 1
     assert winner(parent, "2", "S", "J+", "5H") == 0   # 000:2.10: the big joker is the highest card
     assert winner(v, "2", "S", "AH", "5H") == 1        # a trump: it ruffs the hearts it has left
+
+
+def test_v28_a_tractor_need_not_be_broken_to_follow_a_pair():
+    v, parent = both("v28_protect_tractors")
+    lead, hand, play = cards("7H 7H"), cards("9H 9H 10H 10H 3H 4C"), cards("9H 3H")
+    assert judge_follow(context(v, "5", "S"), lead, hand, play).value is True
+    assert judge_follow(context(parent, "5", "S"), lead, hand, play).reason == "must_play_pair"
+    outside = cards("9H 9H 10H 10H 3H 3H")   # a pair outside the tractor must still be played
+    assert judge_follow(context(v, "5", "S"), lead, outside, cards("9H 3H")).reason == "must_play_pair"
+
+
+def test_v68_the_banker_side_rises_only_with_the_last_trick():
+    from random import Random
+    from reference_impl.hand import play_hand, team_of
+    v, parent = both("v68_banker_needs_last_trick")
+    seen = 0
+    for seed in range(60):
+        a = play_hand(v, Random(seed), 2, {0: "2", 1: "2"}, 0)
+        b = play_hand(parent, Random(seed), 2, {0: "2", 1: "2"}, 0)
+        assert a.tricks[-1].winner == b.tricks[-1].winner and a.attackers_points == b.attackers_points
+        banker_won_last = team_of(a.tricks[-1].winner) == team_of(a.banker)
+        if b.next_banker_side == "banker" and b.levels_gained > 0 and not banker_won_last:
+            assert (a.next_banker_side, a.levels_gained) == ("banker", 0)
+            seen += 1
+        else:
+            assert (a.next_banker_side, a.levels_gained) == (b.next_banker_side, b.levels_gained)
+    assert seen, "no hand in which the banker side kept the bank without the last trick"
+
+
+def test_v82_a_hand_without_points_or_trumps_is_redealt():
+    from reference_impl.hand import redeal_for_contents
+    v, parent = both("v82_redeal_poor_hands")
+    rich = cards("5H KD 2S 3C")             # points, and a level card at level 2
+    no_points = cards("3H 4D 2S 6C")
+    no_trumps = cards("5H KD 3S 4C")
+    assert not redeal_for_contents(v, "2", [rich] * 4)
+    assert redeal_for_contents(v, "2", [rich, no_points, rich, rich])
+    assert redeal_for_contents(v, "2", [rich, rich, no_trumps, rich])
+    assert not redeal_for_contents(parent, "2", [rich, no_points, no_trumps, rich])
+
+
+def test_v69_a_team_at_a_must_defend_it_as_banker():
+    r003, r000 = rules_for("r003"), rules_for("r000")   # 003:3.2 A必打 (V61, V69); 000 has no must-play A
+    assert not advance(r003, "A", 1, False).value.won and advance(r003, "A", 1, True).value.won
+    assert advance(r000, "A", 1, False).value.won
