@@ -209,7 +209,7 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
 
         if retake and seat != state.declarer and own.get(seat, (None,))[0] == c and not is_joker(c):
             # declare.retake: an overcalled declarer adds copies of his card; an equal count takes trump back
-            trace.add(rules.clause("declare.retake"))
+            trace.add(*rules.clauses_of("declare.retake"))
             total = own[seat][1] + n
             if total > rules.decks:
                 return refuse(i, "wrong_count", f"{total} copies of {text(c)} with {rules.decks} decks")
@@ -249,7 +249,7 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
         strength = (n, _JOKER_RANK.get(c, 0))
         precedes = _precedes(rules, c, state.card, n, state.strength[0])
         if precedes:
-            trace.add(rules.clause("declare.suit_precedence"))
+            trace.add(*rules.clauses_of("declare.suit_precedence"))
         if not precedes and not _strength_beats(rules, strength, state.strength):
             return refuse(i, "too_weak", f"{n} × {text(c)} does not beat {state.strength[0]} × {text(state.card)}")
         trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)

@@ -126,7 +126,7 @@ def _tractor_cards(ctx: Context, lead: Combo, suit_holding, trace: Trace) -> set
     if not rules.checked.values.get("follow.protect_tractors") or \
             not any(c.length == 1 and c.size > 1 for c in lead.components):
         return set()
-    trace.add(rules.clause("follow.protect_tractors"))
+    trace.add(*rules.clauses_of("follow.protect_tractors"))
     held = dict(suit_holding)
     out: set[int] = set()
     for size in rules.tractor_sizes:

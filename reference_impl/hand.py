@@ -101,7 +101,7 @@ def redeal_for_contents(rules: Rules, level: str, hands, trace: list[str] | None
     if not conditions:
         return False
     if trace is not None:
-        trace.append(rules.clause("deal.redeal_if"))
+        trace.extend(rules.clauses_of("deal.redeal_if"))
     from .cards import is_joker, rank_of
     always = {level, *rules["trump.fixed_ranks"]}
     for hand in hands:

@@ -45,8 +45,7 @@ def advance(rules: Rules, level: str, gain: int, as_banker: bool) -> Judgment:
     trace.add(rules.clause("level.must_play"), rules.clause("level.end"))
     target = here + gain
     if rules.checked.values.get("level.wrap"):
-        if "level.wrap" in rules.checked.origins:  # absent from a counterfactual ruleset of the suite
-            trace.add(rules.clause("level.wrap"))
+        trace.add(*rules.clauses_of("level.wrap"))
         return _wrapped(ranks, here, gain, must, trace)
     # a must-play level strictly above the current one stops the climb
     stops = [m for m in must if here < m < target]

@@ -56,6 +56,12 @@ class Rules:
         """The id of the clause that sets ``name``."""
         return self.checked.origins[name].clause.id
 
+    def clauses_of(self, name: str) -> tuple[str, ...]:
+        """The clause that sets an optional setting, if one does (a counterfactual ruleset of the suite may
+        hold the setting with no clause stating it)."""
+        origin = self.checked.origins.get(name)
+        return (origin.clause.id,) if origin is not None else ()
+
     def cites(self, clause_id: str) -> tuple[str, ...]:
         return self.checked.clause(clause_id).cites
 

@@ -79,7 +79,7 @@ def last_trick_rule(rules: Rules, result: HandResult, banker_won_last: bool, tra
     if not rules.checked.values.get("score.banker_needs_last_trick") or result.next_banker != "banker":
         return result
     if trace is not None:
-        trace.add(rules.clause("score.banker_needs_last_trick"))
+        trace.add(*rules.clauses_of("score.banker_needs_last_trick"))
     if banker_won_last:
         return result
     return HandResult("banker", 0, result.rebid, result.forfeit)
