@@ -72,5 +72,5 @@ def _house_rules(out, ids, zh: bool) -> None:
         v = known[vid]
         out.print(ui.styled("  ", (vid, "clause"), f"  {v.point}: {v.text}"), soft_wrap=True)
         if zh:
-            out.print(f"        {v.zh}", soft_wrap=True)
+            out.print(f"        {v.point_zh}：{v.zh}", soft_wrap=True)
     out.print()

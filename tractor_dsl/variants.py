@@ -4,7 +4,7 @@ A ruleset names the readings it states with ``variants V14`` (for the whole
 ruleset, as the files of ``spec/variants/`` do) or inside the clause that
 states it (as the bundled rulebooks do); the checker refuses an id the
 catalogue does not hold (E120). The list is ``spec/variants.tsv``: id, the
-point of variation, the reading in English and in Chinese.
+point of variation in English and in Chinese, the reading in English and in Chinese.
 """
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from .bundled import default_spec_dir
 @dataclass(frozen=True)
 class Variant:
     id: str
-    point: str
-    text: str
-    zh: str
+    point: str      # the point of variation, in English
+    point_zh: str   # ... and in Chinese
+    text: str       # the reading, in English
+    zh: str         # ... and in Chinese
 
 
 @lru_cache(maxsize=1)
@@ -28,8 +29,8 @@ def variants() -> tuple[Variant, ...]:
     out = []
     for line in text.splitlines():
         if line and not line.startswith("#"):
-            vid, point, en, zh = line.split("\t", 3)
-            out.append(Variant(vid, point, en, zh))
+            vid, point, point_zh, en, zh = line.split("\t", 4)
+            out.append(Variant(vid, point, point_zh, en, zh))
     return tuple(out)
 
 

@@ -1,0 +1,89 @@
+"""``tractor-house-rules``: the catalogue of house-rule readings (VARIANTS.md), each with its id, one line in
+the page's language and the rulesets that state it; then the readings no ruleset states yet, and why."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from tractor_nodes import library, make_table, para, TractorDirective
+
+HL = {
+    "en": {"intro": "Every house-rule reading of the catalogue of variation points (VARIANTS.md), with the "
+                    "rulesets that state it: a bundled rulebook or derived ruleset names it in the clause or "
+                    "reading that states it, and each file of spec/variants/ states one reading over the "
+                    "closest bundled ruleset (tractor diff PARENT FILE shows a position that tells them apart).",
+           "headers": ["Id", "Point", "Reading", "Stated by"], "none": "not stated yet",
+           "unstated": "Readings the rule language cannot state yet", "scope":
+               "Out of scope: more than four players (找朋友, Finding Friends), as VARIANTS.md says."},
+    "zh": {"intro": "规则变体目录（VARIANTS.md）中的每一种读法，以及采用它的规则集：随附的规则书和派生规则集在"
+                    "相应的条款或解读中注明；spec/variants/ 中每个文件在最接近的随附规则集上采用一种读法"
+                    "（tractor diff 父规则集 文件 给出区分二者的牌局）。",
+           "headers": ["编号", "变化点", "读法", "采用者"], "none": "尚未采用",
+           "unstated": "规则语言尚不能表达的读法", "scope": "不在范围内：四人以上（找朋友），见VARIANTS.md。"},
+}
+
+# Why a reading cannot be stated yet (English, Chinese).
+WHY = {
+    "V04": ("four identical cards would be a unit of its own (a quad), which the combinations and the protocol "
+            "(sizes 1-3) do not have", "四张相同的牌须成为一种新的牌型（四条），牌型和协议（1至3张）都还没有"),
+    "V05": ("removing cards from the pack needs an equipment setting and a pack with missing copies in every "
+            "check of copies", "从牌中去掉若干张需要新的牌具设定，且每次检查张数都要考虑缺少的牌"),
+    "V21": ("the off-suit level cards of different suits hold one place in the card order, so their pairs "
+            "cannot chain (a junction of a tier with itself is refused, E212)",
+            "不同花色的副级牌在牌序中同处一位，其对子无法相连（同层相连被拒绝，E212）"),
+    "V29": ("which position the house rule refuses is not settled: the reading needs its own example",
+            "此规则变体究竟拒绝哪种出法尚未确定，需要举例说明"),
+    "V66": ("a level that is not a rank (no trump above A) is not a value of level.ranks",
+            "不是牌点的级别（A之上的无主级）不是level.ranks的取值"),
+    "V67": ("sending a team back to 2 needs a hand result that resets a level, which the protocol's hand answer "
+            "does not carry", "让一方退回到2需要能重置级别的结果，而协议的hand答案没有这一项"),
+}
+
+
+def _stated_by() -> dict[str, list[str]]:
+    lib = library()
+    out: dict[str, list[str]] = {}
+    for name in sorted(lib.rulesets):
+        for vid in lib.rulesets[name].variants:
+            out.setdefault(vid, []).append(name)
+    return out
+
+
+class HouseRulesDirective(TractorDirective):
+    option_spec = {"lang": directives.unchanged}
+
+    def run(self):
+        self.note()
+        from tractor_dsl.bundled import is_catalogue
+        from tractor_dsl.variants import variants
+        lang = self.lang()
+        hl = HL[lang]
+        lib = library()
+        stated = _stated_by()
+        rows = []
+        for v in variants():
+            who = nodes.paragraph()
+            for i, name in enumerate(stated.get(v.id, [])):
+                if i:
+                    who += nodes.Text("、" if lang == "zh" else ", ")
+                rs = lib.rulesets[name]
+                shown = f"spec/variants/{Path(rs.file).name}" if is_catalogue(rs.file) else name
+                who += nodes.literal(shown, shown)
+            if not stated.get(v.id):
+                who += nodes.emphasis(hl["none"], hl["none"])
+            rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point),
+                         para(v.zh if lang == "zh" else v.text), who])
+        out: list[nodes.Node] = [para(hl["intro"]),
+                                 make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5])]
+        missing = [v for v in variants() if v.id not in stated]
+        if missing:
+            out.append(para(nodes.strong(hl["unstated"], hl["unstated"])))
+            items = nodes.bullet_list()
+            for v in missing:
+                why = WHY.get(v.id, ("", ""))[1 if lang == "zh" else 0]
+                items += nodes.list_item("", para(nodes.literal(v.id, v.id), " ", why))
+            out.append(items)
+        out.append(para(hl["scope"]))
+        return out
