@@ -43,10 +43,14 @@ WHY = {
 
 
 def _stated_by() -> dict[str, list[str]]:
+    """The rulesets that state each reading: a bundled one by its clauses and readings, a catalogue file by
+    its own 'variants' line (not the readings it inherits from its parent)."""
+    from tractor_dsl.bundled import is_catalogue
     lib = library()
     out: dict[str, list[str]] = {}
     for name in sorted(lib.rulesets):
-        for vid in lib.rulesets[name].variants:
+        rs = lib.rulesets[name]
+        for vid in rs.own_variants if is_catalogue(rs.file) else rs.variants:
             out.setdefault(vid, []).append(name)
     return out
 
