@@ -24,6 +24,7 @@ from typing import Iterable
 
 from tractor_dsl.patterns import can_form
 
+from .cards import text
 from .combos import Combo, classify, tractor_candidates
 from .rules import Judgment, Trace
 from .trump import Context
@@ -120,6 +121,21 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: T
     return required, chosen
 
 
+def _triple_for_pair(ctx: Context, lead: Combo, in_suit: dict, played: dict, trace: Trace) -> str | None:
+    """``follow.pairs_before_triples``: with a tractor led, a triple broken for a pair while a pair held stays in
+    the hand (the obligation is met, but by the wrong cards): what is wrong, or None."""
+    rules = ctx.rules
+    if not rules.checked.values.get("follow.pairs_before_triples") or not any(c.length > 1 for c in lead.components):
+        return None
+    trace.add(*rules.clauses_of("follow.pairs_before_triples"))
+    broken = [c for c, n in played.items() if n == 2 and in_suit.get(c, 0) >= 3]
+    kept = [c for c, n in in_suit.items() if n == 2 and played.get(c, 0) < 2]
+    if broken and kept:
+        return (f"a triple broken for a pair ({text(broken[0])}) while the pair {text(kept[0])} is held: "
+                "the pairs held come first")
+    return None
+
+
 def _tractor_cards(ctx: Context, lead: Combo, suit_holding, trace: Trace) -> set[int]:
     """The cards of the tractors the follower holds, when ``follow.protect_tractors`` spares them."""
     rules = ctx.rules
@@ -190,6 +206,9 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
     required, chosen = obligation(ctx, lead, in_suit, trace)
     runs = ctx.runs[suit]
     if can_form(required, runs, play_in_suit):
+        standing_in = _triple_for_pair(ctx, lead, in_suit, play_in_suit, trace)
+        if standing_in:
+            return Judgment(False, trace.tuple(), "must_play_pair", standing_in, {"required": chosen})
         return Judgment(True, trace.tuple(), "ok", "; ".join(chosen), {"required": chosen})
     reason = "must_play_pair"
     tractors = [u for u in required if u[1] > 1]

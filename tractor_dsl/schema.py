@@ -149,6 +149,10 @@ PARAMS: tuple[Param, ...] = (
           "pairs before pairs alone), then pairs and triples, then singles; 'counts' - only as many triples "
           "and pairs as can be played, in any arrangement."),
     Param("follow.break_triple_for_pair", BoolType(), "Whether a follower must break a triple to follow a pair."),
+    Param("follow.pairs_before_triples", BoolType(),
+          "When a tractor is led, whether the pairs a follower plays come from the pairs he holds before any "
+          "triple is broken: a play that breaks a triple for a pair while a pair held stays in the hand is "
+          "refused (a triple may not stand in for a pair). Not set: false.", required=False),
     Param("follow.protect_tractors", BoolType(),
           "Whether a follower need not break a tractor he holds to follow a pair or a triple: the pairs and "
           "triples of his tractors do not count for a pair or triple led (he may still play them). Not set: "

@@ -323,3 +323,14 @@ def test_v69_a_team_at_a_must_defend_it_as_banker():
     r003, r000 = rules_for("r003"), rules_for("r000")   # 003:3.2 A必打 (V61, V69); 000 has no must-play A
     assert not advance(r003, "A", 1, False).value.won and advance(r003, "A", 1, True).value.won
     assert advance(r000, "A", 1, False).value.won
+
+
+def test_v29_held_pairs_come_before_broken_triples_when_a_tractor_is_led():
+    v, parent = both("v29_pairs_before_triples")
+    lead, hand = cards("5H 5H 6H 6H"), cards("3H 3H 3H 7H 7H 9H 9H 4C")
+    broken = cards("3H 3H 7H 7H")   # two pairs, one of them from the triple, while 99 stays in hand
+    assert judge_follow(context(v, "J", "S"), lead, hand, broken).reason == "must_play_pair"
+    assert judge_follow(context(parent, "J", "S"), lead, hand, broken).value is True
+    assert judge_follow(context(v, "J", "S"), lead, hand, cards("7H 7H 9H 9H")).value is True
+    # a pair led is no tractor: the house rule does not apply
+    assert judge_follow(context(v, "J", "S"), cards("5H 5H"), hand, cards("3H 3H")).value is True
