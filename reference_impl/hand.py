@@ -71,6 +71,7 @@ class HandRecord:
     levels_gained: int = 0
     clauses: list[str] = field(default_factory=list)
     redeals: int = 0
+    knocked_back: str | None = None   # level.knock_back: the level the banker's team goes back to
 
     @property
     def banker_team(self) -> int:
@@ -324,7 +325,7 @@ def _play_trick(ctx, hands, leader: int, banker_team: int, table: _Table, trace:
 
 def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str], journal: list | None = None) -> None:
     from .kitty import judge_kitty
-    from .scoring import judge_result, last_trick_rule
+    from .scoring import judge_result, knock_back, last_trick_rule
     last = record.tricks[-1]
     winning_play = next(p for s, p in last.plays if s == last.winner)
     side = "banker" if team_of(last.winner) == record.banker_team else "attackers"
@@ -341,6 +342,7 @@ def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str], journal: li
     from .rules import Trace
     extra = Trace()
     value = last_trick_rule(rules, result.value, side == "banker", extra)
+    record.knocked_back = knock_back(rules, record.level, winning_play, side, extra)
     trace.extend(extra.ids)
     record.next_banker_side = value.next_banker
     record.levels_gained = value.levels

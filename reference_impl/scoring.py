@@ -83,3 +83,19 @@ def last_trick_rule(rules: Rules, result: HandResult, banker_won_last: bool, tra
     if banker_won_last:
         return result
     return HandResult("banker", 0, result.rebid, result.forfeit)
+
+
+def knock_back(rules: Rules, level: str, winning_play, winner_side: str, trace: Trace | None = None) -> str | None:
+    """``level.knock_back`` (the jack rule, 钩J): the level the banker's team goes back to when the attackers win
+    the last trick of a hand played at its level with a single card of that rank; None when the rule is not
+    set or does not apply."""
+    rule = rules.checked.values.get("level.knock_back")
+    if not rule or level != rule["level"]:
+        return None
+    if trace is not None:
+        trace.add(*rules.clauses_of("level.knock_back"))
+    from .cards import rank_of
+    cards = list(winning_play)
+    if winner_side == "attackers" and len(cards) == 1 and rank_of(cards[0]) == rule["level"]:
+        return rule["to"]
+    return None

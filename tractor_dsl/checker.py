@@ -519,6 +519,10 @@ class _Checker(ClauseChecks):
         for v in values.get("level.must_play", ()):
             if v not in ranks:
                 self.error("E206", f"must-play level {v} is not one of level.ranks", origins["level.must_play"].span)
+        for v in (values.get("level.knock_back") or {}).values():
+            if v not in ranks:
+                self.error("E206", f"level.knock_back names {v}, which is not one of level.ranks",
+                           origins["level.knock_back"].span)
         if values.get("level.wrap") and values.get("level.end") is not None:
             self.error("E211", f"level.wrap = true needs level.end = none: a climb that wraps past "
                                f"{ranks[-1]} never passes {values['level.end']}", origins["level.wrap"].span)

@@ -76,6 +76,10 @@ PARAMS: tuple[Param, ...] = (
     Param("level.start", RankType(), "The level both teams start at."),
     Param("level.end", OptionalType(RankType()), "The last level: a team that passes it wins the game; none for no end."),
     Param("level.must_play", ListType(RankType(), unique=True), "Levels that cannot be skipped (必打): a gain stops there."),
+    Param("level.knock_back", RecordType({"level": RankType(), "to": RankType()}),
+          "The jack rule (钩J): when a hand is played at 'level' and the attackers win its last trick with a "
+          "single card of that rank, the banker's team goes back to the level 'to' ({level: J, to: 2}). Read on "
+          "a whole hand and game. Not set: no such rule.", required=False),
     Param("level.wrap", BoolType(),
           "Whether the levels wrap past the last one back to the first (a team beyond A plays 2 again), so that "
           "a must-play first level (逢2必打) stops a climb past the last; needs level.end = none. Not set: false. "

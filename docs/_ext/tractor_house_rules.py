@@ -33,12 +33,8 @@ WHY = {
     "V21": ("the off-suit level cards of different suits hold one place in the card order, so their pairs "
             "cannot chain (a junction of a tier with itself is refused, E212)",
             "不同花色的副级牌在牌序中同处一位，其对子无法相连（同层相连被拒绝，E212）"),
-    "V29": ("which position the house rule refuses is not settled: the reading needs its own example",
-            "此规则变体究竟拒绝哪种出法尚未确定，需要举例说明"),
     "V66": ("a level that is not a rank (no trump above A) is not a value of level.ranks",
             "不是牌点的级别（A之上的无主级）不是level.ranks的取值"),
-    "V67": ("sending a team back to 2 needs a hand result that resets a level, which the protocol's hand answer "
-            "does not carry", "让一方退回到2需要能重置级别的结果，而协议的hand答案没有这一项"),
 }
 
 

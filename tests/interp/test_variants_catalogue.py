@@ -334,3 +334,14 @@ def test_v29_held_pairs_come_before_broken_triples_when_a_tractor_is_led():
     assert judge_follow(context(v, "J", "S"), lead, hand, cards("7H 7H 9H 9H")).value is True
     # a pair led is no tractor: the house rule does not apply
     assert judge_follow(context(v, "J", "S"), cards("5H 5H"), hand, cards("3H 3H")).value is True
+
+
+def test_v67_the_jack_rule_sends_the_bankers_team_back_to_2():
+    from reference_impl.scoring import knock_back
+    v, parent = both("v67_jack_rule")
+    assert knock_back(v, "J", cards("JH"), "attackers") == "2"        # a single J wins the last trick at J
+    assert knock_back(parent, "J", cards("JH"), "attackers") is None
+    assert knock_back(v, "J", cards("JH"), "banker") is None          # the banker side's own J: no hook
+    assert knock_back(v, "J", cards("JH JH"), "attackers") is None    # a pair of Js: not a single
+    assert knock_back(v, "Q", cards("QH"), "attackers") is None       # another level
+
