@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import format_cards, full_pack
+from .cards import card, format_cards, full_pack
 from .combos import classify
 from .following import judge_follow_combo
 from .leading import judge_lead
@@ -115,6 +115,8 @@ def redeal_for_contents(rules: Rules, level: str, hands, trace: list[str] | None
 
 def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dict[int, list[int]], list[int]]:
     pack = full_pack(rules.decks)
+    for rank, suit in rules.checked.values.get("equipment.removed") or ():   # cards out of the pack (V05)
+        pack.remove(card(rank, suit))
     rng.shuffle(pack)
     players = rules["equipment.players"]  # four: the schema allows no other number
     hands: dict[int, list[int]] = {s: [] for s in range(players)}

@@ -503,10 +503,18 @@ class _Checker(ClauseChecks):
         if not all(k in values for k in need):
             return
         decks, players, hand, kitty = (values[k] for k in need)
-        if hand * players + kitty != decks * CARDS_PER_DECK:
+        removed = values.get("equipment.removed") or ()
+        pack = decks * CARDS_PER_DECK - len(removed)
+        if hand * players + kitty != pack:
+            out = f" less the {len(removed)} removed" if removed else ""
             self.error("E205", f"impossible equipment: {players} hands of {hand} plus a kitty of {kitty} is "
-                               f"{hand * players + kitty} cards, but {decks} deck(s) hold {decks * CARDS_PER_DECK}",
+                               f"{hand * players + kitty} cards, but {decks} deck(s){out} hold {pack}",
                        origins["equipment.hand_size"].span)
+        from collections import Counter
+        for (rank, suit), n in Counter(removed).items():
+            if n > decks:
+                self.error("E214", f"equipment.removed takes {n} copies of the {rank} of {suit} out of {decks} "
+                                   f"deck(s)", origins["equipment.removed"].span)
 
     def check_levels(self, values, origins) -> None:
         ranks = values.get("level.ranks")

@@ -71,6 +71,9 @@ PARAMS: tuple[Param, ...] = (
     Param("equipment.hand_size", IntType(1, 60), "Cards each player holds after the deal."),
     Param("equipment.kitty_size", IntType(0, 20), "Cards in the kitty (底牌)."),
     Param("equipment.points", MapType(RankType(), IntType(0, 100)), "Point value of each point rank (分牌)."),
+    Param("equipment.removed", ListType(CardType(), min_items=1),
+          "Cards taken out of the pack before the deal (one copy each time a card is listed), so that hands and "
+          "kitty come out even (a kitty of 6 with two decks: two cards out). Not set: none.", required=False),
     # --- levels ---
     Param("level.ranks", ListType(RankType(), min_items=2, unique=True), "The levels in the order teams climb them."),
     Param("level.start", RankType(), "The level both teams start at."),

@@ -199,6 +199,14 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(trump__named_cards="[{ rank: 5, suit: hearts }]"))
     add("E213 named cards without their tier", "E213", t, "the cards are named but trump.order has no tier 'named'",
         at(t, "trump.named_cards"))
+    t = minimal(values=settings(equipment__removed="[{ rank: 3, suit: clubs }, { rank: 3, suit: clubs }, "
+                                                   "{ rank: 3, suit: clubs }]", equipment__hand_size="25",
+                                equipment__kitty_size="5"))
+    add("E214 more copies removed than the decks hold", "E214", t,
+        "equipment.removed takes 3 copies of the 3 of clubs out of 2 deck(s)", at(t, "equipment.removed"))
+    t = minimal(values=settings(equipment__removed="[{ rank: 3, suit: clubs }]"))
+    add("E205 removed cards counted", "E205", t, "is 108 cards, but 2 deck(s) less the 1 removed hold 107",
+        at(t, "equipment.hand_size"))
     t = minimal(values=settings(tractor__junctions="[[off_level, off_level]]"))
     add("E212 junction of a tier with itself", "E212", t, "junction [off_level, off_level] joins a tier to itself",
         at(t, "tractor.junctions"))

@@ -345,3 +345,15 @@ def test_v67_the_jack_rule_sends_the_bankers_team_back_to_2():
     assert knock_back(v, "J", cards("JH JH"), "attackers") is None    # a pair of Js: not a single
     assert knock_back(v, "Q", cards("QH"), "attackers") is None       # another level
 
+
+
+def test_v05_a_kitty_of_6_with_two_cards_removed():
+    from random import Random
+    from reference_impl.hand import deal_cards
+    v, parent = both("v05_kitty_with_cards_removed")
+    hands, kitty_cards = deal_cards(v, Random(5), 0)
+    dealt = [c for h in hands.values() for c in h] + kitty_cards
+    assert [len(h) for h in hands.values()] == [25] * 4 and len(kitty_cards) == 6 and len(dealt) == 106
+    assert cards("3C")[0] not in dealt                       # both 3s of clubs are out
+    hands, kitty_cards = deal_cards(parent, Random(5), 0)
+    assert len(kitty_cards) == 8 and sum(len(h) for h in hands.values()) == 100
