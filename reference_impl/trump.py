@@ -176,6 +176,13 @@ def _context(rules: Rules, level: str, trump: int | None) -> Context:
             jokers.append([card(level, s) for s in SUIT_LETTERS])
         if len(jokers) > 1:
             runs[TRUMP].append(jokers)
+    if rules.checked.values.get("tractor.off_level_chain") and level_cards_trump:
+        # any two or more off-suit level cards of different suits chain (V21): a run for each such set
+        from itertools import combinations
+        off = [card(level, s) for s in SUIT_LETTERS if trump is None or s != SUIT_LETTERS[trump]]
+        off = [c for c in off if c not in taken]
+        for k in range(2, len(off) + 1):
+            runs[TRUMP].extend([[c] for c in group] for group in combinations(off, k))
     wrap: frozenset = frozenset()
     if rules["tractor.ace_two"] != "none" and "2" in fixed and trump is not None and level != "A":
         ace, two = trump * 13 + 12, trump * 13 + 0

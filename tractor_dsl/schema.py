@@ -112,6 +112,10 @@ PARAMS: tuple[Param, ...] = (
     Param("tractor.bridge_level", BoolType(), "Whether ranks either side of the removed level rank are adjacent."),
     Param("tractor.junctions", ListType(ListType(_tier, min_items=2)),
           "Pairs of trump tiers whose boundary cards chain (e.g. [small_joker, trump_level])."),
+    Param("tractor.off_level_chain", BoolType(),
+          "Whether pairs (or triples) of off-suit level cards of different suits chain with one another "
+          "(5♥5♥5♦5♦ at level 5 with spades trump), any two or more of them, though the cards are equal in rank. "
+          "Not set: false (they hold one place in the card order and never chain).", required=False),
     Param("tractor.ace_two", EnumType("none", "lowest", "by_top_card"),
           "Whether the trump-suit A and 2 chain (AA22) when 2s are fixed trump, and how such a tractor ranks."),
     Param("tractor.no_trump_junction", BoolType(),

@@ -28,9 +28,6 @@ HL = {
 WHY = {
     "V04": ("four identical cards would be a unit of its own (a quad), which the combinations and the protocol "
             "(sizes 1-3) do not have", "四张相同的牌须成为一种新的牌型（四条），牌型和协议（1至3张）都还没有"),
-    "V21": ("the off-suit level cards of different suits hold one place in the card order, so their pairs "
-            "cannot chain (a junction of a tier with itself is refused, E212)",
-            "不同花色的副级牌在牌序中同处一位，其对子无法相连（同层相连被拒绝，E212）"),
     "V66": ("a level that is not a rank (no trump above A) is not a value of level.ranks",
             "不是牌点的级别（A之上的无主级）不是level.ranks的取值"),
 }

@@ -357,3 +357,11 @@ def test_v05_a_kitty_of_6_with_two_cards_removed():
     assert cards("3C")[0] not in dealt                       # both 3s of clubs are out
     hands, kitty_cards = deal_cards(parent, Random(5), 0)
     assert len(kitty_cards) == 8 and sum(len(h) for h in hands.values()) == 100
+
+
+def test_v21_off_suit_level_pairs_of_different_suits_chain():
+    v, parent = both("v21_off_level_pairs_chain")
+    for text in ("5H 5H 5D 5D", "5H 5H 5C 5C", "5H 5H 5D 5D 5C 5C"):
+        assert kind(v, text, "5", "S") == "tractor", text
+        assert kind(parent, text, "5", "S") == "throw", text
+    assert kind(v, "5H 5H 5D 5D", "5", None) == "tractor"    # no trump suit: all four suits are off-suit
