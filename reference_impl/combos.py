@@ -19,7 +19,7 @@ from typing import Iterable
 
 from .trump import Context
 
-KIND_OF_SIZE = {1: "single", 2: "pair", 3: "triple"}
+KIND_OF_SIZE = {1: "single", 2: "pair", 3: "triple", 4: "quad"}   # quads with four decks (V04)
 SIZE_OF_ELEMENT = {"pair": 2, "triple": 3}
 
 

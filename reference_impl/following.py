@@ -49,6 +49,8 @@ def derived_ladder(unit: Unit, with_tractor: bool) -> tuple[tuple[Unit, ...], ..
     size, length = unit
     n = size * length
     entries: list[tuple[Unit, ...]] = []
+    if size == 4 and length == 1:  # a quad (four decks) is followed by a quad first
+        entries.append((unit,))
     if length > 1 and with_tractor:
         entries.append((unit,))
         for parts in _tractor_partitions(length):
@@ -157,7 +159,7 @@ def describe_units(units: Iterable[Unit]) -> str:
 
 @lru_cache(maxsize=4096)
 def _describe(units: tuple[Unit, ...]) -> str:
-    names = {1: "single", 2: "pair", 3: "triple"}
+    names = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
     counted = Counter(units)
     parts = []
     for (size, length), n in sorted(counted.items(), key=lambda kv: (-kv[0][1], -kv[0][0])):

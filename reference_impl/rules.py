@@ -43,8 +43,9 @@ class Rules:
 
     @cached_property
     def unit_sizes(self) -> tuple[int, ...]:
-        """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks."""
-        return tuple(s for s in (3, 2) if s <= self.decks)
+        """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks, quads (four identical
+        cards) with 4 decks."""
+        return tuple(s for s in (4, 3, 2) if s <= self.decks)
 
     @cached_property
     def tractor_sizes(self) -> tuple[int, ...]:

@@ -66,7 +66,8 @@ _lateness_step = RecordType({"over": IntType(0, 1000), "points": IntType(0, 1000
 
 PARAMS: tuple[Param, ...] = (
     # --- equipment ---
-    Param("equipment.decks", IntType(1, 4), "Number of standard 54-card decks shuffled together."),
+    Param("equipment.decks", IntType(1, 4), "Number of standard 54-card decks shuffled together; with four, "
+          "four identical cards are a unit of their own (a quad, 四条), followed by a quad first."),
     Param("equipment.players", IntType(4, 4), "Players at the table, in two teams of two, partners opposite."),
     Param("equipment.hand_size", IntType(1, 60), "Cards each player holds after the deal."),
     Param("equipment.kitty_size", IntType(0, 20), "Cards in the kitty (底牌)."),

@@ -365,3 +365,15 @@ def test_v21_off_suit_level_pairs_of_different_suits_chain():
         assert kind(v, text, "5", "S") == "tractor", text
         assert kind(parent, text, "5", "S") == "throw", text
     assert kind(v, "5H 5H 5D 5D", "5", None) == "tractor"    # no trump suit: all four suits are off-suit
+
+
+def test_v04_four_decks_make_four_identical_cards_a_quad():
+    v, parent = both("v04_four_decks")
+    assert (v.decks, v.hand_size, v.kitty_size) == (4, 52, 8)
+    assert kind(v, "7H 7H 7H 7H") == "quad"
+    assert kind(parent, "7H 7H 7H 7H") == "throw"   # with three decks: a triple and a single
+    # a quad led is followed by a quad first (V04: units of up to four identical cards)
+    lead, hand = cards("7H 7H 7H 7H"), cards("9H 9H 9H 9H 3H 4H 5H 6H 2C")
+    assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 3H 4H 5H")).reason == "must_play_pair"
+    assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 9H 9H 9H")).value is True
+    assert judge_result(v, 160).value.next_banker == "attackers" and judge_result(parent, 160).value.levels == 1

@@ -13,7 +13,7 @@ from conformance.analysis.variants.questions import IMPOSSIBLE, Outcome, Questio
 
 SUIT_EN = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_ZH = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
-SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三条"}
+SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三条", "quad": "四条"}
 SIDE_EN = {"banker": "the banker side", "attackers": "the attackers"}
 SIDE_ZH = {"banker": "守庄方", "attackers": "攻庄方"}
 REASONS_ZH = {
@@ -85,7 +85,7 @@ def shape_text(shape: str, lang: str) -> str:
         return f"a tractor of {length} {element}s"
     if _z(lang):
         return SHAPE_ZH.get(shape, shape)
-    return {"single": "a single", "pair": "a pair", "triple": "a triple"}.get(shape, shape)
+    return {"single": "a single", "pair": "a pair", "triple": "a triple", "quad": "a quad"}.get(shape, shape)
 
 
 def pattern_zh(pattern: str) -> str:
@@ -125,7 +125,7 @@ def _split_top(s: str) -> list[str]:
 
 def _shape_of(components: list[dict]) -> str:
     def one(c):
-        name = {1: "single", 2: "pair", 3: "triple"}[c["size"]]
+        name = {1: "single", 2: "pair", 3: "triple", 4: "quad"}[c["size"]]
         if c["length"] > 1 and len(c.get("cards", ())) not in (0, c["size"] * c["length"]):
             name = "mixed"  # pairs and triples side by side (88999): more cards than size x length
         return f"tractor({name}, {c['length']})" if c["length"] > 1 else name
