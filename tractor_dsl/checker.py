@@ -178,8 +178,13 @@ def _bundled_context(lib: Library, files: list[Path]) -> set[str]:
     missing = {rs.extends for rs in lib.parsed.values() if rs.extends and rs.extends not in lib.parsed}
     if not missing or any(in_library(str(f)) for f in files):
         return set()
+    from .bundled import is_catalogue
     context: set[str] = set()
-    for path in spec_files():
+    files = spec_files()
+    # the rulebooks and derived rulesets always; a house-rule file of the catalogue only when extended
+    for path in [f for f in files if not is_catalogue(str(f))] + [f for f in files if is_catalogue(str(f))]:
+        if is_catalogue(str(path)) and path.stem not in missing:
+            continue
         try:
             text = read_spec(path)
             rs = parse(text, str(path))
