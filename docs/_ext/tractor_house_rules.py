@@ -26,8 +26,6 @@ HL = {
 
 # Why a reading cannot be stated yet (English, Chinese).
 WHY = {
-    "V04": ("four identical cards would be a unit of its own (a quad), which the combinations and the protocol "
-            "(sizes 1-3) do not have", "四张相同的牌须成为一种新的牌型（四条），牌型和协议（1至3张）都还没有"),
     "V66": ("a level that is not a rank (no trump above A) is not a value of level.ranks",
             "不是牌点的级别（A之上的无主级）不是level.ranks的取值"),
 }

@@ -187,6 +187,9 @@ def _cases() -> dict[str, Case]:
                                 "off_level, trump_fixed, off_fixed, trump_suit]"))
     add("E207 fixed trump is a level", "E207", t, "rank 2 is both a fixed trump and a level",
         at(t, "trump.fixed_ranks"))
+    t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__knock_back="{ level: J, to: 2 }"))
+    add("E206 knock-back level not a level", "E206", t, "level.knock_back names J, which is not one of level.ranks",
+        at(t, "level.knock_back"))
     t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__wrap="true"))
     add("E211 wrap with an end level", "E211", t,
         "level.wrap = true needs level.end = none: a climb that wraps past A never passes A", at(t, "level.wrap"))
