@@ -20,7 +20,7 @@ from typing import Iterable
 
 from .trump import Context
 
-KIND_OF_SIZE = {1: "single", 2: "pair", 3: "triple"}
+KIND_OF_SIZE = {1: "single", 2: "pair", 3: "triple", 4: "quad"}   # quads with four decks (V04)
 SIZE_OF_ELEMENT = {"pair": 2, "triple": 3}
 
 
@@ -49,9 +49,15 @@ class Component:
     def n(self) -> int:
         return self.size * self.length
 
+    @property
+    def mixed(self) -> bool:
+        """A tractor of pairs and triples side by side (88999, ``tractor.mixed``): ``size`` is its smallest
+        element, and it holds more cards than ``size × length``."""
+        return len(self.cards) != self.size * self.length
+
     def describe(self) -> str:
         if self.length > 1:
-            return f"tractor({KIND_OF_SIZE[self.size]}, {self.length})"
+            return f"tractor({'mixed' if self.mixed else KIND_OF_SIZE[self.size]}, {self.length})"
         return self.kind
 
 

@@ -50,7 +50,7 @@ from typing import Iterable, Sequence
 
 from tractor_dsl.vocabulary import DECLARATION_REASONS, english
 
-from .cards import BIG_JOKER, SMALL_JOKER, card, is_joker, rank_of, suit_of, text
+from .cards import BIG_JOKER, SMALL_JOKER, card, is_joker, rank_index, rank_of, suit_of, text
 from .rules import Judgment, Rules, Trace
 
 NO_TRUMP = "no_trump"
@@ -118,6 +118,19 @@ def _strength_beats(rules: Rules, new: tuple[int, int], old: tuple[int, int]) ->
     return new > old  # copies_then_jokers
 
 
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+def _precedes(rules: Rules, new: int, old: int, n_new: int, n_old: int) -> bool:
+    """``declare.suit_precedence``: level cards of a suit listed higher overcall an equal count of a lower one."""
+    order = rules.checked.values.get("declare.suit_precedence")
+    if not order or n_new != n_old or is_joker(new) or is_joker(old):
+        return False
+    place = {s: i for i, s in enumerate(order)}
+    far = len(order)
+    return place.get(SUIT_NAMES[suit_of(new)], far) < place.get(SUIT_NAMES[suit_of(old)], far)
+
+
 def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, Iterable[int]]],
                        first_hand: bool, kitty_taken: bool = False, banker: int | None = None,
                        wrong: Sequence[tuple[int, Iterable[int]]] = ()) -> Judgment:
@@ -155,6 +168,8 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
         return Judgment(refused, trace.tuple(), reason, f"declaration {i} (seat {sequence[i][0]}): {detail}",
                         {"index": i, "penalty_points": rules["declare.wrong_points"]})
 
+    retake = bool(rules.checked.values.get("declare.retake"))
+    own: dict[int, tuple[int, int]] = {}   # seat -> (card, copies) of its own last declaration
     for i, (seat, shown) in enumerate(sequence):
         if kitty_taken and i == len(sequence) - 1 and rules["declare.closes"] == "kitty_taken":
             trace.add(rules.clause("declare.closes"))
@@ -188,6 +203,16 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
         if n > rules.decks:
             return refuse(i, "wrong_count", f"{n} copies of {text(c)} with {rules.decks} decks")
 
+        if retake and seat != state.declarer and own.get(seat, (None,))[0] == c and not is_joker(c):
+            # declare.retake: an overcalled declarer adds copies of his card; an equal count takes trump back
+            trace.add(*rules.clauses_of("declare.retake"))
+            total = own[seat][1] + n
+            if total > rules.decks:
+                return refuse(i, "wrong_count", f"{total} copies of {text(c)} with {rules.decks} decks")
+            if total >= state.strength[0] and not is_joker(state.card):
+                own[seat] = (c, total)
+                state = DeclarationState(True, suit_of(c), seat, state.banker, (total, 0), c, state.overcalls + 1)
+                continue
         if state.card is None:  # the first declaration
             trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
             if is_joker(c):
@@ -196,6 +221,7 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
             if first_hand:
                 trace.add(rules.clause("declare.first_hand_banker"))
             state = DeclarationState(True, trump, seat, new_banker, (n, _JOKER_RANK.get(c, 0)), c, 0)
+            own[seat] = (c, n)
             continue
         if seat == state.declarer and c == state.card:
             trace.add(rules.clause("declare.reinforce"))
@@ -206,6 +232,7 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
                 return refuse(i, "wrong_count", f"{total} copies of {text(c)} with {rules.decks} decks")
             state = DeclarationState(True, state.trump, seat, state.banker, (total, state.strength[1]),
                                      c, state.overcalls)
+            own[seat] = (c, total)
             continue
         if seat == state.declarer:
             trace.add(rules.clause("declare.self_overcall"))
@@ -216,7 +243,10 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
             if rules["declare.after_overcall"] == "jokers_only" and not is_joker(c):
                 return refuse(i, "jokers_only", f"{text(c)} after an overcall")
         strength = (n, _JOKER_RANK.get(c, 0))
-        if not _strength_beats(rules, strength, state.strength):
+        precedes = _precedes(rules, c, state.card, n, state.strength[0])
+        if precedes:
+            trace.add(*rules.clauses_of("declare.suit_precedence"))
+        if not precedes and not _strength_beats(rules, strength, state.strength):
             return refuse(i, "too_weak", f"{n} × {text(c)} does not beat {state.strength[0]} × {text(state.card)}")
         trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
         if is_joker(c):
@@ -227,6 +257,7 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
             if moves:
                 new_banker = seat
         state = DeclarationState(True, trump, seat, new_banker, strength, c, state.overcalls + 1)
+        own[seat] = (c, n)
     return Judgment(state, trace.tuple(), "ok", "legal", {"index": None, "penalty_points": 0})
 
 
@@ -255,6 +286,8 @@ def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,
     if fallback == "redeal":
         return Judgment(Undeclared(None, True, None, None, banker_level), trace.tuple(), "ok",
                         "nobody declared: redeal")
+    if fallback == "first_level_card":
+        return _first_level_card(rules, kitty, first_hand, banker_level, trace)
     if fallback == "smothered":
         trace.add(rules.clause("declare.smothered_banker"), rules.clause("declare.smothered_level"))
         side = "banker" if rules["declare.smothered_banker"] == "same_banker" else "attackers"
@@ -292,3 +325,26 @@ def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,
     named = "no trump" if trump == NO_TRUMP else f"{text(kitty[i])} names trump"
     return Judgment(Undeclared(trump, False, side, "banker", banker_level, i, first_banker), trace.tuple(), "ok",
                     f"nobody declared: kitty card {k + 1}: {named}")
+
+
+def _first_level_card(rules: Rules, kitty: Sequence[int], first_hand: bool, level: str, trace: Trace) -> Judgment:
+    """``first_level_card``: the kitty turned in order; the first level card names its suit, else the highest
+    card turned (the first of equals); only jokers: no trump."""
+    kitty = list(kitty)
+    side = None if first_hand else "banker"
+    first_banker = None
+    if first_hand:
+        trace.add(rules.clause("bank.first_hand_undeclared"))
+        first_banker = rules["bank.first_hand_undeclared"]
+    suited = [(i, c) for i, c in enumerate(kitty) if not is_joker(c)]
+    at = next((i for i, c in suited if rank_of(c) == level), None)
+    how = f"the first level card, {text(kitty[at])}," if at is not None else None
+    if at is None and suited:
+        top = max(rank_index(c) for _, c in suited)
+        at = next(i for i, c in suited if rank_index(c) == top)
+        how = f"no level card turned: the highest card, {text(kitty[at])},"
+    if at is None:
+        return Judgment(Undeclared(NO_TRUMP, False, side, "banker", level, None, first_banker), trace.tuple(), "ok",
+                        "nobody declared: the kitty holds only jokers: no trump")
+    return Judgment(Undeclared(suit_of(kitty[at]), False, side, "banker", level, at, first_banker), trace.tuple(),
+                    "ok", f"nobody declared: {how} names trump")

@@ -25,7 +25,8 @@ from typing import Iterable
 from tractor_dsl.ladders import derived_ladder
 from tractor_dsl.patterns import can_form
 
-from .combos import Combo, classify
+from .cards import text
+from .combos import Combo, classify, tractor_candidates
 from .rules import Judgment, Trace
 from .trump import Context
 
@@ -74,10 +75,14 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: T
         trace.add(rules.clause("follow.break_triple_for_pair"))
     required: list[Unit] = []
     chosen: list[str] = []
+    in_tractors = _tractor_cards(ctx, lead, suit_holding, trace)
     for comp in components:
         size = comp.size
         # can_form never changes the counts it is given: the holding itself serves, but for the pair rule
         counts = _holding_counts(suit_holding, 2, True) if protect and size == 2 else suit_holding
+        if in_tractors and comp.length == 1 and size > 1:
+            # follow.protect_tractors: the pairs and triples of a tractor held do not count for a pair or triple
+            counts = {c: (1 if c in in_tractors else n) for c, n in counts.items()}
         clause, entries = _ladder(rules, (size, comp.length))
         trace.add(clause)
         for entry, name in entries:
@@ -88,13 +93,43 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: T
     return required, chosen
 
 
+def _triple_for_pair(ctx: Context, lead: Combo, in_suit: dict, played: dict, trace: Trace) -> str | None:
+    """``follow.pairs_before_triples``: with a tractor led, a triple broken for a pair while a pair held stays in
+    the hand (the obligation is met, but by the wrong cards): what is wrong, or None."""
+    rules = ctx.rules
+    if not rules.checked.values.get("follow.pairs_before_triples") or not any(c.length > 1 for c in lead.components):
+        return None
+    trace.add(*rules.clauses_of("follow.pairs_before_triples"))
+    broken = [c for c, n in played.items() if n == 2 and in_suit.get(c, 0) >= 3]
+    kept = [c for c, n in in_suit.items() if n == 2 and played.get(c, 0) < 2]
+    if broken and kept:
+        return (f"a triple broken for a pair ({text(broken[0])}) while the pair {text(kept[0])} is held: "
+                "the pairs held come first")
+    return None
+
+
+def _tractor_cards(ctx: Context, lead: Combo, suit_holding, trace: Trace) -> set[int]:
+    """The cards of the tractors the follower holds, when ``follow.protect_tractors`` spares them."""
+    rules = ctx.rules
+    if not rules.checked.values.get("follow.protect_tractors") or \
+            not any(c.length == 1 and c.size > 1 for c in lead.components):
+        return set()
+    trace.add(*rules.clauses_of("follow.protect_tractors"))
+    held = dict(suit_holding)
+    out: set[int] = set()
+    for size in rules.tractor_sizes:
+        for cards in tractor_candidates(ctx, held, lead.suit, size):
+            out.update(cards)
+    return out
+
+
 def describe_units(units: Iterable[Unit]) -> str:
     return _describe(tuple(units))
 
 
 @lru_cache(maxsize=4096)
 def _describe(units: tuple[Unit, ...]) -> str:
-    names = {1: "single", 2: "pair", 3: "triple"}
+    names = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
     counted = Counter(units)
     parts = []
     for (size, length), n in sorted(counted.items(), key=lambda kv: (-kv[0][1], -kv[0][0])):
@@ -147,6 +182,9 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
     runs = ctx.runs[suit]
     where = ctx.where  # the cards of the play in the led suit: their positions are in ``runs``
     if can_form(required, runs, play_in_suit, where):
+        standing_in = _triple_for_pair(ctx, lead, in_suit, play_in_suit, trace)
+        if standing_in:
+            return Judgment(False, trace.tuple(), "must_play_pair", standing_in, {"required": chosen})
         return Judgment(True, trace.tuple(), "ok", "; ".join(chosen), {"required": chosen})
     reason = "must_play_pair"
     tractors = [u for u in required if u[1] > 1]

@@ -108,6 +108,8 @@ def play_game(rules: Rules, seed: int, max_hands: int = 300, minutes: int | None
         banker_team = team_of(hand.banker)
         last_banker_team = banker_team
         gaining = banker_team if hand.next_banker_side == "banker" else 1 - banker_team
+        if hand.knocked_back is not None:  # level.knock_back (the jack rule): the banker's team goes back
+            levels[banker_team] = hand.knocked_back
         if hand.levels_gained > 0:
             moved = advance(rules, levels[gaining], hand.levels_gained, gaining == banker_team).value
             if moved.won:

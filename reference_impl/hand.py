@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import format_cards, full_pack
+from .cards import card, format_cards, full_pack
 from .combos import classify
 from .following import judge_follow_combo
 from .leading import judge_lead
@@ -71,6 +71,7 @@ class HandRecord:
     levels_gained: int = 0
     clauses: list[str] = field(default_factory=list)
     redeals: int = 0
+    knocked_back: str | None = None   # level.knock_back: the level the banker's team goes back to
 
     @property
     def banker_team(self) -> int:
@@ -94,8 +95,28 @@ class HandError(RuntimeError):
     """The simulation reached a state the rules forbid (a bug in the interpreter or the rules)."""
 
 
+def redeal_for_contents(rules: Rules, level: str, hands, trace: list[str] | None = None) -> bool:
+    """``deal.redeal_if``: whether some player's hand holds no point card, or no card trump in every suit
+    (a joker, a level card, a fixed trump), as the ruleset names."""
+    conditions = rules.checked.values.get("deal.redeal_if")
+    if not conditions:
+        return False
+    if trace is not None:
+        trace.extend(rules.clauses_of("deal.redeal_if"))
+    from .cards import is_joker, rank_of
+    always = {level, *rules["trump.fixed_ranks"]}
+    for hand in hands:
+        if "no_points" in conditions and not any(rules.card_points[c] for c in hand):
+            return True
+        if "no_trumps" in conditions and not any(is_joker(c) or rank_of(c) in always for c in hand):
+            return True
+    return False
+
+
 def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dict[int, list[int]], list[int]]:
     pack = full_pack(rules.decks)
+    for rank, suit in rules.checked.values.get("equipment.removed") or ():   # cards out of the pack (V05)
+        pack.remove(card(rank, suit))
     rng.shuffle(pack)
     players = rules["equipment.players"]  # four: the schema allows no other number
     hands: dict[int, list[int]] = {s: [] for s in range(players)}
@@ -174,6 +195,11 @@ def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, s
         level = forced_level or (levels[team_of(banker)] if banker is not None else levels[0])
         hands, kitty = deal_cards(rules, rng, drawer)
         deal = {s: list(h) for s, h in hands.items()}
+        if redeal_for_contents(rules, level, deal.values(), trace):   # deal.redeal_if (V82)
+            redeals += 1
+            if redeals > 50:
+                raise HandError("fifty redeals in a row")
+            continue
         sequence, state = declare_phase(rules, level, hands, drawer, first_hand, banker, players, trace, levels,
                                         journal)
         if state is not None:
@@ -301,7 +327,7 @@ def _play_trick(ctx, hands, leader: int, banker_team: int, table: _Table, trace:
 
 def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str], journal: list | None = None) -> None:
     from .kitty import judge_kitty
-    from .scoring import judge_result
+    from .scoring import judge_result, knock_back, last_trick_rule
     last = record.tricks[-1]
     winning_play = next(p for s, p in last.plays if s == last.winner)
     side = "banker" if team_of(last.winner) == record.banker_team else "attackers"
@@ -315,6 +341,11 @@ def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str], journal: li
     trace.extend(result.clauses)
     if journal is not None:
         journal.append(("result", (record.attackers_points,), result.value))
-    record.next_banker_side = result.value.next_banker
-    record.levels_gained = result.value.levels
+    from .rules import Trace
+    extra = Trace()
+    value = last_trick_rule(rules, result.value, side == "banker", extra)
+    record.knocked_back = knock_back(rules, record.level, winning_play, side, extra)
+    trace.extend(extra.ids)
+    record.next_banker_side = value.next_banker
+    record.levels_gained = value.levels
     record.clauses = list(dict.fromkeys(trace))

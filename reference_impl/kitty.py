@@ -42,7 +42,7 @@ def _formula(table: dict, unit: str):
     """The table's formula for ``unit`` and the entry actually used (see the fallbacks above)."""
     if unit in table:
         return table[unit], unit
-    if unit in ("triple", "throw"):
+    if unit in ("triple", "quad", "throw"):
         return table["tractor"], "tractor"
     raise KeyError(unit)
 

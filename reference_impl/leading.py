@@ -12,7 +12,9 @@ other three hands:
   other hand's largest card of the suit.
 
 On failure: the blocked cards, the penalty (``throw.penalty_points`` per card
-counted by ``throw.penalty_per``) and the forced play (``throw.forced_play``).
+counted by ``throw.penalty_per``, or once under ``attempt``) and the forced play
+(``throw.forced_play``; ``first_blocker`` - the smallest component the first
+opponent after the thrower can beat).
 """
 from __future__ import annotations
 
@@ -62,7 +64,12 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
         return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
     trace.add(rules.clause("throw.penalty_points"), rules.clause("throw.penalty_per"),
               rules.clause("throw.forced_play"))
-    failure = _failure(ctx, combo, blocked)
+    first = None
+    if rules["throw.forced_play"] == "first_blocker":  # the opponents after the thrower, in playing order
+        order = [Counter(h) for h in others]
+        order = order[0::2] + order[1:2] if len(order) == 3 else hands
+        first = next((b for b in (blocked_cards(ctx, combo, [h]) for h in order) if b), blocked)
+    failure = _failure(ctx, combo, blocked, first)
     return Judgment(False, trace.tuple(), "throw_beaten",
                     f"{len(blocked)} card(s) can be beaten", {"combo": combo, "failure": failure})
 
@@ -111,7 +118,8 @@ def _beats_component(ctx: Context, comp: Component, holding: Counter, suit: int)
     return False
 
 
-def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...]) -> ThrowFailure:
+def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...],
+             first: tuple[int, ...] | None = None) -> ThrowFailure:
     rules = ctx.rules
     per = rules["throw.penalty_per"]
     forced_rule = rules["throw.forced_play"]
@@ -120,8 +128,8 @@ def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...]) -> ThrowFailu
         forced: tuple[int, ...] = (min(combo.cards, key=lambda c: key[c]),)
     else:
         candidates = list(combo.components)
-        if forced_rule == "blocked_component":
-            blocked_set = Counter(blocked)
+        if forced_rule in ("blocked_component", "first_blocker"):
+            blocked_set = Counter(first if forced_rule == "first_blocker" and first else blocked)
             candidates = [c for c in combo.components if any(blocked_set[x] for x in c.cards)] or candidates
         smallest = min(candidates, key=lambda c: (c.key, c.n))
         forced = smallest.cards
@@ -129,6 +137,8 @@ def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...]) -> ThrowFailu
         counted = combo.n
     elif per == "card_blocked":
         counted = len(blocked)
+    elif per == "attempt":  # the points once, however many cards
+        counted = 1
     else:  # card_taken_back
         counted = combo.n - len(forced)
     return ThrowFailure(tuple(blocked), counted * rules["throw.penalty_points"], tuple(forced))

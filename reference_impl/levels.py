@@ -8,7 +8,9 @@ A team climbs ``level.ranks`` by the levels a hand gives it. The climb:
   below an end level that is also a must-play level stops at it, and a team
   standing on such an end level passes it (wins) only by a gain as banker —
   i.e. only once it has played the end level as banker;
-* with ``level.end = none`` the climb stops at the last rank and never wins.
+* with ``level.end = none`` the climb stops at the last rank and never wins;
+* with ``level.wrap`` (and no end level) it goes on past the last rank from
+  the first, so a must-play first rank (逢2必打) stops a climb past A.
 
 A won game reports the end level as the level reached.
 """
@@ -42,6 +44,9 @@ def advance(rules: Rules, level: str, gain: int, as_banker: bool) -> Judgment:
     end_i = ranks.index(end) if end is not None else None
     trace.add(rules.clause("level.must_play"), rules.clause("level.end"))
     target = here + gain
+    if rules.checked.values.get("level.wrap"):
+        trace.add(*rules.clauses_of("level.wrap"))
+        return _wrapped(ranks, here, gain, must, trace)
     # a must-play level strictly above the current one stops the climb
     stops = [m for m in must if here < m < target]
     if stops:
@@ -58,6 +63,20 @@ def advance(rules: Rules, level: str, gain: int, as_banker: bool) -> Judgment:
                             f"{end} must be played as banker before it is passed")
         return Judgment(Advance(end, True), trace.tuple(), "ok", f"{level} +{gain} passes {end}: game won")
     return Judgment(Advance(ranks[target], False), trace.tuple(), "ok", f"{level} +{gain} -> {ranks[target]}")
+
+
+def _wrapped(ranks: list[str], here: int, gain: int, must: list[int], trace: Trace) -> Judgment:
+    """The climb under ``level.wrap``: past the last level it goes on from the first, and the first
+    must-play level on the way (not the current one) stops it; the game has no end level."""
+    for k in range(1, gain):
+        at = (here + k) % len(ranks)
+        if at in must:
+            return Judgment(Advance(ranks[at], False), trace.tuple(), "ok",
+                            f"{ranks[here]} +{gain} stops at the must-play level {ranks[at]}")
+    reached = (here + gain) % len(ranks)
+    wrapped = " (past " + ranks[-1] + ")" if here + gain >= len(ranks) else ""
+    return Judgment(Advance(ranks[reached], False), trace.tuple(), "ok",
+                    f"{ranks[here]} +{gain} -> {ranks[reached]}{wrapped}")
 
 
 def timeout_winner(rules: Rules, levels: dict[str, str], banker_team: str,

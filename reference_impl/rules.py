@@ -46,8 +46,9 @@ class Rules:
 
     @cached_property
     def unit_sizes(self) -> tuple[int, ...]:
-        """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks."""
-        return tuple(s for s in (3, 2) if s <= self.decks)
+        """Which repeated units exist: pairs always (2+ decks), triples with 3+ decks, quads (four identical
+        cards) with 4 decks."""
+        return tuple(s for s in (4, 3, 2) if s <= self.decks)
 
     @cached_property
     def tractor_sizes(self) -> tuple[int, ...]:
@@ -63,6 +64,12 @@ class Rules:
         except KeyError:
             found = self.memo[key] = self.checked.origins[name].clause.id
             return found
+
+    def clauses_of(self, name: str) -> tuple[str, ...]:
+        """The clause that sets an optional setting, if one does (a counterfactual ruleset of the suite may
+        hold the setting with no clause stating it)."""
+        origin = self.checked.origins.get(name)
+        return (origin.clause.id,) if origin is not None else ()
 
     def cites(self, clause_id: str) -> tuple[str, ...]:
         return self.checked.clause(clause_id).cites
@@ -202,8 +209,15 @@ def _bundled(name: str) -> Rules:
 
 
 def ruleset_names() -> list[str]:
-    """The bundled rulesets."""
-    return sorted(_library().rulesets)
+    """The bundled rulesets (the rulebooks and their derived rulesets, not the house-rule catalogue)."""
+    from tractor_dsl.bundled import is_catalogue
+    return sorted(n for n, rs in _library().rulesets.items() if not is_catalogue(rs.file))
+
+
+def catalogue_names() -> list[str]:
+    """The house-rule files of the catalogue (``spec/variants/``), each stating readings of VARIANTS.md."""
+    from tractor_dsl.bundled import is_catalogue
+    return sorted(n for n, rs in _library().rulesets.items() if is_catalogue(rs.file))
 
 
 # --------------------------------------------------------------------------- rulesets in users' files

@@ -72,3 +72,30 @@ def judge_result(rules: Rules, attackers_points: int) -> Judgment:
         detail += f" (capped from {raw})"
     return Judgment(HandResult(band.side, levels), trace.tuple(), "ok", detail,
                     {"band": band, "uncapped": raw})
+
+
+def last_trick_rule(rules: Rules, result: HandResult, banker_won_last: bool, trace: Trace | None = None) -> HandResult:
+    """``score.banker_needs_last_trick``: a banker side keeping the bank without the last trick rises no level."""
+    if not rules.checked.values.get("score.banker_needs_last_trick") or result.next_banker != "banker":
+        return result
+    if trace is not None:
+        trace.add(*rules.clauses_of("score.banker_needs_last_trick"))
+    if banker_won_last:
+        return result
+    return HandResult("banker", 0, result.rebid, result.forfeit)
+
+
+def knock_back(rules: Rules, level: str, winning_play, winner_side: str, trace: Trace | None = None) -> str | None:
+    """``level.knock_back`` (the jack rule, 钩J): the level the banker's team goes back to when the attackers win
+    the last trick of a hand played at its level with a single card of that rank; None when the rule is not
+    set or does not apply."""
+    rule = rules.checked.values.get("level.knock_back")
+    if not rule or level != rule["level"]:
+        return None
+    if trace is not None:
+        trace.add(*rules.clauses_of("level.knock_back"))
+    from .cards import rank_of
+    cards = list(winning_play)
+    if winner_side == "attackers" and len(cards) == 1 and rank_of(cards[0]) == rule["level"]:
+        return rule["to"]
+    return None

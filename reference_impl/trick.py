@@ -54,16 +54,23 @@ def _structure_ok(ctx: Context, lead: Combo, play: Combo, ruff: bool, trace: Tra
         return True
     if ruff:
         trace.add(ctx.rules.clause("ruff.structure"))
-        if ctx.rules["ruff.structure"] == "same_shape":
+        structure = ctx.rules["ruff.structure"]
+        if structure == "same_shape":
             return sorted(play.units) == sorted(lead.units)
+        if structure == "any_trumps":  # as many trumps as the lead has cards, whatever their shape
+            return True
     if lead.kind != "throw":
         return False
     return can_form(lead.units, ctx.runs[play.suit], _count(play.cards))
 
 
-def _strength(ctx: Context, lead: Combo, play: Combo, upgraded: bool) -> tuple[int, int]:
-    if ctx.rules["compare.multi"] == "highest_card" and lead.kind == "throw":
+def _strength(ctx: Context, lead: Combo, play: Combo, upgraded: bool) -> tuple[int, ...]:
+    multi = ctx.rules["compare.multi"]
+    several = lead.kind == "throw" or len(play.components) > 1  # a throw, or a shapeless ruff (any_trumps)
+    if multi == "highest_card" and several:
         return (0, max(ctx.key[c] for c in play.cards))
+    if multi == "by_component" and several:  # component by component, largest first: the first difference decides
+        return (0, *(c.key for c in play.components))
     if lead.kind != "throw":
         return (1 if upgraded else 0, play.largest.key)
     key = best_unit_key(ctx, lead.largest.unit, _count(play.cards), play.suit)
@@ -77,7 +84,7 @@ def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
     lead = combos[0]
     trace = Trace()
     trace.add(rules.clause("trump.order"), rules.clause("trump.equal_cards"))
-    if lead.kind == "throw":
+    if lead.kind == "throw" or rules["ruff.structure"] == "any_trumps":
         trace.add(rules.clause("compare.multi"))
     winner = 0
     best = _strength(ctx, lead, lead, False)

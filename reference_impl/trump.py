@@ -76,12 +76,14 @@ def context(rules: Rules, level: str, trump: int | str | None) -> Context:
 # The settings the tables of a context are computed from (and nothing else of the rules is read there).
 TABLE_SETTINGS = ("trump.order", "trump.fixed_ranks", "tractor.adjacency", "tractor.bridge_level",
                   "tractor.junctions", "tractor.ace_two", "tractor.no_trump_junction")
+OPTIONAL_TABLE_SETTINGS = ("trump.named_cards", "tractor.off_level_chain")   # house rules, unset in most rulesets
 _TABLES: dict = {}  # (those settings, level, trump) -> the tables: rulesets that agree on them share them
 
 
 @lru_cache(maxsize=512)
 def _context(rules: Rules, level: str, trump: int | None) -> Context:
-    key = (repr(tuple(rules[s] for s in TABLE_SETTINGS)), level, trump)
+    key = (repr(tuple(rules[s] for s in TABLE_SETTINGS)),
+           repr(tuple(rules.checked.values.get(s) for s in OPTIONAL_TABLE_SETTINGS)), level, trump)
     tables = _TABLES.get(key)
     if tables is None:
         tables = _tables(rules, level, trump)
@@ -93,12 +95,18 @@ def _context(rules: Rules, level: str, trump: int | None) -> Context:
 def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
     """The tables of a :class:`Context` after its rules, level and trump: suit, key, tier, runs, wrap_cards
     and where (all immutable)."""
-    fixed = [r for r in RANKS if r in rules["trump.fixed_ranks"]]
-    level_i = RANKS.index(level)
+    fixed = list(reversed(rules["trump.fixed_ranks"]))  # stated highest first; kept lowest first, as RANKS are
+    order = rules["trump.order"]
+    level_cards_trump = "trump_level" in order   # without the level tiers the level cards stay in their suits
+    level_i = RANKS.index(level) if level_cards_trump else -1
     fixed_i = {RANKS.index(r) for r in fixed}
+    named = [card(r, s) for r, s in rules.checked.values.get("trump.named_cards") or ()]
+    taken = set(named)   # a named card leaves its suit and every other tier
 
     def tier_positions(tier: str) -> list[list[int]]:
         """The positions of one tier, highest first; each position lists equal cards."""
+        if tier == "named":
+            return [[c] for c in named]
         if tier == "big_joker":
             return [[BIG_JOKER]]
         if tier == "small_joker":
@@ -123,9 +131,11 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
     tier_of: list[str | None] = [None] * 54
     # trump: positions high to low
     trump_positions: list[tuple[str, list[int]]] = []
-    for tier in rules["trump.order"]:
+    for tier in order:
         for pos in tier_positions(tier):
-            trump_positions.append((tier, pos))
+            pos = pos if tier == "named" else [c for c in pos if c not in taken]
+            if pos:
+                trump_positions.append((tier, pos))
     top = 100 + len(trump_positions)
     for i, (tier, pos) in enumerate(trump_positions):
         for c in pos:
@@ -137,7 +147,7 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
         if s == trump:
             continue
         for i in range(12, -1, -1):
-            if i == level_i or i in fixed_i:
+            if i == level_i or i in fixed_i or s * 13 + i in taken:
                 continue
             c = s * 13 + i
             suit[c] = s
@@ -186,6 +196,13 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
             jokers.append([card(level, s) for s in SUIT_LETTERS])
         if len(jokers) > 1:
             runs[TRUMP].append(jokers)
+    if rules.checked.values.get("tractor.off_level_chain") and level_cards_trump:
+        # any two or more off-suit level cards of different suits chain (V21): a run for each such set
+        from itertools import combinations
+        off = [card(level, s) for s in SUIT_LETTERS if trump is None or s != SUIT_LETTERS[trump]]
+        off = [c for c in off if c not in taken]
+        for k in range(2, len(off) + 1):
+            runs[TRUMP].extend([[c] for c in group] for group in combinations(off, k))
     wrap: frozenset = frozenset()
     if rules["tractor.ace_two"] != "none" and "2" in fixed and trump is not None and level != "A":
         ace, two = trump * 13 + 12, trump * 13 + 0

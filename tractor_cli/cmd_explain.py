@@ -95,6 +95,7 @@ def run(args) -> int:
         else:
             rules = rules_for(args.ruleset)  # an unknown name: SpecError, with the names known
         inp = found["input"] if found else _input(args, rules)
+        _check_kitty_size(args.question, inp, rules)
         result, clauses = judge(args.question, rules.name, inp)
     except (CardError, InputError, ValueError) as e:
         print(f"tractor explain: {e}", file=sys.stderr)
@@ -244,6 +245,14 @@ def _declaration(text: str) -> dict:
     if not sep or seat.strip() not in ("0", "1", "2", "3"):
         raise ValueError(f"--declare {text}: expected SEAT:CARDS with a seat 0-3, e.g. \"2:5H 5H\"")
     return {"seat": int(seat), "cards": _tokens(cards)}
+
+
+def _check_kitty_size(question: str, inp: dict, rules) -> None:
+    """A kitty of another size than the ruleset's cannot occur in its hands: refuse it rather than judge it."""
+    kitty = inp.get("kitty") if question in ("kitty", "undeclared") else None
+    if isinstance(kitty, list) and len(kitty) != rules.kitty_size:
+        raise ValueError(f"--kitty holds {len(kitty)} card(s), but a kitty of {rules.name} holds "
+                         f"{rules.kitty_size} (equipment.kitty_size)")
 
 
 def _input(args, rules) -> dict:

@@ -55,6 +55,8 @@ def run(args) -> int:
         out.print(f"{w['extends']}{' -> '.join(rs.lineage[1:])}", soft_wrap=True)
     out.print(f"{w['document']}{rs.document}\n", soft_wrap=True)
     unlisted_clause = rs.origins["follow.unlisted"].clause.id if "follow.unlisted" in rs.origins else None
+    if rs.variants:
+        _house_rules(out, rs.variants, zh)
     for clause in rs.clauses:
         term = f"  {clause.term}" if clause.term else ""
         out.print(ui.styled((clause.id, "clause"), f"{term}  ", (w.get(clause.status, ""), STYLE.get(clause.status)),
@@ -88,3 +90,16 @@ def _derived(out, rs, w, zh: bool) -> None:
     for f in follows:
         out.print(f"      {_rule_line(f, zh)}", soft_wrap=True)
     ui.print_indented(out, w["longer"], 4)
+
+
+def _house_rules(out, ids, zh: bool) -> None:
+    """The house-rule readings of VARIANTS.md the ruleset states, one a line (in Chinese with --zh)."""
+    from tractor_dsl.variants import by_id
+    known = by_id()
+    heading = "所采用的规则变体：" if zh else "house-rule readings stated (VARIANTS.md):"
+    out.print(ui.styled((heading, "heading")), soft_wrap=True)
+    for vid in sorted(ids):
+        v = known[vid]
+        line = f"  {v.point_zh}：{v.zh}" if zh else f"  {v.point}: {v.text}"
+        out.print(ui.styled("  ", (vid, "clause"), line), soft_wrap=True)
+    out.print()

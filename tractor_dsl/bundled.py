@@ -11,3 +11,15 @@ def default_spec_dir() -> Path:
     if found is not None and found.submodule_search_locations:
         return Path(next(iter(found.submodule_search_locations))).resolve()
     return Path(__file__).resolve().parent.parent / "spec"   # a checkout used without installing it
+
+
+CATALOGUE = "variants"   # spec/variants/: one small file per house-rule reading of VARIANTS.md
+
+
+def is_catalogue(file: str) -> bool:
+    """Whether ``file`` is a house-rule file of the catalogue (``spec/variants/``): checked with the library
+    and found by name, but not one of the bundled rulebooks the suite, the vectors and the site are made for."""
+    try:
+        return Path(file).resolve().is_relative_to(default_spec_dir() / CATALOGUE)
+    except (OSError, ValueError):
+        return False

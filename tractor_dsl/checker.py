@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import inventory, limits
+from . import inventory, limits, variants
 from .bundled import default_spec_dir
 from . import model as m
 from .clause_checks import ClauseChecks
@@ -56,6 +56,17 @@ class CheckedRuleset:
     band_origin: Origin | None
     file: str = ""
     title_zh: str | None = None          # the Chinese title (a derived ruleset without its own: its base's)
+    own_variants: tuple[str, ...] = ()   # the house-rule readings its own 'variants' line names
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The house-rule readings of VARIANTS.md it states: its own 'variants' line, then those of its
+        effective clauses and of their chosen readings."""
+        out = list(self.own_variants)
+        for c in self.clauses:
+            out += c.variants
+            out += [v for r in c.readings if r.name == self.choices.get(c.id) for v in r.variants]
+        return tuple(dict.fromkeys(out))
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -195,8 +206,13 @@ def _bundled_context(lib: Library, files: list[Path]) -> set[str]:
     missing = {rs.extends for rs in lib.parsed.values() if rs.extends and rs.extends not in lib.parsed}
     if not missing or any(in_library(str(f)) for f in files):
         return set()
+    from .bundled import is_catalogue
     context: set[str] = set()
-    for path in spec_files():
+    files = spec_files()
+    # the rulebooks and derived rulesets always; a house-rule file of the catalogue only when extended
+    for path in [f for f in files if not is_catalogue(str(f))] + [f for f in files if is_catalogue(str(f))]:
+        if is_catalogue(str(path)) and path.stem not in missing:
+            continue
         try:
             text = read_spec(path)
             rs = parse(text, str(path))
@@ -274,6 +290,7 @@ class _Checker(ClauseChecks):
                 if ov.replacement is not None:
                     self.check_clause(ov.replacement, rs)
             self.check_chinese(rs)
+            self.check_variants(rs)
         order = self.extends_order()
         for name in order:
             resolved = self.resolve(self.lib.parsed[name])
@@ -315,6 +332,19 @@ class _Checker(ClauseChecks):
                 need(r.says, r.zh, f"the statement ('says') of reading '{r.name}' of clause '{c.id}'", r.span)
         for ov in rs.overrides:
             need(ov.because, ov.because_zh, f"the reason ('because') of the override of '{ov.clause_id}'", ov.span)
+
+    def check_variants(self, rs: m.Ruleset) -> None:
+        """Every house-rule id named is one of the catalogue's (spec/variants.tsv)."""
+        known = variants.by_id()
+        named = list(zip(rs.variants, rs.variant_spans))
+        clauses = list(rs.clauses) + [ov.replacement for ov in rs.overrides if ov.replacement is not None]
+        for c in clauses:
+            named += [(v, c.item_span(f"variant:{i}")) for i, v in enumerate(c.variants)]
+            named += [(v, r.span) for r in c.readings for v in r.variants]
+        for vid, span in named:
+            if vid not in known:
+                self.error("E120", f"unknown house-rule reading '{vid}': the catalogue (VARIANTS.md) names "
+                                   f"{min(known)} to {max(known)}" + did_you_mean(vid, known), span)
 
     # --- extends ---
     def extends_order(self) -> list[str]:
@@ -469,12 +499,13 @@ class _Checker(ClauseChecks):
         self.check_equipment(values, origins)
         self.check_levels(values, origins)
         self.check_multipliers(values, origins)
+        self.check_reach(values, origins, ladders)
         return CheckedRuleset(
             name=rs.name, title=rs.title or (base.title if base else rs.name), document=document,
             lineage=(rs.name,) + (base.lineage if base else ()), clauses=tuple(clauses), choices=choices,
             overrides=overrides, values=values, origins=origins, ladders=ladders, bands=tuple(bands),
             band_origin=band_origin, file=rs.file,
-            title_zh=rs.title_zh if rs.title else (base.title_zh if base else None))
+            title_zh=rs.title_zh if rs.title else (base.title_zh if base else None), own_variants=rs.variants)
 
     def check_bands(self, bands: list[m.Band], origin: Origin | None, rs: m.Ruleset) -> None:
         if not bands:
@@ -506,10 +537,18 @@ class _Checker(ClauseChecks):
         if not all(k in values for k in need):
             return
         decks, players, hand, kitty = (values[k] for k in need)
-        if hand * players + kitty != decks * CARDS_PER_DECK:
+        removed = values.get("equipment.removed") or ()
+        pack = decks * CARDS_PER_DECK - len(removed)
+        if hand * players + kitty != pack:
+            out = f" less the {len(removed)} removed" if removed else ""
             self.error("E205", f"impossible equipment: {players} hands of {hand} plus a kitty of {kitty} is "
-                               f"{hand * players + kitty} cards, but {decks} deck(s) hold {decks * CARDS_PER_DECK}",
+                               f"{hand * players + kitty} cards, but {decks} deck(s){out} hold {pack}",
                        origins["equipment.hand_size"].span)
+        from collections import Counter
+        for (rank, suit), n in Counter(removed).items():
+            if n > decks:
+                self.error("E214", f"equipment.removed takes {n} copies of the {rank} of {suit} out of {decks} "
+                                   f"deck(s)", origins["equipment.removed"].span)
 
     def check_multipliers(self, values, origins) -> None:
         """Every kitty multiplier, at every card count its row is read at, is a whole number from 0 to
@@ -552,6 +591,13 @@ class _Checker(ClauseChecks):
         for v in values.get("level.must_play", ()):
             if v not in ranks:
                 self.error("E206", f"must-play level {v} is not one of level.ranks", origins["level.must_play"].span)
+        for v in (values.get("level.knock_back") or {}).values():
+            if v not in ranks:
+                self.error("E206", f"level.knock_back names {v}, which is not one of level.ranks",
+                           origins["level.knock_back"].span)
+        if values.get("level.wrap") and values.get("level.end") is not None:
+            self.error("E215", f"level.wrap = true needs level.end = none: a climb that wraps past "
+                               f"{ranks[-1]} never passes {values['level.end']}", origins["level.wrap"].span)
         for v in values.get("trump.fixed_ranks", ()):
             if v in ranks:
                 self.error("E207", f"rank {v} is both a fixed trump and a level", origins["trump.fixed_ranks"].span)
@@ -559,8 +605,18 @@ class _Checker(ClauseChecks):
         if order is not None:
             missing = [t for t in ("big_joker", "small_joker", "trump_level", "off_level", "trump_suit")
                        if t not in order]
+            if set(missing) == {"trump_level", "off_level"}:
+                missing = []  # the level cards stay in their suits (V06)
+            named = values.get("trump.named_cards")
+            if ("named" in order) != bool(named):
+                where = origins["trump.named_cards" if named else "trump.order"].span
+                self.error("E213", "trump.named_cards and the tier 'named' of trump.order go together: "
+                           + ("the cards are named but trump.order has no tier 'named'" if named
+                              else "trump.order has the tier 'named' but trump.named_cards names no card"), where)
             if missing:
-                self.error("E208", f"trump.order lacks {', '.join(missing)}", origins["trump.order"].span)
+                self.error("E208", f"trump.order lacks {', '.join(missing)}"
+                           + (" (trump_level and off_level may be left out together)"
+                              if {"trump_level", "off_level"} & set(missing) else ""), origins["trump.order"].span)
             if values.get("trump.fixed_ranks") and not {"trump_fixed", "off_fixed"} <= set(order):
                 self.error("E209", "fixed trump ranks need the tiers trump_fixed and off_fixed in trump.order",
                            origins["trump.order"].span)
@@ -568,6 +624,49 @@ class _Checker(ClauseChecks):
                 if len(pair) != 2 or any(t not in order for t in pair):
                     self.error("E210", f"junction {list(pair)} must name two tiers of trump.order",
                                origins["tractor.junctions"].span)
+                elif pair[0] == pair[1]:
+                    self.error("E216", f"junction [{pair[0]}, {pair[1]}] joins a tier to itself: a junction "
+                                       "chains the boundary cards of two different tiers (equal cards of one tier "
+                                       "hold one place and never chain)", origins["tractor.junctions"].span)
+
+    def check_reach(self, values, origins, ladders) -> None:
+        """Warn of settings that can never apply: ladders and entries for tractors the ruleset has none of."""
+        elements, decks = values.get("tractor.elements"), values.get("equipment.decks")
+        if elements is None or decks is None:
+            return
+        sizes = {"pair": 2, "triple": 3}
+        made = [e for e in elements if sizes[e] <= decks]
+        min_length = values.get("tractor.min_length", 2)
+
+        def none_of(element: str, length: int | None) -> str | None:
+            if element not in sizes or (length is not None and length < 2):
+                return None  # not a tractor at all: E301, E302
+            if sizes[element] > decks:
+                return f"{decks} deck(s) hold no {element}"
+            if element not in made:
+                return f"tractor.elements = [{', '.join(elements)}] makes no tractor of {element}s"
+            if length is not None and length < min_length:
+                return f"tractor.min_length = {min_length} makes no tractor of {length} {element}s"
+            return None
+
+        for lead, ladder, origin in ladders.values():
+            if lead.unit == "tractor":
+                why = none_of(lead.element, lead.length)
+            else:  # a single, pair or triple led: only the decks can rule it out
+                why = f"{decks} deck(s) hold no {lead.unit}" if sizes.get(lead.unit, 0) > decks else None
+            if why:
+                self.warn("W311", f"the follow ladder for '{lead}' can never apply: {why}", lead.span)
+                continue
+            for entry in ladder:
+                for term in entry.terms:
+                    shape = term.shape
+                    why = none_of(shape.element, shape.length) if shape.unit == "tractor" else None
+                    if why:
+                        self.warn("W311", f"follow entry '{entry}' can never be played: {why}", shape.span)
+        if values.get("tractor.mixed") and len(made) < 2:
+            self.warn("W311", "tractor.mixed = true can never apply: a mixed tractor needs both pairs and triples "
+                              f"(tractor.elements = [{', '.join(elements)}], {decks} deck(s))",
+                      origins["tractor.mixed"].span)
 
     # --- coverage of the inventory ---
     def check_coverage(self) -> None:

@@ -130,7 +130,8 @@ def export(rs: CheckedRuleset) -> dict:
     return {
         "format": EXPORT_FORMAT, "version": EXPORT_VERSION,
         "ruleset": {"name": rs.name, "title": rs.title, "document": rs.document,
-                    "extends": rs.lineage[1] if len(rs.lineage) > 1 else None, "lineage": list(rs.lineage)},
+                    "extends": rs.lineage[1] if len(rs.lineage) > 1 else None, "lineage": list(rs.lineage),
+                    "variants": list(rs.variants)},
         "settings": settings, "follow": follow, "bands": bands, "kitty": kitty, "readings": readings,
         "overrides": {cid: o.because for cid, o in sorted(rs.overrides.items())},
         "codes": codes(),

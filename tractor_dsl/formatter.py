@@ -6,12 +6,12 @@ Layout
     shared :mod:`~tractor_dsl.render` functions.
 
     * A ruleset: ``ruleset NAME [extends BASE] {``, then ``title``,
-      ``document``, then every clause, then every override (each preceded by
+      ``document``, ``variants`` (on one line), then every clause, then every override (each preceded by
       a blank line), then ``}``.
-    * A clause: ``cites``, ``status``, ``term``, ``says``, ``zh``, ``reason``,
+    * A clause: ``cites``, ``variants``, ``status``, ``term``, ``says``, ``zh``, ``reason``,
       the ``alternative`` lines, then its rules (``set``, ``follow``,
       ``band``) in source order, then its readings, then ``choose``.
-    * A reading: ``says``, ``zh``, then its rules in source order.
+    * A reading: ``variants``, ``says``, ``zh``, then its rules in source order.
     * An empty clause or reading is written ``{}``; the ruleset's braces
       are always on lines of their own.
 
@@ -109,6 +109,8 @@ class _Writer:
             self.line(1, f"title {quote(rs.title)}" + _zh_same_line(rs.title_zh), ("title",))
         if rs.document is not None:
             self.line(1, f"document {quote(rs.document)}", ("document",))
+        if rs.variants:
+            self.line(1, "variants " + ", ".join(rs.variants), ("variants",))
         for i, clause in enumerate(rs.clauses):
             if len(self.lines) > opened:
                 self.blank()
@@ -144,6 +146,8 @@ class _Writer:
         d = depth + 1
         if c.cites:
             body.line(d, "cites " + ", ".join(c.cites), key + ("cites",))
+        if c.variants:
+            body.line(d, "variants " + ", ".join(c.variants), key + ("variants",))
         for name, value, tag in (("status", c.status, "status"), ("term", c.term, "term"),
                                  ("says", c.says, "says"), ("zh", c.zh, "zh"), ("reason", c.reason, "reason")):
             if value is not None:
@@ -170,6 +174,8 @@ class _Writer:
     def reading(self, depth: int, r: m.Reading, key: Key) -> None:
         body = _Writer(self.c)
         d = depth + 1
+        if r.variants:
+            body.line(d, "variants " + ", ".join(r.variants), key + ("variants",))
         if r.says is not None:
             body.line(d, f"says {quote(r.says)}", key + ("says",))
         if r.zh is not None:
@@ -208,7 +214,7 @@ def _comment_lark() -> Lark:
                 lexer_callbacks={"COMMENT": _collected.append})
 
 
-_CLAUSE_HEADERS = {"cites": "cites", "status": "status", "term_item": "term", "says": "says", "zh": "zh",
+_CLAUSE_HEADERS = {"cites": "cites", "variants": "variants", "status": "status", "term_item": "term", "says": "says", "zh": "zh",
                    "reason": "reason", "choose": "choose"}
 _RULES = ("setting", "follow", "band")
 
@@ -241,7 +247,7 @@ def _anchors(tree: Tree) -> list[tuple[int, int, Key]]:
                 for sub in item.children[2:]:
                     if not isinstance(sub, Tree):
                         continue
-                    if sub.data in ("says", "zh"):
+                    if sub.data in ("says", "zh", "variants"):
                         add(sub, rkey + (sub.data,))
                     else:
                         add(sub, rkey + ("rule", reading_rules))
@@ -253,7 +259,7 @@ def _anchors(tree: Tree) -> list[tuple[int, int, Key]]:
     for item in ruleset.children[1:]:
         if not isinstance(item, Tree):
             continue
-        if item.data in ("title", "document"):
+        if item.data in ("title", "document", "variants"):
             add(item, (item.data,))
         elif item.data == "clause":
             key = ("clause", clauses)

@@ -23,7 +23,7 @@ Unit = tuple[int, int]
 # The longest tractor whose derived ladder is shown: the conformance suite asks about tractors of up to
 # four pairs or triples; longer ones follow the same derivation (see derived_ladder).
 SHOWN_UP_TO_LENGTH = 4
-NAMES = {1: "single", 2: "pair", 3: "triple"}
+NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 
 
 @lru_cache(maxsize=None)
@@ -44,6 +44,8 @@ def derived_ladder(unit: Unit, with_tractor: bool) -> tuple[tuple[Unit, ...], ..
     size, length = unit
     n = size * length
     entries: list[tuple[Unit, ...]] = []
+    if size == 4 and length == 1:  # a quad (four decks) is followed by a quad first
+        entries.append((unit,))
     if length > 1 and with_tractor:
         entries.append((unit,))
         for parts in _tractor_partitions(length):

@@ -167,6 +167,7 @@ class Reading:
     zh: str | None = None
     span: Span = _span()
     description_zh: str | None = None
+    variants: tuple[str, ...] = ()   # house-rule readings of VARIANTS.md this reading states (V14)
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,7 @@ class Clause:
     span: Span = _span()
     reason_zh: str | None = None
     alternatives_zh: tuple[str | None, ...] = ()  # one per alternative, None where not given
+    variants: tuple[str, ...] = ()   # house-rule readings of VARIANTS.md the clause states (V14)
     # where each single-valued header item was written, for the checker
     item_spans: tuple[tuple[str, Span], ...] = field(default=(), compare=False, repr=False)
 
@@ -222,3 +224,5 @@ class Ruleset:
     extends_span: Span = _span()
     title_zh: str | None = None
     title_span: Span = _span()
+    variants: tuple[str, ...] = ()   # house-rule readings of VARIANTS.md the ruleset states (V14)
+    variant_spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)

@@ -35,7 +35,7 @@ HEADER_ITEMS = ("status", "term", "says", "zh", "reason", "choose")
 
 
 # The grammar's named terminals; every other token is a keyword or punctuation.
-_NAMED = frozenset({"CITE", "DOTTED", "NAME", "RANGE_DOTS", "SIGNED_INT", "INT", "STRING"})
+_NAMED = frozenset({"CITE", "VARIANT", "DOTTED", "NAME", "RANGE_DOTS", "SIGNED_INT", "INT", "STRING"})
 
 
 class _Reducer:
@@ -320,6 +320,9 @@ class _Build:
     def cites(self, span, children):
         return ("cites", tuple((str(c), self._span(c)) for c in children), span)
 
+    def variants(self, span, children):
+        return ("variants", tuple((str(c), self._span(c)) for c in children), span)
+
     def _header(name):  # noqa: N805
         def build(self, span, children):
             token = children[0]
@@ -346,11 +349,13 @@ class _Build:
         description_zh = None
         if items and isinstance(items[0], Token) and items[0].type == "STRING":
             description_zh = self._text(items.pop(0))
-        rules, says, zh = [], None, None
+        rules, says, zh, variants = [], None, None, []
         for item in items:
             if isinstance(item, tuple):
                 tag, value, span = item
-                if (tag == "says" and says is not None) or (tag == "zh" and zh is not None):
+                if tag == "variants":
+                    variants.extend(v for v, _ in value)
+                elif (tag == "says" and says is not None) or (tag == "zh" and zh is not None):
                     self.problems.append(Diagnostic(
                         "E106", f"'{tag}' is given twice in reading '{name}'", span))
                 elif tag == "says":
@@ -360,12 +365,13 @@ class _Build:
             else:
                 rules.append(item)
         return m.Reading(str(name), self._text(description), tuple(rules), says, zh, self._span(name),
-                         description_zh=description_zh)
+                         description_zh=description_zh, variants=tuple(variants))
 
     def _clause(self, clause_id: str, span: m.Span, items) -> m.Clause:
         header: dict[str, object] = {}
         spans: list[tuple[str, m.Span]] = []
         cites: list[str] = []
+        variants: list[str] = []
         alternatives: list[str] = []
         alternatives_zh: list[str | None] = []
         rules: list = []
@@ -379,6 +385,10 @@ class _Build:
                     for cite, cite_span in value:
                         cites.append(cite)
                         spans.append((f"cite:{cite}", cite_span))
+                elif tag == "variants":
+                    for vid, vid_span in value:
+                        variants.append(vid)
+                        spans.append((f"variant:{len(variants) - 1}", vid_span))
                 elif tag == "alternative":
                     spans.append((f"alternative:{len(alternatives)}", item_span))
                     alternatives.append(value[0])
@@ -396,7 +406,8 @@ class _Build:
             id=clause_id, cites=tuple(cites), status=header.get("status"), term=header.get("term"),
             says=header.get("says"), zh=header.get("zh"), reason=reason, reason_zh=reason_zh,
             alternatives=tuple(alternatives), alternatives_zh=tuple(alternatives_zh), rules=tuple(rules),
-            readings=tuple(readings), choice=header.get("choose"), span=span, item_spans=tuple(spans))
+            readings=tuple(readings), choice=header.get("choose"), span=span, item_spans=tuple(spans),
+            variants=tuple(variants))
 
     def clause(self, span, children):
         name, *items = children
@@ -431,11 +442,14 @@ class _Build:
         fields: dict[str, object] = {}
         extends_span = title_span = m.NOWHERE
         clauses, overrides = [], []
+        variants: list[tuple[str, m.Span]] = []
         for item in items:
             if isinstance(item, m.Clause):
                 clauses.append(item)
             elif isinstance(item, m.Override):
                 overrides.append(item)
+            elif item[0] == "variants":  # may be given on several lines
+                variants.extend(item[1])
             else:
                 tag, value, span = item
                 if tag in fields:
@@ -450,7 +464,8 @@ class _Build:
         return m.Ruleset(
             name=str(name), extends=fields.get("extends"), title=title, title_zh=title_zh,
             document=fields.get("document"), clauses=tuple(clauses), overrides=tuple(overrides),
-            file=self.file, span=self._span(name), extends_span=extends_span, title_span=title_span)
+            file=self.file, span=self._span(name), extends_span=extends_span, title_span=title_span,
+            variants=tuple(v for v, _ in variants), variant_spans=tuple(sp for _, sp in variants))
 
     def start(self, span, children):
         return children[0]

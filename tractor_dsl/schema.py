@@ -66,20 +66,42 @@ _lateness_step = RecordType({"over": IntType(0, 1000), "points": IntType(0, 1000
 
 PARAMS: tuple[Param, ...] = (
     # --- equipment ---
-    Param("equipment.decks", IntType(1, 4), "Number of standard 54-card decks shuffled together."),
+    Param("equipment.decks", IntType(1, 4), "Number of standard 54-card decks shuffled together; with four, "
+          "four identical cards are a unit of their own (a quad, 四条), followed by a quad first."),
     Param("equipment.players", IntType(4, 4), "Players at the table, in two teams of two, partners opposite."),
     Param("equipment.hand_size", IntType(1, 60), "Cards each player holds after the deal."),
     Param("equipment.kitty_size", IntType(0, 20), "Cards in the kitty (底牌)."),
     Param("equipment.points", MapType(RankType(), IntType(0, 100)), "Point value of each point rank (分牌)."),
+    Param("equipment.removed", ListType(CardType(), min_items=1),
+          "Cards taken out of the pack before the deal (one copy each time a card is listed), so that hands and "
+          "kitty come out even (a kitty of 6 with two decks: two cards out). Not set: none.", required=False),
     # --- levels ---
     Param("level.ranks", ListType(RankType(), min_items=2, unique=True), "The levels in the order teams climb them."),
     Param("level.start", RankType(), "The level both teams start at."),
     Param("level.end", OptionalType(RankType()), "The last level: a team that passes it wins the game; none for no end."),
     Param("level.must_play", ListType(RankType(), unique=True), "Levels that cannot be skipped (必打): a gain stops there."),
+    Param("level.knock_back", RecordType({"level": RankType(), "to": RankType()}),
+          "The jack rule (钩J): when a hand is played at 'level' and the attackers win its last trick with a "
+          "single card of that rank, the banker's team goes back to the level 'to' ({level: J, to: 2}). Read on "
+          "a whole hand and game. Not set: no such rule.", required=False),
+    Param("level.wrap", BoolType(),
+          "Whether the levels wrap past the last one back to the first (a team beyond A plays 2 again), so that "
+          "a must-play first level (逢2必打) stops a climb past the last; needs level.end = none. Not set: false. "
+          "A time-out still compares levels by their place in level.ranks.", required=False),
     # --- card order ---
-    Param("trump.fixed_ranks", ListType(RankType(), unique=True), "Ranks that are always trump (常主), e.g. all 2s."),
+    Param("trump.fixed_ranks", ListType(RankType(), unique=True),
+          "Ranks that are always trump (常主), e.g. all 2s, highest first: [2, 10] puts the 2s above the 10s in "
+          "each of the tiers trump_fixed and off_fixed (before issue 19 the order was ignored and the ranks "
+          "ranked by face)."),
+    Param("trump.named_cards", ListType(CardType(), min_items=1, unique=True),
+          "Suited cards that are always trump, highest first, at the place of the tier 'named' in trump.order "
+          "(the heart 5 above the big joker, 红五: [{rank: 5, suit: hearts}] with trump.order = [named, "
+          "big_joker, ...]); a named card leaves its suit, its level tier and its fixed tier. Not set: none.",
+          required=False),
     Param("trump.order", ListType(_tier, min_items=3, unique=True), "Trump tiers, highest first; cards in one tier of "
-          "different suits (off-suit level cards, off-suit fixed ranks) are equal and the first played wins."),
+          "different suits (off-suit level cards, off-suit fixed ranks) are equal and the first played wins. "
+          "Without the tiers trump_level and off_level (both left out) the level cards stay in their suits "
+          "and only the trump suit's cards and the other tiers are trump; they still declare."),
     Param("trump.equal_cards", EnumType("first_played"), "Which of two equal cards wins."),
     # --- combinations ---
     Param("tractor.elements", ListType(EnumType("pair", "triple"), min_items=1, unique=True),
@@ -91,6 +113,10 @@ PARAMS: tuple[Param, ...] = (
     Param("tractor.bridge_level", BoolType(), "Whether ranks either side of the removed level rank are adjacent."),
     Param("tractor.junctions", ListType(ListType(_tier, min_items=2)),
           "Pairs of trump tiers whose boundary cards chain (e.g. [small_joker, trump_level])."),
+    Param("tractor.off_level_chain", BoolType(),
+          "Whether pairs (or triples) of off-suit level cards of different suits chain with one another "
+          "(5♥5♥5♦5♦ at level 5 with spades trump), any two or more of them, though the cards are equal in rank. "
+          "Not set: false (they hold one place in the card order and never chain).", required=False),
     Param("tractor.ace_two", EnumType("none", "lowest", "by_top_card"),
           "Whether the trump-suit A and 2 chain (AA22) when 2s are fixed trump, and how such a tractor ranks."),
     Param("tractor.no_trump_junction", BoolType(),
@@ -99,17 +125,22 @@ PARAMS: tuple[Param, ...] = (
     # --- comparison ---
     Param("compare.element_over_length", BoolType(),
           "Different shapes of equal size: a tractor of triples beats a tractor of pairs (999888 > AAKKQQ)."),
-    Param("compare.multi", EnumType("largest_component", "highest_card"),
-          "How a play of several components (a throw, or a ruff of one) is ranked."),
+    Param("compare.multi", EnumType("largest_component", "highest_card", "by_component"),
+          "How a play of several components (a throw, or a ruff of one) is ranked: by its largest component, by "
+          "its highest card, or 'by_component' - component by component, largest first, the first difference "
+          "deciding (a tie on every component: the first played wins)."),
     # --- leading ---
     Param("throw.allowed", BoolType(), "Whether a throw (甩牌) may be led."),
     Param("throw.check", EnumType("components_unbeatable", "singles", "smallest_vs_largest"),
           "How a throw is judged unbeatable."),
     Param("throw.penalty_points", IntType(0, 100), "Points per counted card when a throw fails."),
-    Param("throw.penalty_per", EnumType("card_thrown", "card_blocked", "card_taken_back"),
-          "Which cards the failed-throw penalty counts."),
-    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component"),
-          "What the thrower must play instead after a failed throw."),
+    Param("throw.penalty_per", EnumType("card_thrown", "card_blocked", "card_taken_back", "attempt"),
+          "Which cards the failed-throw penalty counts; 'attempt' - none: the points once per failed throw (a "
+          "failed_throw fault's count is then the number of attempts)."),
+    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component", "first_blocker"),
+          "What the thrower must play instead after a failed throw: the smallest card, the smallest component, "
+          "the smallest blocked component, or 'first_blocker' - the smallest component the first opponent after "
+          "the thrower (in playing order) can beat (the partner's, when only he can)."),
     Param("throw.split", EnumType("triples_first", "largest_first"),
           "How a throw is split into components: 'largest_first' - repeatedly the component with the most cards, "
           "triples before pairs on a tie, then the higher (88999 is a tractor of pairs and a single); "
@@ -130,10 +161,20 @@ PARAMS: tuple[Param, ...] = (
           "pairs before pairs alone), then pairs and triples, then singles; 'counts' - only as many triples "
           "and pairs as can be played, in any arrangement."),
     Param("follow.break_triple_for_pair", BoolType(), "Whether a follower must break a triple to follow a pair."),
+    Param("follow.pairs_before_triples", BoolType(),
+          "When a tractor is led, whether the pairs a follower plays come from the pairs he holds before any "
+          "triple is broken: a play that breaks a triple for a pair while a pair held stays in the hand is "
+          "refused (a triple may not stand in for a pair). Not set: false.", required=False),
+    Param("follow.protect_tractors", BoolType(),
+          "Whether a follower need not break a tractor he holds to follow a pair or a triple: the pairs and "
+          "triples of his tractors do not count for a pair or triple led (he may still play them). Not set: "
+          "false.", required=False),
     Param("follow.ladders", RecordType({}), "Follow ladders by lead shape (from 'follow' statements).", required=False),
     # --- trick ---
-    Param("ruff.structure", EnumType("same_shape", "same_counts"),
-          "What a trumping play (枪毙) must contain to win: the lead's exact shape, or as many tractors and pairs."),
+    Param("ruff.structure", EnumType("same_shape", "same_counts", "any_trumps"),
+          "What a trumping play (枪毙) must contain to win: the lead's exact shape, as many tractors and pairs, or "
+          "'any_trumps' - as many trumps as the lead has cards, of any shape (ruffs are then ranked as plays "
+          "of several components are, compare.multi)."),
     # --- kitty ---
     Param("kitty.exchange", BoolType(), "The banker takes the kitty and buries as many cards."),
     Param("kitty.capturers", EnumType("attackers", "both"), "Who captures the kitty by winning the last trick."),
@@ -148,6 +189,10 @@ PARAMS: tuple[Param, ...] = (
     Param("score.bands", ListType(TextType()), "Score table rows (from 'band' statements).", required=False),
     Param("score.threshold", IntType(0, 1000), "Attackers' points needed to take the stage (上台)."),
     Param("score.cap", OptionalType(IntType(1, 20)), "Most levels either side may gain in one hand."),
+    Param("score.banker_needs_last_trick", BoolType(),
+          "Whether the banker side rises only if it wins the last trick: keeping the bank without the last trick, "
+          "it gains no level (the attackers' gains are unchanged). Read on a whole hand (the hand operation). "
+          "Not set: false.", required=False),
     # --- declaring ---
     Param("declare.joker_pairs", BoolType(), "Whether a pair of jokers may declare or overcall."),
     Param("declare.joker_trump", EnumType("no_trump"), "What a joker-pair declaration makes trump."),
@@ -155,14 +200,28 @@ PARAMS: tuple[Param, ...] = (
           "What beats a declaration: more copies; or more copies, then jokers over level cards at equal count."),
     Param("declare.after_overcall", EnumType("any", "jokers_only"), "What may overcall an overcall."),
     Param("declare.self_overcall", BoolType(), "Whether a player may overcall his own declaration."),
+    Param("declare.suit_precedence", ListType(EnumType("spades", "hearts", "diamonds", "clubs"), min_items=2,
+                                              unique=True),
+          "Suits highest first: at an equal count of level cards, a declaration in a suit listed higher "
+          "overcalls one in a suit listed lower (suits not listed rank below those listed). Not set: an equal "
+          "count never overcalls.", required=False),
+    Param("declare.retake", BoolType(),
+          "Whether a declarer who has been overcalled may add copies of his own card and, reaching the count "
+          "of the standing declaration, take trump back (an equal count suffices; the rule on what may follow "
+          "an overcall does not apply). Not set: false.", required=False),
     Param("declare.reinforce", BoolType(), "Whether a player may reinforce (加固) his own declaration."),
     Param("declare.first_hand_card", OptionalType(CardType()), "A card every first-hand declaration must show."),
     Param("declare.overcall_moves_bank", EnumType("never", "first_hand"),
           "Whether an overcall also moves the bank (反主反庄)."),
     Param("declare.first_hand_banker", EnumType("first_declarer", "last_declarer"),
           "Who is banker in the first hand (抢庄)."),
-    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal"), "No declaration in the first hand."),
-    Param("declare.fallback_later", EnumType("kitty_card", "smothered"), "No declaration in later hands."),
+    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal", "first_level_card"),
+          "No declaration in the first hand: trump from the kitty (declare.kitty_card), a redeal, or "
+          "'first_level_card' - the kitty is turned card by card and the first level card names its suit, else "
+          "the highest card turned does (the first of equals; only jokers: no trump)."),
+    Param("declare.fallback_later", EnumType("kitty_card", "smothered", "redeal", "first_level_card"),
+          "No declaration in later hands: trump from the kitty, a smothered banker (憋死), a redeal at the same "
+          "level with the same banker, or the first level card turned from the kitty (as for the first hand)."),
     Param("declare.kitty_card", IntType(1, 20), "Which kitty card (counted from the first) names trump."),
     Param("declare.kitty_skip_jokers", BoolType(), "Whether a joker turned from the kitty is skipped."),
     Param("declare.kitty_joker", EnumType("no_trump", "next_card"),
@@ -206,6 +265,10 @@ PARAMS: tuple[Param, ...] = (
     Param("bank.first_hand_undeclared", EnumType("first_drawer"),
           "Who is banker in a first hand that nobody declares and that is not redealt."),
     # --- deal ---
+    Param("deal.redeal_if", ListType(EnumType("no_points", "no_trumps"), min_items=1, unique=True),
+          "Conditions on a player's hand after the deal that make the cards be dealt again (before declaring): "
+          "'no_points' - he holds no point card; 'no_trumps' - he holds no card that is trump in every suit "
+          "(a joker, a level card or a fixed trump). Not set: no redeal for a hand's contents.", required=False),
     Param("deal.direction", EnumType("counter_clockwise", "clockwise"),
           "The way round the table players draw and play. The interpreter numbers seats in playing order, so "
           "the direction changes no judgment.", informative=True),

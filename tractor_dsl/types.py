@@ -15,7 +15,7 @@ from .diagnostics import did_you_mean
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("spades", "hearts", "diamonds", "clubs")
-TIERS = ("big_joker", "small_joker", "trump_level", "off_level", "trump_fixed", "off_fixed", "trump_suit")
+TIERS = ("big_joker", "small_joker", "trump_level", "off_level", "trump_fixed", "off_fixed", "trump_suit", "named")
 
 
 class TypeProblem(Exception):

@@ -50,8 +50,11 @@ class Verdict:
 
 def reading_rulesets(checked: CheckedRuleset, sources: dict[str, str] | None = None) -> dict[str, dict[str, Rules]]:
     """For each clause with several executable readings: reading name -> the ruleset choosing it."""
-    if sources is None:
-        sources = load().sources
+    if sources is None:  # the bundled files, and of the house-rule catalogue only the files it extends
+        from tractor_dsl.bundled import is_catalogue
+        lib = load()
+        mine = {lib.rulesets[n].file for n in checked.lineage if n in lib.rulesets}
+        sources = {f: t for f, t in lib.sources.items() if not is_catalogue(f) or f in mine}
     out: dict[str, dict[str, Rules]] = {}
     for clause in checked.clauses:
         executable = [r for r in clause.readings if r.rules and not _unobserved(r)]

@@ -158,6 +158,8 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
         yield from _multiplier_rows(name, value)
     elif name == "trump.fixed_ranks":
         yield ("no fixed trump ranks", ()) if value else ("2s always trump", ("2",))
+        if len(value) > 1:  # the ranks are stated highest first
+            yield "fixed trump ranks in the reverse order", tuple(reversed(value))
     elif name == "level.must_play":
         for i, level in enumerate(value):
             yield f"{level} may be skipped", tuple(x for k, x in enumerate(value) if k != i)
@@ -305,8 +307,11 @@ def alternatives(rules: Rules) -> list[Alternative]:
     def add(clause: str, feature: str, description: str, changes: dict, targets=None,
             obs: tuple[str, ...] | None = None, row: tuple | None = None):
         obs = obs or observers_of(feature)
-        pool = tuple(sc for op in obs for sc in all_scenarios(rules, op))
-        aimed = tuple(sc for sc in pool if targets(sc)) if targets else ()
+        if isinstance(targets, tuple):  # scenarios of their own, aimed at this alternative alone
+            aimed = targets
+        else:
+            pool = tuple(sc for op in obs for sc in all_scenarios(rules, op))
+            aimed = tuple(sc for sc in pool if targets(sc)) if targets else ()
         out.append(Alternative(f"A{len(out) + 1:03d}", clause, feature, description, changes, rules, obs, aimed,
                                row))
 
@@ -334,7 +339,32 @@ def alternatives(rules: Rules) -> list[Alternative]:
             add(clause, key, f"follow {unit_text(unit)}{label}: {what}", {key: ladder}, follow_targets(unit, touched))
     out.extend(_band_alternatives(rules, add))
     _reading_flips(rules, add)
+    _unstated_options(rules, add)
     return out
+
+
+# Optional settings a ruleset may leave unset (the house rules of VARIANTS.md they state), as an engine that
+# follows that house rule would set them: (setting, label, changes, clause whose statement it would join).
+UNSTATED_OPTIONS = (
+    ("declare.suit_precedence", "suits ranked spades, hearts, diamonds, clubs at an equal count (V75)",
+     {"declare.suit_precedence": ("spades", "hearts", "diamonds", "clubs")}, "declare.overcall_by", None),
+    ("declare.retake", "an overcalled declarer retakes trump with an equal count (V74)",
+     {"declare.retake": True}, "declare.reinforce", "retake"),
+    ("follow.protect_tractors", "a tractor need not be broken to follow a pair (V28)",
+     {"follow.protect_tractors": True}, "follow.break_triple_for_pair", "protect"),
+)
+
+
+def _unstated_options(rules: Rules, add) -> None:
+    """The house rules a ruleset does not state, where one position can show them: the optional setting set
+    (the scenarios of :mod:`conformance.generation.positions` aimed at each, where there are some)."""
+    from conformance.generation.positions.declaring import RETAKE
+    from conformance.generation.positions.follow import PROTECT
+    values = rules.checked.values
+    own = {"retake": RETAKE, "protect": (PROTECT,) if 2 in rules.tractor_sizes else None}
+    for name, label, changes, near, aimed in UNSTATED_OPTIONS:
+        if name not in values:
+            add(rules.clause(near), name, f"{name}: {label}", changes, own.get(aimed))
 
 
 def _winner_kinds(*kinds: str) -> Callable[[Scenario], bool]:

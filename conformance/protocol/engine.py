@@ -543,8 +543,16 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
     total = trick_points + penalty + k.value
     r = judge_result(rules, total)
     clauses += k.clauses + r.clauses
-    return ({"attackers_points": total, "next_banker": r.value.next_banker, "levels": r.value.levels},
-            tuple(dict.fromkeys(clauses)))
+    from reference_impl.rules import Trace
+    from reference_impl.scoring import knock_back, last_trick_rule
+    extra = Trace()
+    result = last_trick_rule(rules, r.value, side == "banker", extra)   # score.banker_needs_last_trick (V68)
+    back = knock_back(rules, ctx.level, plays[seat], side, extra)         # level.knock_back (V67)
+    clauses += extra.ids
+    out = {"attackers_points": total, "next_banker": result.next_banker, "levels": result.levels}
+    if back is not None:  # informative: the level the banker's team goes back to
+        out["knocked_back"] = back
+    return out, tuple(dict.fromkeys(clauses))
 
 
 def _held(counts: Counter, cards: list[int], what: str) -> Counter:

@@ -191,14 +191,14 @@ def _check_components(comps) -> str | None:
     for c in comps:
         if type(c) is not dict:
             return "components: each must be an object"
-        if not (_is_int(c.get("size")) and 1 <= c["size"] <= 3):
-            return "components: size must be 1, 2 or 3"
+        if not (_is_int(c.get("size")) and 1 <= c["size"] <= 4):
+            return "components: size must be 1, 2, 3 or 4"
         if not (_is_int(c.get("length")) and c["length"] >= 1):
             return "components: length must be a positive integer"
         if not _is_cards(c.get("cards")):
             return "components: cards must be a card list"
-        if "kind" in c and c["kind"] not in ("single", "pair", "triple", "tractor"):
-            return "components: kind must be single, pair, triple or tractor"
+        if "kind" in c and c["kind"] not in ("single", "pair", "triple", "quad", "tractor"):
+            return "components: kind must be single, pair, triple, quad or tractor"
     return None
 
 
@@ -221,7 +221,7 @@ def _kinds(*names):
 _FIELD_CHECKS: dict[str, dict[str, tuple]] = {
     "follow": {"legal": (_is_bool, "must be a boolean"), "reason": (_kinds(*REASON_CODES), "must be a reason code")},
     "lead": {"legal": (_is_bool, "must be a boolean"), "reason": (_kinds(*REASON_CODES), "must be a reason code")},
-    "classify": {"kind": (_kinds("single", "pair", "triple", "tractor", "throw", "mixed", "empty"),
+    "classify": {"kind": (_kinds("single", "pair", "triple", "quad", "tractor", "throw", "mixed", "empty"),
                           "not a combination kind"),
                  "suit": (lambda v: v is None or _kinds("S", "H", "D", "C", "trump")(v),
                           "must be a suit letter, trump or null")},

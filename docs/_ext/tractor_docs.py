@@ -61,6 +61,7 @@ from docutils import nodes
 from sphinx.util import logging
 
 from tractor_comparison import ComparisonDirective, InterpretationsDirective
+from tractor_house_rules import HouseRulesDirective
 from tractor_reference import (
     ApiDirective, CliDirective, EngineExchangeDirective, LimitsDirective, RuleExampleDirective,
     SchemasDirective, SettingsDirective, SnippetDirective)
@@ -269,7 +270,8 @@ def setup(app):
     for name, cls in (("tractor-rulebook", RulebookDirective), ("tractor-clause", ClauseDirective),
                       ("tractor-rulebook-list", RulebookListDirective),
                       ("tractor-interpretations", InterpretationsDirective),
-                      ("tractor-comparison", ComparisonDirective), ("tractor-settings", SettingsDirective),
+                      ("tractor-comparison", ComparisonDirective), ("tractor-house-rules", HouseRulesDirective),
+                      ("tractor-settings", SettingsDirective),
                       ("tractor-limits", LimitsDirective),
                       ("tractor-snippet", SnippetDirective), ("tractor-rule-example", RuleExampleDirective),
                       ("tractor-cli", CliDirective), ("tractor-schemas", SchemasDirective),

@@ -83,7 +83,9 @@ def library():
 
 
 def ruleset_names() -> list[str]:
-    return sorted(library().rulesets)
+    """The bundled rulesets (not the house-rule catalogue of spec/variants/, shown on the comparison page)."""
+    from tractor_dsl.bundled import is_catalogue
+    return sorted(n for n, rs in library().rulesets.items() if not is_catalogue(rs.file))
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,15 @@ def test_kitty_the_last_trick_by_plays(capsys):
     assert "25 points × 6" in out and "gain 150" in out and "(play 1)" in out and "kitty.capture" in out
 
 
+@pytest.mark.parametrize("op, extra", [("kitty", ("--plays", "AS AS", "3H 4H", "5D 6D", "7C 8C", "--banker-seat", "1")),
+                                       ("undeclared", ())])
+def test_a_kitty_of_another_size_than_the_rulesets_is_refused(capsys, op, extra):
+    # 003:2.1 — three decks, a kitty of 6: a kitty of 3 cannot occur in an r003 hand
+    code, out, err = _explain(capsys, "r003", op, "--kitty", "5H 10H KD", *extra)
+    assert code == 2 and out == ""
+    assert err.strip() == "tractor explain: --kitty holds 3 card(s), but a kitty of r003 holds 6 (equipment.kitty_size)"
+
+
 def test_the_new_operations_from_options(capsys):
     # 003:6.2 — the declarer may reinforce with more copies of the same card
     code, out, _ = _explain(capsys, "r003", "declare", "--level", "5", "--declare", "0:5H", "--declare", "0:5H")
@@ -151,3 +160,15 @@ def test_a_failing_case_of_a_run_is_explained_by_its_id(tmp_path, capsys, monkey
                       ([], "give RULESET QUESTION")):
         code, out, err = _explain(capsys, *bad)
         assert code == 2 and says in err and "Traceback" not in err, (bad, err)
+
+
+def test_a_mixed_tractor_is_named_as_one_not_as_a_tractor_of_pairs(capsys, tmp_path):
+    # 001:10.2 read with tractor.mixed (V13): 88999 is a pair and a triple side by side, five cards, not
+    # "a tractor of 2 pairs" (four)
+    f = tmp_path / "mixed.tractor"
+    f.write_text('ruleset r001_mixed_t extends r001 {\n  title "mixed" "混合"\n'
+                 '  override tractor.mixed choose mixed because "a test" "测试"\n}\n', encoding="utf-8")
+    code, out, _ = _explain(capsys, str(f), "classify", "8H 8H 9H 9H 9H", "--level", "J")
+    assert code == 0 and "answer: a mixed tractor: 2 adjacent pairs and triples" in out
+    code, out, _ = _explain(capsys, str(f), "classify", "8H 8H 9H 9H 9H", "--level", "J", "--zh")
+    assert code == 0 and "答案：2组对子与三条相连的拖拉机" in out

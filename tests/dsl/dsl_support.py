@@ -30,6 +30,7 @@ FIXED = {
     "trump.fixed_ranks": "[]",
     "trump.order": "[big_joker, small_joker, trump_level, off_level, trump_suit]",
     "tractor.junctions": "[]",
+    "tractor.mixed": "false",   # true would warn (W311): a 2-deck ruleset has no triples to mix
     "kitty.multiplier": "{ trump: { single: 2, pair: 4, tractor: 2 * cards }, "
                         "side: { single: 1, pair: 2, tractor: cards } }",
     "score.threshold": "80",

@@ -187,8 +187,49 @@ def _cases() -> dict[str, Case]:
                                 "off_level, trump_fixed, off_fixed, trump_suit]"))
     add("E207 fixed trump is a level", "E207", t, "rank 2 is both a fixed trump and a level",
         at(t, "trump.fixed_ranks"))
-    t = minimal(values=settings(trump__order="[big_joker, small_joker, trump_suit]"))
-    add("E208 trump order incomplete", "E208", t, "trump.order lacks trump_level, off_level", at(t, "trump.order"))
+    t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__knock_back="{ level: J, to: 2 }"))
+    add("E206 knock-back level not a level", "E206", t, "level.knock_back names J, which is not one of level.ranks",
+        at(t, "level.knock_back"))
+    t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__wrap="true"))
+    add("E215 wrap with an end level", "E215", t,
+        "level.wrap = true needs level.end = none: a climb that wraps past A never passes A", at(t, "level.wrap"))
+    t = minimal(head='title "Minimal" "最小"\n  document "003"\n  variants V14, V87')
+    add("E120 unknown house-rule id", "E120", t, "unknown house-rule reading 'V87': the catalogue (VARIANTS.md) "
+        "names V01 to V86", at(t, "V87"))
+    t = minimal(values=settings(trump__order="[named, big_joker, small_joker, trump_level, off_level, trump_suit]"))
+    add("E213 named tier without cards", "E213", t, "trump.order has the tier 'named' but trump.named_cards names no "
+        "card", at(t, "trump.order"))
+    t = minimal(values=settings(trump__named_cards="[{ rank: 5, suit: hearts }]"))
+    add("E213 named cards without their tier", "E213", t, "the cards are named but trump.order has no tier 'named'",
+        at(t, "trump.named_cards"))
+    t = minimal(values=settings(equipment__removed="[{ rank: 3, suit: clubs }, { rank: 3, suit: clubs }, "
+                                                   "{ rank: 3, suit: clubs }]", equipment__hand_size="25",
+                                equipment__kitty_size="5"))
+    add("E214 more copies removed than the decks hold", "E214", t,
+        "equipment.removed takes 3 copies of the 3 of clubs out of 2 deck(s)", at(t, "equipment.removed"))
+    t = minimal(values=settings(equipment__removed="[{ rank: 3, suit: clubs }]"))
+    add("E205 removed cards counted", "E205", t, "is 108 cards, but 2 deck(s) less the 1 removed hold 107",
+        at(t, "equipment.hand_size"))
+    t = minimal(values=settings(tractor__junctions="[[off_level, off_level]]"))
+    add("E216 junction of a tier with itself", "E216", t, "junction [off_level, off_level] joins a tier to itself",
+        at(t, "tractor.junctions"))
+    t = minimal(clause("c", "follow tractor(triple, 2): tractor(triple, 2) / 6 single"))
+    add("W311 ladder for a tractor the decks cannot make", "W311", t,
+        "the follow ladder for 'tractor(triple, 2)' can never apply: 2 deck(s) hold no triple",
+        at(t, "tractor(triple, 2):"), severity="warning")
+    t = minimal(clause("c", "follow tractor(pair, 3): tractor(pair, 3) / tractor(pair, 2) + pair / 6 single"),
+                values=settings(tractor__min_length="3"))
+    add("W311 entry shorter than the shortest tractor", "W311", t,
+        "follow entry 'tractor(pair, 2) + pair' can never be played: tractor.min_length = 3 makes no tractor of "
+        "2 pairs", at(t, "tractor(pair, 2)"), severity="warning")
+    t = minimal(values=settings(tractor__mixed="true"))
+    add("W311 mixed tractors with pairs only", "W311", t, "tractor.mixed = true can never apply",
+        at(t, "tractor.mixed"), severity="warning")
+    t = minimal(values=settings(trump__order="[small_joker, trump_level, off_level, trump_suit]"))
+    add("E208 trump order incomplete", "E208", t, "trump.order lacks big_joker", at(t, "trump.order"))
+    t = minimal(values=settings(trump__order="[big_joker, small_joker, off_level, trump_suit]"))
+    add("E208 one level tier without the other", "E208", t,
+        "trump.order lacks trump_level (trump_level and off_level may be left out together)", at(t, "trump.order"))
 
     # --- follow ladders (E3xx) ---
     t = minimal(clause("c", "follow tractor(quad, 2): 4 pair"))
@@ -203,7 +244,8 @@ def _cases() -> dict[str, Case]:
     t = minimal(clause("c", "follow pair: pair / single / 2 single"))
     add("E305 wrong card count", "E305", t, "follow entry 'single' has 1 cards but the lead 'pair' has 2",
         at(t, "/ single", offset=2))
-    t = minimal(clause("c", "follow triple: pair + single / triple / 3 single"))
+    t = minimal(clause("c", "follow triple: pair + single / triple / 3 single"),   # 3 decks: triples exist
+                values=settings(equipment__decks="3", equipment__hand_size="39", equipment__kitty_size="6"))
     add("W306 shadowed entry", "W306", t, "follow entry 'triple' is shadowed by the earlier entry 'pair + single'",
         at(t, "/ triple", offset=2), severity="warning")
     t = minimal(clause("c", "follow pair: pair"))

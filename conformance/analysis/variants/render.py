@@ -14,7 +14,7 @@ from conformance.analysis.variants.questions import IMPOSSIBLE, Outcome, Questio
 
 SUIT_EN = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_ZH = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
-SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三条"}
+SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三条", "quad": "四条"}
 SIDE_EN = {"banker": "the banker side", "attackers": "the attackers"}
 SIDE_ZH = {"banker": "守庄方", "attackers": "攻庄方"}
 REASONS_ZH = chinese(PLAY_REASONS)
@@ -72,12 +72,15 @@ def shape_text(shape: str, lang: str) -> str:
         return ("甩牌（" + "＋".join(inner) + "）") if _z(lang) else "a throw of " + " + ".join(inner)
     if shape.startswith("tractor("):
         element, length = [s.strip() for s in shape[8:-1].split(",")]
+        if element == "mixed":
+            return (f"{length}组对子与三条相连的拖拉机" if _z(lang)
+                    else f"a mixed tractor: {length} adjacent pairs and triples")
         if _z(lang):
             return f"{length}对拖拉机" if element == "pair" else f"{length}个三条的拖拉机"
         return f"a tractor of {length} {element}s"
     if _z(lang):
         return SHAPE_ZH.get(shape, shape)
-    return {"single": "a single", "pair": "a pair", "triple": "a triple"}.get(shape, shape)
+    return {"single": "a single", "pair": "a pair", "triple": "a triple", "quad": "a quad"}.get(shape, shape)
 
 
 def pattern_zh(pattern: str) -> str:
@@ -117,7 +120,9 @@ def _split_top(s: str) -> list[str]:
 
 def _shape_of(components: list[dict]) -> str:
     def one(c):
-        name = {1: "single", 2: "pair", 3: "triple"}[c["size"]]
+        name = {1: "single", 2: "pair", 3: "triple", 4: "quad"}[c["size"]]
+        if c["length"] > 1 and len(c.get("cards", ())) not in (0, c["size"] * c["length"]):
+            name = "mixed"  # pairs and triples side by side (88999): more cards than size x length
         return f"tractor({name}, {c['length']})" if c["length"] > 1 else name
     if len(components) == 1:
         return one(components[0])

@@ -86,7 +86,7 @@ CURATED: dict[str, list[Question]] = {
         ("8H 8H 9H 9H", "JH JH 4H 3H 5H 7D", "4H 3H 5H 7D"), ("8H 8H 8H", "QH QH 3H 4H", "QH 3H 4H"),
         ("7H 7H 8H 8H 9H 9H", "QH QH QH JH JH JH 3H", "QH QH QH JH JH 3H"),
         ("8H 8H 8H 9H 9H 9H", "QH QH QH JH JH 4H 4H 3H", "QH QH QH JH JH 4H"),
-        ("AH AH KH", "QH QH 3H 4H", "3H 4H QH"))],
+        ("AH AH KH", "QH QH 3H 4H", "3H 4H QH"), ("8H 8H", "QH QH JH JH 3H 4H", "QH 3H"))],
     "kitty": [_kitty("6", "S", play, "5H 10H KD 2C 4C 7C", side) for play, side in (
         ("3S", "attackers"), ("3S 3S", "attackers"), ("AH", "attackers"), ("3S 3S 3S", "attackers"),
         ("3S 3S 4S 4S", "attackers"), ("3S 3S 3S 4S 4S 4S", "attackers"), ("AH AH KH", "attackers"),
@@ -107,7 +107,7 @@ CURATED: dict[str, list[Question]] = {
                     ("5", True, ("0: 5H", "1: 5S 5S", "2: J- J-")), ("5", True, ("0: 5H", "1: 5S 5S", "2: 5C 5C 5C")),
                     ("5", True, ("0: 5H", "0: 5H")), ("5", True, ("0: 5H", "0: 5S 5S")), ("5", True, ("0: 5H", "1: 5S")),
                     ("5", True, ("0: 6H",)), ("5", False, ("1: 5H", "2: 5S 5S")), ("5", False, ("1: 5H", "3: J+ J+")),
-                    ("5", False, ("1: 5H", "2: 5S")))] + [
+                    ("5", False, ("1: 5H", "2: 5S")), ("5", False, ("1: 5H", "2: 5S 5S", "1: 5H")))] + [
         Q("declare", level="5", first_hand=False, banker=0, declarations=[{"seat": s, "cards": _c(cs)}],
           wrong=[{"seat": w, "cards": _c(wc)}]) for s, cs, w, wc in ((3, "5S", 1, "6S"), (2, "5S", 1, "6S"))],
     "undeclared": [Q("undeclared", level=lv, attackers_level=ol, kitty=_c(k), first_hand=fh) for lv, ol, k, fh in (
@@ -157,7 +157,7 @@ def families(key: str) -> list[str]:
         return ["follow"]
     if key.startswith("equipment."):
         return ["points", "winner"] if key == "equipment.points" else ["deal"]
-    if key in ("trump.order", "trump.fixed_ranks"):
+    if key in ("trump.order", "trump.fixed_ranks", "trump.named_cards"):
         return ["order", "winner", "classify"]
     if key == "trump.equal_cards":
         return ["winner"]
@@ -177,7 +177,7 @@ def families(key: str) -> list[str]:
         return ["penalty", "result"]
     if key == "throw.late":
         return ["penalty"]
-    if key in ("level.ranks", "level.end", "level.must_play"):
+    if key in ("level.ranks", "level.end", "level.must_play", "level.wrap"):
         return ["advance"]
     if key == "level.start":
         return ["first_hand"]

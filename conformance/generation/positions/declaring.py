@@ -5,7 +5,8 @@ first declaration, an overcall, a reinforcement, a joker pair — then a last
 declaration that is legal or broken in each way the rules refuse: a joker
 pair, a lone joker, a card that is not a level card, mixed cards, no
 ``declare.first_hand_card``, an overcall, one of equal copies, a
-reinforcement, a self-overcall with another suit. No seat shows more copies
+reinforcement, a self-overcall with another suit, or the overcalled first
+declarer adding copies of his own card (``retake``). No seat shows more copies
 than the pack holds; sometimes the kitty was taken before the last.
 
 ``undeclared``: kitties with jokers at and around the card that names trump
@@ -42,6 +43,11 @@ def declare_scenarios(rules) -> tuple[Scenario, ...]:
     after_wrong = tuple(Scenario("declare", "after_wrong", (who, first)) for who in ("partner", "other")
                         for first in (True, False))
     return moves + after_wrong
+
+
+# The overcalled first declarer adds copies of his card: aimed at declare.retake alone, not among
+# declare_scenarios, so that the positions drawn for every other alternative stay as they were.
+RETAKE = tuple(Scenario("declare", "moves", (("declare", "overcall"), "retake", first)) for first in (True, False))
 
 
 def undeclared_scenarios(rules) -> tuple[Scenario, ...]:
@@ -136,8 +142,16 @@ def build_declare(d: Draw, rules, sc: Scenario) -> dict:
         if j.value.legal:
             sequence.append(step)
             holdings, state = held, j.value
-    step = declaration(d, rules, level, token, state, last)
-    d.require(step is not None and shown(step) is not None)
+    if last == "retake":   # the first declarer, overcalled, adds copies of his own card
+        d.require(len(sequence) >= 2 and state is not None and state.declarer != sequence[0][0])
+        first_seat, first_cards = sequence[0]
+        adds = max(1, state.strength[0] - sum(1 for c in first_cards if c == first_cards[0]))
+        step = (first_seat, [first_cards[0]] * adds)
+        held = _holds(holdings, first_seat, step[1], True, rules.decks)
+        d.require(held is not None)
+    else:
+        step = declaration(d, rules, level, token, state, last)
+        d.require(step is not None and shown(step) is not None)
     sequence.append(step)
     inp = {"level": level, "first_hand": first_hand, "banker": banker,
            "declarations": [{"seat": s, "cards": fmt(c)} for s, c in sequence]}

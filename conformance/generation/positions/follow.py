@@ -18,7 +18,11 @@ Scenarios (:class:`~conformance.generation.positions.scenario.Scenario` ``args``
   component;
 * ``("short", plan)`` — a follower with as many cards of the led suit as the
   lead or fewer (void included);
-* ``("random", plan)`` — a holding of a random shape of as many cards.
+* ``("random", plan)`` — a holding of a random shape of as many cards;
+* ``("protect", plan)`` — a pair led, a follower whose only pairs are those of a
+  tractor he holds, and a play of one of its cards and a single (legal only
+  where ``follow.protect_tractors`` spares the tractor); aimed at that setting
+  alone (:data:`PROTECT`), not among :func:`scenarios`.
 
 Holdings are built from rung units on the led suit (tractors on windows of
 the context's runs, pairs and triples apart), checked against the obligation
@@ -86,6 +90,11 @@ def scenarios(rules) -> tuple[Scenario, ...]:
     return tuple(out)
 
 
+# Aimed only at the alternative it tells (follow.protect_tractors), not drawn among the scenarios above, so
+# that the positions drawn for every other alternative stay as they were.
+PROTECT = Scenario("follow", "protect", (((2, 1),),))
+
+
 def _any_level(rules) -> str:
     from conformance.generation.positions.suits import levels
     return levels(rules)[0]
@@ -142,6 +151,9 @@ def build(d: Draw, rules, sc: Scenario) -> dict:
             comp_rungs = ladder(ctx, comp.unit)
             units += list(comp_rungs[d.int(0, len(comp_rungs) - 1)])
         mode = d.pick(MODES)
+    elif kind == "protect":  # a pair led; the only pairs held are a tractor's (follow.protect_tractors)
+        units = [(2, 2)]
+        mode = "protect"
     else:
         units = list(d.pick(shapes_of(rules, n)))
         mode = d.pick(("meet", "miss", "random", "off_suit"))
@@ -162,7 +174,9 @@ def build(d: Draw, rules, sc: Scenario) -> dict:
     off = Counter(singles(d, other_pool, d.int(1 if mode == "off_suit" else 0, 3)) or [])
     hand = holding + off
     play = None
-    if mode == "rungs":
+    if mode == "protect":  # one card of the tractor and a single: a broken pair avoided
+        play = [d.pick(sorted(c for c in holding if c not in filler)), d.pick(sorted(filler))]
+    elif mode == "rungs":
         play = fill(d, v, holding, rungs[sc.args[2]], n, avoid=rungs[sc.args[1]])
         d.require(play is not None)
     elif mode == "later" and kind == "rung":  # a later rung the holding can supply (the next first), not this one

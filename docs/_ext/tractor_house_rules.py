@@ -1,0 +1,82 @@
+"""``tractor-house-rules``: the catalogue of house-rule readings (VARIANTS.md), each with its id, one line in
+the page's language and the rulesets that state it; then the readings no ruleset states yet, and why."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from tractor_nodes import library, make_table, para, TractorDirective
+
+HL = {
+    "en": {"intro": "Every house-rule reading of the catalogue of variation points (VARIANTS.md), with the "
+                    "rulesets that state it: a bundled rulebook or derived ruleset names it in the clause or "
+                    "reading that states it, and each file of spec/variants/ states one reading over the "
+                    "closest bundled ruleset (tractor diff PARENT FILE shows a position that tells them apart).",
+           "headers": ["Id", "Point", "Reading", "Stated by"], "none": "not stated yet",
+           "unstated": "Readings the rule language cannot state yet", "scope":
+               "Out of scope: more than four players (找朋友, Finding Friends), as VARIANTS.md says."},
+    "zh": {"intro": "规则变体目录（VARIANTS.md）中的每一种读法，以及采用它的规则集：随附的规则书和派生规则集在"
+                    "相应的条款或解读中注明；spec/variants/ 中每个文件在最接近的随附规则集上采用一种读法"
+                    "（tractor diff 父规则集 文件 给出区分二者的牌局）。",
+           "headers": ["编号", "变化点", "读法", "采用者"], "none": "尚未采用",
+           "unstated": "规则语言尚不能表达的读法", "scope": "不在范围内：四人以上（找朋友），见VARIANTS.md。"},
+}
+
+# Why a reading cannot be stated yet (English, Chinese).
+WHY = {
+    "V66": ("a level that is not a rank (no trump above A) is not a value of level.ranks",
+            "不是牌点的级别（A之上的无主级）不是level.ranks的取值"),
+}
+
+
+def _stated_by() -> dict[str, list[str]]:
+    """The rulesets that state each reading: a bundled one by its clauses and readings, a catalogue file by
+    its own 'variants' line (not the readings it inherits from its parent)."""
+    from tractor_dsl.bundled import is_catalogue
+    lib = library()
+    out: dict[str, list[str]] = {}
+    for name in sorted(lib.rulesets):
+        rs = lib.rulesets[name]
+        for vid in rs.own_variants if is_catalogue(rs.file) else rs.variants:
+            out.setdefault(vid, []).append(name)
+    return out
+
+
+class HouseRulesDirective(TractorDirective):
+    option_spec = {"lang": directives.unchanged}
+
+    def run(self):
+        self.note()
+        from tractor_dsl.bundled import is_catalogue
+        from tractor_dsl.variants import variants
+        lang = self.lang()
+        hl = HL[lang]
+        lib = library()
+        stated = _stated_by()
+        rows = []
+        for v in variants():
+            who = nodes.paragraph()
+            for i, name in enumerate(stated.get(v.id, [])):
+                if i:
+                    who += nodes.Text("、" if lang == "zh" else ", ")
+                rs = lib.rulesets[name]
+                shown = f"spec/variants/{Path(rs.file).name}" if is_catalogue(rs.file) else name
+                who += nodes.literal(shown, shown)
+            if not stated.get(v.id):
+                who += nodes.emphasis(hl["none"], hl["none"])
+            rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point),
+                         para(v.zh if lang == "zh" else v.text), who])
+        out: list[nodes.Node] = [para(hl["intro"]),
+                                 make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5])]
+        missing = [v for v in variants() if v.id not in stated]
+        if missing:
+            out.append(para(nodes.strong(hl["unstated"], hl["unstated"])))
+            items = nodes.bullet_list()
+            for v in missing:
+                why = WHY.get(v.id, ("", ""))[1 if lang == "zh" else 0]
+                items += nodes.list_item("", para(nodes.literal(v.id, v.id), " ", why))
+            out.append(items)
+        out.append(para(hl["scope"]))
+        return out

@@ -1,0 +1,61 @@
+"""Naming the house-rule readings of VARIANTS.md a ruleset states (issue 19): 'variants V14' on the ruleset,
+in a clause or in a reading, formatted back as written and collected from what the ruleset chooses."""
+from tractor_dsl import variants
+from tractor_dsl.formatter import format_text
+from tractor_dsl.parser import parse
+
+from .dsl_support import check, minimal, problems
+
+READINGS = '''  clause c {
+    cites 003:2
+    variants V20
+    status interpreted
+    says "S."
+    zh "中。"
+    reason "R." "理。"
+    reading a "A" "甲" {
+      variants V16
+      set tractor.bridge_level = true
+    }
+    reading b "B" "乙" {
+      variants V17
+      set tractor.bridge_level = false
+    }
+    choose b
+  }
+'''
+
+
+def _text() -> str:
+    from .dsl_support import settings
+    values = settings()
+    values.pop("tractor.bridge_level")
+    return minimal(READINGS, values=values, head='title "Minimal" "最小"\n  document "003"\n  variants V03')
+
+
+def test_the_catalogue_holds_every_id_of_variants_md_with_both_languages():
+    ids = [v.id for v in variants.variants()]
+    assert ids == [f"V{i:02d}" for i in range(1, 87)]     # VARIANTS.md: V01 to V86
+    assert variants.by_id()["V62"].text.startswith("must-play 2 (逢2必打)")
+    assert all(v.zh and any("\u4e00" <= ch <= "\u9fff" for ch in v.zh) for v in variants.variants())
+
+
+def test_ids_are_parsed_where_they_are_written():
+    rs = parse(_text())
+    assert rs.variants == ("V03",)
+    (c,) = [c for c in rs.clauses if c.id == "c"]
+    assert c.variants == ("V20",)
+    assert [r.variants for r in c.readings] == [("V16",), ("V17",)]
+
+
+def test_the_checked_ruleset_states_the_ids_of_its_chosen_readings_only():
+    lib = check(_text())
+    assert not [d for d in problems(lib) if d.is_error]
+    assert lib.get("rmin").variants == ("V03", "V20", "V17")   # reading b is chosen, not a (V16)
+
+
+def test_formatting_keeps_the_ids():
+    text = _text()
+    out = format_text(text)
+    assert parse(out) == parse(text)
+    assert "  variants V03\n" in out and "    variants V20\n" in out and "      variants V17\n" in out

@@ -1,0 +1,379 @@
+"""The house-rule catalogue (spec/variants/, issue 19): each file states one reading of VARIANTS.md, and on a
+position that reading is about the interpreter answers differently from the ruleset the file extends. Every
+expected value is read from the reading's own wording in VARIANTS.md (its id beside it). Unless a test says
+otherwise the level is 2 or 5 and spades are trump, so hearts, diamonds and clubs are side suits."""
+import re
+from collections import Counter
+
+import pytest
+
+from conformance.generation.features import changed
+from reference_impl.cards import parse_cards as cards
+from reference_impl.declaring import judge_declarations, judge_undeclared
+from reference_impl.kitty import judge_kitty
+from reference_impl.leading import judge_lead
+from reference_impl.levels import advance
+from reference_impl.combos import classify
+from reference_impl.following import judge_follow
+from reference_impl.rules import catalogue_names, rules_for, ruleset_names
+from reference_impl.scoring import judge_result
+from reference_impl.trick import judge_trick
+from reference_impl.trump import context
+from tractor_dsl.checker import default_spec_dir
+from tractor_dsl.variants import by_id
+
+
+def both(name):
+    """The catalogue ruleset and the ruleset it extends."""
+    rules = rules_for(name)
+    return rules, rules_for(rules.checked.lineage[1])
+
+
+def kind(rules, text, level="J", trump="S"):
+    return classify(context(rules, level, trump), cards(text)).kind
+
+
+def winner(rules, level, trump, *plays):
+    return judge_trick(context(rules, level, trump), [cards(p) for p in plays]).value
+
+
+def forced(rules, throw, others, level="2", trump="S"):
+    j = judge_lead(context(rules, level, trump), cards(throw), [cards(h) for h in others])
+    assert j.reason == "throw_beaten", j.detail
+    return j.extra["failure"]
+
+
+def kitty(rules, play, kitty_cards, level="2", trump="S"):
+    return judge_kitty(context(rules, level, trump), cards(play), "attackers", cards(kitty_cards)).value
+
+
+# --- the catalogue itself ---------------------------------------------------------------------------------
+
+def test_every_catalogue_file_names_its_reading_in_its_header_and_extends_a_bundled_ruleset():
+    files = sorted((default_spec_dir() / "variants").glob("*.tractor"))
+    assert len(files) == len(catalogue_names()) >= 20
+    for f in files:
+        vid = re.match(r"v(\d\d)_", f.name)
+        assert vid, f.name
+        vid = f"V{vid.group(1)}"
+        assert f.read_text(encoding="utf-8").startswith(f"# {vid} (VARIANTS.md)"), f.name
+        rules = rules_for(f.stem)
+        assert vid in rules.checked.own_variants and vid in by_id()
+        assert rules.checked.lineage[1] in ruleset_names() and rules.checked.title_zh
+
+
+def test_the_catalogue_is_not_among_the_bundled_rulesets_the_suite_and_vectors_are_made_for():
+    assert not set(catalogue_names()) & set(ruleset_names())
+    assert "r000" in ruleset_names() and "v13_mixed_tractor" in catalogue_names()
+
+
+# --- equipment, card order ----------------------------------------------------------------------------------
+
+def test_v01_one_deck_kitty_6_and_its_100_point_table():
+    v, parent = both("v01_one_deck")
+    assert (v.decks, v.hand_size, v.kitty_size) == (1, 12, 6) != (parent.decks, parent.hand_size, parent.kitty_size)
+    # V56 with one deck: steps of 20, the attackers take the stage at 40 (two decks: 40 is banker +1)
+    assert (judge_result(v, 40).value.next_banker, judge_result(v, 40).value.levels) == ("attackers", 0)
+    assert (judge_result(parent, 40).value.next_banker, judge_result(parent, 40).value.levels) == ("banker", 1)
+
+
+def test_v09_2s_and_10s_are_fixed_trumps_in_the_order_stated():
+    v, parent = both("v09_twos_and_tens")
+    # the 10s are trump: a heart 10 led is not ruffed by a trump-suit 9 (in 001 it is a side card, and 9S wins)
+    assert winner(v, "5", "S", "10H", "9S") == 0
+    assert winner(parent, "5", "S", "10H", "9S") == 1
+    # 2s above 10s, as the file lists them; the reverse order of the list reverses it
+    assert winner(v, "5", "S", "10H", "2D") == 1
+    reverse = changed(v, {"trump.fixed_ranks": ("10", "2")})
+    assert winner(reverse, "5", "S", "10H", "2D") == 0
+
+
+# --- tractors -----------------------------------------------------------------------------------------------
+
+def test_v13_a_pair_chains_to_an_adjacent_triple():
+    v, parent = both("v13_mixed_tractor")
+    assert kind(v, "8H 8H 9H 9H 9H") == "tractor"
+    assert kind(parent, "8H 8H 9H 9H 9H") == "throw"
+
+
+def test_v14_with_three_decks_only_triples_chain():
+    v, parent = both("v14_units_as_wide_as_decks")
+    assert kind(v, "3H 3H 4H 4H") == "throw" and kind(parent, "3H 3H 4H 4H") == "tractor"   # 3344 is no tractor
+    assert kind(v, "3H 3H 3H 4H 4H 4H") == kind(parent, "3H 3H 3H 4H 4H 4H") == "tractor"   # 333444 is
+
+
+def test_v15_a_tractor_is_at_least_three_pairs():
+    v, parent = both("v15_three_unit_tractors")
+    assert kind(v, "5H 5H 6H 6H") == "throw" and kind(parent, "5H 5H 6H 6H") == "tractor"
+    assert kind(v, "5H 5H 6H 6H 7H 7H") == "tractor"
+
+
+def test_v23_no_trump_level_pairs_do_not_chain_with_jokers():
+    v, parent = both("v23_no_trump_no_chain")
+    # no trump suit, level 5: a small-joker pair and a pair of level cards
+    assert kind(v, "J- J- 5H 5H", "5", None) == "throw"
+    assert kind(parent, "J- J- 5H 5H", "5", None) == "tractor"
+
+
+# --- following ----------------------------------------------------------------------------------------------
+
+def test_v27_a_triple_need_not_be_broken_to_follow_a_pair():
+    v, parent = both("v27_protect_triples")
+    ctx = context(v, "5", "S"), context(parent, "5", "S")
+    lead, hand, play = cards("7H 7H"), cards("9H 9H 9H 3H 4C"), cards("9H 3H")
+    assert judge_follow(ctx[0], lead, hand, play).value is True
+    assert judge_follow(ctx[1], lead, hand, play).reason == "must_play_pair"
+
+
+# --- ruffs and their comparison -----------------------------------------------------------------------------
+
+def test_v31_a_ruff_needs_the_leads_exact_shape():
+    v, parent = both("v31_ruff_same_shape")
+    # two pairs and a single led; the ruff holds a tractor and a single: as many pairs, not the same shape
+    plays = ("AH AH QH QH 9H", "3S 3S 4S 4S 6S")
+    assert winner(v, "2", "S", *plays) == 0
+    assert winner(parent, "2", "S", *plays) == 1
+
+
+def test_v32_any_two_trumps_ruff_a_pair():
+    v, parent = both("v32_ruff_any_trumps")
+    assert winner(v, "2", "S", "AH AH", "3S 4S") == 1
+    assert winner(parent, "2", "S", "AH AH", "3S 4S") == 0
+
+
+def test_v34_ruffs_compared_by_their_highest_card():
+    v, parent = both("v34_ruffs_by_highest_card")
+    plays = ("AC AC KC", "KS KS 3S", "4S 4S AS")   # the second ruff holds the highest card, the first the higher pair
+    assert winner(v, "2", "S", *plays) == 2
+    assert winner(parent, "2", "S", *plays) == 1
+
+
+def test_v35_ruffs_compared_component_by_component():
+    v, parent = both("v35_ruffs_by_component")
+    # level 5: the two ruffs' pairs of off-suit level cards are equal, the singles decide (3S < AS)
+    plays = ("AC AC KC", "5H 5H 3S", "5D 5D AS")
+    assert winner(v, "5", "S", *plays) == 2
+    assert winner(parent, "5", "S", *plays) == 1   # the largest component only: equal, the first played wins
+
+
+# --- failed throws ------------------------------------------------------------------------------------------
+
+def test_v40_the_smallest_failing_component_is_played():
+    v, parent = both("v40_forced_failing_component")
+    others = ("AH 3C", "3D", "4D")   # an ace of hearts beats every card of the throw
+    assert Counter(forced(v, "4H 4H KH", others).forced) == Counter(cards("4H 4H"))
+    assert forced(parent, "4H 4H KH", others).forced == tuple(cards("4H"))
+
+
+def test_v41_the_component_the_first_opponent_beats_is_played():
+    v, parent = both("v41_forced_first_opponent")
+    # the next player (first opponent) beats the single K, the previous player the pair of 5s
+    others = ("AH 3C", "3D", "6H 6H")
+    assert forced(v, "KH 5H 5H", others).forced == tuple(cards("KH"))
+    assert forced(parent, "KH 5H 5H", others).forced == tuple(cards("5H"))
+
+
+@pytest.mark.parametrize("name, points", [("v42_no_throw_penalty", 0), ("v43_penalty_per_attempt", 10)])
+def test_v42_v43_the_price_of_a_failed_throw(name, points):
+    v, parent = both(name)
+    others = ("AH 3C", "3D", "4D")
+    assert forced(v, "KH QH", others, "5").penalty == points   # V42 none; V43 10 points per attempt
+    assert forced(parent, "KH QH", others, "5").penalty == 20   # 001:9f: 10 per card thrown
+
+
+# --- the kitty ----------------------------------------------------------------------------------------------
+
+KITTY_8 = "5H 10H KD 3C 4C 6C 7C 8C"   # 25 points
+
+
+def test_v47_kitty_twice_the_cards_of_the_winning_unit():
+    v, parent = both("v47_kitty_twice_unit")
+    assert kitty(v, "AH AH", KITTY_8) == 100       # a side pair: 2 x 2 cards
+    assert kitty(parent, "AH AH", KITTY_8) == 50   # 000:2.14: a side pair x2
+
+
+def test_v48_kitty_two_to_the_power_of_the_units_cards():
+    v, parent = both("v48_kitty_powers_of_two")
+    assert kitty(v, "AH", KITTY_8) == 50           # 2^1
+    assert kitty(parent, "AH", KITTY_8) == 25      # 000:2.14: a side single x1
+    assert kitty(v, "AH AH KH KH", KITTY_8) == 25 * 16   # a two-pair tractor: 2^4
+
+
+def test_v52_kitty_times_the_cards_of_the_whole_play():
+    v, parent = both("v52_kitty_whole_play")
+    kitty_6 = "5H 10H KD 3C 4C 6C"
+    assert kitty(v, "AH AH KH", kitty_6, "5") == 75        # three cards
+    assert kitty(parent, "AH AH KH", kitty_6, "5") == 50   # its largest component, the pair
+
+
+# --- levels -------------------------------------------------------------------------------------------------
+
+def test_v62_levels_wrap_past_a_and_stop_at_2():
+    v, parent = both("v62_two_must_be_played")
+    assert advance(v, "K", 2, True).value.level == "2" and not advance(v, "K", 2, True).value.won
+    assert advance(parent, "K", 2, True).value.won
+
+
+def test_v63_5_10_and_k_must_be_played():
+    v, parent = both("v63_five_ten_king")
+    assert advance(v, "3", 3, False).value.level == "5"
+    assert advance(v, "8", 4, True).value.level == "10"
+    assert advance(parent, "3", 3, False).value.level == "6"
+
+
+# --- declaring ----------------------------------------------------------------------------------------------
+
+def test_v73_a_declarer_may_overcall_himself():
+    v, parent = both("v73_self_overcall")
+    sequence = [(1, cards("5H")), (1, cards("5S 5S"))]   # seat 1 declares hearts, then spades with more copies
+    assert judge_declarations(v, "5", sequence, first_hand=False, banker=0).value.legal
+    assert not judge_declarations(parent, "5", sequence, first_hand=False, banker=0).value.legal
+
+
+def test_v77_a_redeal_in_every_hand_nobody_declares():
+    v, parent = both("v77_redeal_every_hand")
+    turned = cards("3H 4C 6C 7C 8C 9C JC QC")
+    assert judge_undeclared(v, turned, False, "5", "7").value.redeal
+    later = judge_undeclared(parent, turned, False, "5", "7").value
+    assert not later.redeal and later.trump == 1   # 000:2.6: the kitty's first card (a heart) names trump
+
+
+def test_v74_an_overturned_declarer_takes_trump_back_with_an_equal_count():
+    v, parent = both("v74_retake_after_overcall")
+    sequence = [(0, cards("5H")), (1, cards("5S 5S")), (0, cards("5H"))]   # seat 0's second 5H: two hearts
+    got = judge_declarations(v, "5", sequence, first_hand=False, banker=0).value
+    assert got.legal and (got.trump, got.declarer) == (1, 0)
+    assert judge_declarations(parent, "5", sequence, first_hand=False, banker=0).reason == "too_weak"
+
+
+def test_v75_suit_precedence_at_an_equal_count():
+    v, parent = both("v75_suit_precedence")
+    up = [(0, cards("5D")), (1, cards("5S"))]     # spades rank above diamonds
+    got = judge_declarations(v, "5", up, first_hand=False, banker=0).value
+    assert got.legal and got.trump == 0
+    assert judge_declarations(parent, "5", up, first_hand=False, banker=0).reason == "too_weak"
+    down = [(0, cards("5S")), (1, cards("5D"))]
+    assert judge_declarations(v, "5", down, first_hand=False, banker=0).reason == "too_weak"
+
+
+def test_v81_the_first_level_card_turned_names_trump_else_the_highest_card():
+    v, parent = both("v81_first_level_card")
+    turned = cards("3H 4C 5D 7C 8C 9C JC QC")   # level 5: the 5 of diamonds is the first level card
+    assert judge_undeclared(v, turned, False, "5", "7").value.trump == 2
+    assert judge_undeclared(parent, turned, False, "5", "7").value.trump == 1   # 000:2.6: the first card
+    no_level = cards("3H 4C KD 7C AC 9C JC QC")   # no 5: the highest card, the ace of clubs
+    assert judge_undeclared(v, no_level, False, "5", "7").value.trump == 3
+
+
+def test_v06_the_level_cards_stay_in_their_suits():
+    v, parent = both("v06_jokers_only")
+    # level 5, spades trump: the heart 5 is a heart, ruffed by a small trump (in 000 it is a trump above 4S)
+    assert winner(v, "5", "S", "5H", "4S") == 1
+    assert winner(parent, "5", "S", "5H", "4S") == 0
+    assert winner(v, "5", "S", "4H", "5H") == 1   # and it ranks as a 5 of hearts above the 4
+
+
+def test_v10_the_heart_5_is_above_the_big_joker():
+    v, parent = both("v10_heart_five")
+    assert winner(v, "2", "S", "J+", "5H") == 1
+    assert winner(parent, "2", "S", "J+", "5H") == 0   # 000:2.10: the big joker is the highest card
+    assert winner(v, "2", "S", "AH", "5H") == 1        # a trump: it ruffs the hearts it has left
+
+
+def test_v28_a_tractor_need_not_be_broken_to_follow_a_pair():
+    v, parent = both("v28_protect_tractors")
+    lead, hand, play = cards("7H 7H"), cards("9H 9H 10H 10H 3H 4C"), cards("9H 3H")
+    assert judge_follow(context(v, "5", "S"), lead, hand, play).value is True
+    assert judge_follow(context(parent, "5", "S"), lead, hand, play).reason == "must_play_pair"
+    outside = cards("9H 9H 10H 10H 3H 3H")   # a pair outside the tractor must still be played
+    assert judge_follow(context(v, "5", "S"), lead, outside, cards("9H 3H")).reason == "must_play_pair"
+
+
+def test_v68_the_banker_side_rises_only_with_the_last_trick():
+    from random import Random
+    from reference_impl.hand import play_hand, team_of
+    v, parent = both("v68_banker_needs_last_trick")
+    seen = 0
+    for seed in range(60):
+        a = play_hand(v, Random(seed), 2, {0: "2", 1: "2"}, 0)
+        b = play_hand(parent, Random(seed), 2, {0: "2", 1: "2"}, 0)
+        assert a.tricks[-1].winner == b.tricks[-1].winner and a.attackers_points == b.attackers_points
+        banker_won_last = team_of(a.tricks[-1].winner) == team_of(a.banker)
+        if b.next_banker_side == "banker" and b.levels_gained > 0 and not banker_won_last:
+            assert (a.next_banker_side, a.levels_gained) == ("banker", 0)
+            seen += 1
+        else:
+            assert (a.next_banker_side, a.levels_gained) == (b.next_banker_side, b.levels_gained)
+    assert seen, "no hand in which the banker side kept the bank without the last trick"
+
+
+def test_v82_a_hand_without_points_or_trumps_is_redealt():
+    from reference_impl.hand import redeal_for_contents
+    v, parent = both("v82_redeal_poor_hands")
+    rich = cards("5H KD 2S 3C")             # points, and a level card at level 2
+    no_points = cards("3H 4D 2S 6C")
+    no_trumps = cards("5H KD 3S 4C")
+    assert not redeal_for_contents(v, "2", [rich] * 4)
+    assert redeal_for_contents(v, "2", [rich, no_points, rich, rich])
+    assert redeal_for_contents(v, "2", [rich, rich, no_trumps, rich])
+    assert not redeal_for_contents(parent, "2", [rich, no_points, no_trumps, rich])
+
+
+def test_v69_a_team_at_a_must_defend_it_as_banker():
+    r003, r000 = rules_for("r003"), rules_for("r000")   # 003:3.2 A必打 (V61, V69); 000 has no must-play A
+    assert not advance(r003, "A", 1, False).value.won and advance(r003, "A", 1, True).value.won
+    assert advance(r000, "A", 1, False).value.won
+
+
+def test_v29_held_pairs_come_before_broken_triples_when_a_tractor_is_led():
+    v, parent = both("v29_pairs_before_triples")
+    lead, hand = cards("5H 5H 6H 6H"), cards("3H 3H 3H 7H 7H 9H 9H 4C")
+    broken = cards("3H 3H 7H 7H")   # two pairs, one of them from the triple, while 99 stays in hand
+    assert judge_follow(context(v, "J", "S"), lead, hand, broken).reason == "must_play_pair"
+    assert judge_follow(context(parent, "J", "S"), lead, hand, broken).value is True
+    assert judge_follow(context(v, "J", "S"), lead, hand, cards("7H 7H 9H 9H")).value is True
+    # a pair led is no tractor: the house rule does not apply
+    assert judge_follow(context(v, "J", "S"), cards("5H 5H"), hand, cards("3H 3H")).value is True
+
+
+def test_v67_the_jack_rule_sends_the_bankers_team_back_to_2():
+    from reference_impl.scoring import knock_back
+    v, parent = both("v67_jack_rule")
+    assert knock_back(v, "J", cards("JH"), "attackers") == "2"        # a single J wins the last trick at J
+    assert knock_back(parent, "J", cards("JH"), "attackers") is None
+    assert knock_back(v, "J", cards("JH"), "banker") is None          # the banker side's own J: no hook
+    assert knock_back(v, "J", cards("JH JH"), "attackers") is None    # a pair of Js: not a single
+    assert knock_back(v, "Q", cards("QH"), "attackers") is None       # another level
+
+
+
+def test_v05_a_kitty_of_6_with_two_cards_removed():
+    from random import Random
+    from reference_impl.hand import deal_cards
+    v, parent = both("v05_kitty_with_cards_removed")
+    hands, kitty_cards = deal_cards(v, Random(5), 0)
+    dealt = [c for h in hands.values() for c in h] + kitty_cards
+    assert [len(h) for h in hands.values()] == [25] * 4 and len(kitty_cards) == 6 and len(dealt) == 106
+    assert cards("3C")[0] not in dealt                       # both 3s of clubs are out
+    hands, kitty_cards = deal_cards(parent, Random(5), 0)
+    assert len(kitty_cards) == 8 and sum(len(h) for h in hands.values()) == 100
+
+
+def test_v21_off_suit_level_pairs_of_different_suits_chain():
+    v, parent = both("v21_off_level_pairs_chain")
+    for text in ("5H 5H 5D 5D", "5H 5H 5C 5C", "5H 5H 5D 5D 5C 5C"):
+        assert kind(v, text, "5", "S") == "tractor", text
+        assert kind(parent, text, "5", "S") == "throw", text
+    assert kind(v, "5H 5H 5D 5D", "5", None) == "tractor"    # no trump suit: all four suits are off-suit
+
+
+def test_v04_four_decks_make_four_identical_cards_a_quad():
+    v, parent = both("v04_four_decks")
+    assert (v.decks, v.hand_size, v.kitty_size) == (4, 52, 8)
+    assert kind(v, "7H 7H 7H 7H") == "quad"
+    assert kind(parent, "7H 7H 7H 7H") == "throw"   # with three decks: a triple and a single
+    # a quad led is followed by a quad first (V04: units of up to four identical cards)
+    lead, hand = cards("7H 7H 7H 7H"), cards("9H 9H 9H 9H 3H 4H 5H 6H 2C")
+    assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 3H 4H 5H")).reason == "must_play_pair"
+    assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 9H 9H 9H")).value is True
+    assert judge_result(v, 160).value.next_banker == "attackers" and judge_result(parent, 160).value.levels == 1
