@@ -38,6 +38,10 @@ class Rules:
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
 
+    def get(self, name: str, default: Any = None) -> Any:
+        """A setting that may be unset (most house-rule settings are), else ``default``."""
+        return self.values.get(name, default)
+
     @cached_property
     def card_points(self) -> tuple[int, ...]:
         """The points of each card 0–53 (``equipment.points``)."""

@@ -83,7 +83,7 @@ _TABLES: dict = {}  # (those settings, level, trump) -> the tables: rulesets tha
 @lru_cache(maxsize=512)
 def _context(rules: Rules, level: str, trump: int | None) -> Context:
     key = (repr(tuple(rules[s] for s in TABLE_SETTINGS)),
-           repr(tuple(rules.checked.values.get(s) for s in OPTIONAL_TABLE_SETTINGS)), level, trump)
+           repr(tuple(rules.get(s) for s in OPTIONAL_TABLE_SETTINGS)), level, trump)
     tables = _TABLES.get(key)
     if tables is None:
         tables = _tables(rules, level, trump)
@@ -100,7 +100,7 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
     level_cards_trump = "trump_level" in order   # without the level tiers the level cards stay in their suits
     level_i = RANKS.index(level) if level_cards_trump else -1
     fixed_i = {RANKS.index(r) for r in fixed}
-    named = [card(r, s) for r, s in rules.checked.values.get("trump.named_cards") or ()]
+    named = [card(r, s) for r, s in rules.get("trump.named_cards") or ()]
     taken = set(named)   # a named card leaves its suit and every other tier
 
     def tier_positions(tier: str) -> list[list[int]]:
@@ -196,7 +196,7 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
             jokers.append([card(level, s) for s in SUIT_LETTERS])
         if len(jokers) > 1:
             runs[TRUMP].append(jokers)
-    if rules.checked.values.get("tractor.off_level_chain") and level_cards_trump:
+    if rules.get("tractor.off_level_chain") and level_cards_trump:
         # any two or more off-suit level cards of different suits chain (V21): a run for each such set
         from itertools import combinations
         off = [card(level, s) for s in SUIT_LETTERS if trump is None or s != SUIT_LETTERS[trump]]

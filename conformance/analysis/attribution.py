@@ -33,6 +33,7 @@ from functools import lru_cache
 from reference_impl.rules import Rules
 
 from conformance.protocol import messages as protocol
+from conformance.analysis.charges import Charge, deciding as _deciding
 from conformance.generation.alternatives import Alternative, alternatives
 from conformance.generation.decisions import answer
 
@@ -62,13 +63,6 @@ class Finding:
     def to_dict(self) -> dict:
         return {"feature": self.feature, "clause": self.clause, "spec": self.spec, "engine": self.engine,
                 "cases": len(self.cases), "case_ids": self.cases}
-
-
-@dataclass(frozen=True)
-class Charge:
-    clauses: tuple[str, ...]          # the clauses charged
-    how: str                          # "finding", "cluster", "decides" or "consulted"
-    finding: str | None = None        # the feature of the finding that explains it
 
 
 @dataclass
@@ -360,21 +354,6 @@ def settle_rivals(rules: Rules, ruleset: str, findings: list[Finding], session, 
                 for later in findings[i:]:
                     later.after = rival.on(later.after)
                 break
-
-
-def _deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
-    op = case["op"]
-    expected = protocol.normalize(op, case["expected"], fields)
-    wrong = {k for k in (fields or protocol.COMPARED[op]) if expected.get(k) != engine.get(k)}
-    clauses: list[str] = []
-    for alt in alts:
-        if op in alt.observers and alt.clause not in clauses:
-            other = answer(alt.rules, op, case["input"])
-            if "error" not in other and any(other.get(k) != expected.get(k) for k in wrong):
-                clauses.append(alt.clause)
-    if clauses:
-        return Charge(tuple(clauses), "decides")
-    return Charge(tuple(case.get("clauses", ())), "consulted")
 
 
 FAILED = ("fail", "xfail", "xpass")

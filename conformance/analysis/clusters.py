@@ -194,7 +194,7 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     first; at most :data:`MAX_CLUSTERS`): alike in operation, the fields answered otherwise and the deciding
     clause (computed for a few cases of each shape, the others of that shape taking the same), each
     described by the shape its positions share."""
-    from conformance.analysis.attribution import _deciding
+    from conformance.analysis.charges import deciding as _deciding
     fields = fields or {}
     shaped: dict[tuple, list[tuple[dict, list[str]]]] = {}
     for case, engine in unexplained:

@@ -77,8 +77,9 @@ def test_play_games_print_the_same_on_any_number_of_workers(capsys):
                      "--players", "heuristic", "--jobs", jobs]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
-    assert [line for line in outputs[0].splitlines() if line.startswith("== r000")] == \
+    assert [line for line in outputs[0].splitlines() if line.startswith("== r000: game")] == \
         [f"== r000: game with seed {s} ==" for s in (4, 5, 6)]
+    assert outputs[0].splitlines()[-1].startswith("== r000: 3 games: ")   # the tally ends the output
 
 
 def _outcomes(stage_result):

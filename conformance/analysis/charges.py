@@ -1,0 +1,30 @@
+"""The clauses a failing case is charged to: those whose alternative reading would change a field the engine
+got wrong (they decide it), else the clauses the reference consulted."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conformance.generation.decisions import answer
+from conformance.protocol import messages as protocol
+
+
+@dataclass(frozen=True)
+class Charge:
+    clauses: tuple[str, ...]          # the clauses charged
+    how: str                          # "finding", "cluster", "decides" or "consulted"
+    finding: str | None = None        # the feature of the finding that explains it
+
+
+def deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
+    op = case["op"]
+    expected = protocol.normalize(op, case["expected"], fields)
+    wrong = {k for k in (fields or protocol.COMPARED[op]) if expected.get(k) != engine.get(k)}
+    clauses: list[str] = []
+    for alt in alts:
+        if op in alt.observers and alt.clause not in clauses:
+            other = answer(alt.rules, op, case["input"])
+            if "error" not in other and any(other.get(k) != expected.get(k) for k in wrong):
+                clauses.append(alt.clause)
+    if clauses:
+        return Charge(tuple(clauses), "decides")
+    return Charge(tuple(case.get("clauses", ())), "consulted")
