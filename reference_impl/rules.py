@@ -129,6 +129,9 @@ def _cached_load():
     if where == "off":
         return load()
     digest = hashlib.sha256(sys.version.encode())
+    # the folders too: a checked library holds the paths of its files (which say what is bundled and what is
+    # the catalogue), so two checkouts of the same sources must not read each other's cache
+    digest.update(str(default_spec_dir()).encode() + b"\0" + str(Path(tractor_dsl.__file__).parent).encode())
     for root in (default_spec_dir(), Path(tractor_dsl.__file__).parent):
         for f in sorted(root.rglob("*")):
             if f.is_file() and f.suffix != ".pyc":
