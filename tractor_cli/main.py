@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # name -> module (in this package)
@@ -97,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     announce.TELL = lambda line: print(showable(f"tractor {args.command}: {line}"), file=sys.stderr)
     try:
         return args._run(args)
-    except SystemExit as e:   # SIGTERM (see _end_on_sigterm): what was started is ended below
+    except SystemExit as e:   # a command that exits with a status
         return e.code if isinstance(e.code, int) else 1
     except SpecError as e:
         for d in e.diagnostics:
@@ -117,17 +118,20 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _end_on_sigterm() -> None:
-    """SIGTERM ends a command as ^C does, through its ``finally`` blocks: a pool is terminated with its
-    workers, and every engine this process started is killed with its process group."""
+    """SIGTERM ends a command at once, and takes along every process it started: its pool workers get SIGTERM
+    (each ends its own engines first), its engines are killed with their process groups. A handler that
+    raised instead could be swallowed by whatever was running (a finalizer ignores the exception)."""
     import signal
 
     def end(signum, frame):
-        raise SystemExit(128 + signum)
+        from conformance.running.supervise import end_started
+        end_started()
+        os._exit(128 + signum)
     try:
         signal.signal(signal.SIGTERM, end)
     except ValueError:   # not the main thread (main() called from a test's thread)
         pass
 
 
-if __name__ == "__main__":  # pragma: no cover
+if __name__ == "__main__":
     sys.exit(main())

@@ -206,6 +206,31 @@ def kill_child_groups() -> int:
     return len(live)
 
 
+def end_started(grace: float = 5.0) -> None:
+    """On a signal: end every child of this process. A child in this process's group (a pool worker) gets
+    SIGTERM and ``grace`` seconds to end its own engines; a child leading a group of its own (an engine) is
+    killed with that group; what is left then is killed."""
+    if not os.path.isdir("/proc"):
+        return
+    me, group = os.getpid(), os.getpgrp()
+    live = [pid for pid in _proc_ids() if (st := _stat(pid)) is not None and st[1] == me and st[0] not in ("Z", "X")]
+    for pid in live:
+        try:
+            if os.getpgid(pid) == group:
+                os.kill(pid, signal.SIGTERM)
+            else:
+                os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        _reap(live)
+        if not [pid for pid in live if (st := _stat(pid)) is not None and st[0] not in ("Z", "X")]:
+            return
+        time.sleep(0.02)
+    kill_child_groups()
+
+
 def stray(tag: str) -> list[int]:
     """Live processes still carrying ``tag`` (for tests and reports)."""
     if not os.path.isdir("/proc"):

@@ -17,11 +17,11 @@ HL = {
            "headers": ["Id", "Point", "Reading", "Stated by"], "none": "not stated yet",
            "unstated": "Readings the rule language cannot state yet", "scope":
                "Out of scope: more than four players (找朋友, Finding Friends), as VARIANTS.md says."},
-    "zh": {"intro": "规则变体目录（VARIANTS.md）中的每一种读法，以及采用它的规则集：随附的规则书和派生规则集在"
-                    "相应的条款或解读中注明；spec/variants/ 中每个文件在最接近的随附规则集上采用一种读法"
-                    "（tractor diff 父规则集 文件 给出区分二者的牌局）。",
+    "zh": {"intro": "规则变体目录（`VARIANTS.md`）中的每一种读法，以及采用它的规则集：随附的规则书和派生规则集在"
+                    "相应的条款或解读中注明；`spec/variants/` 中每个文件在最接近的随附规则集上采用一种读法"
+                    "（`tractor diff` 父规则集 文件，给出区分二者的牌局）。",
            "headers": ["编号", "变化点", "读法", "采用者"], "none": "尚未采用",
-           "unstated": "规则语言尚不能表达的读法", "scope": "不在范围内：四人以上（找朋友），见VARIANTS.md。"},
+           "unstated": "规则语言尚不能表达的读法", "scope": "不在范围内：四人以上（找朋友），见 `VARIANTS.md`。"},
 }
 
 # Why a reading cannot be stated yet (English, Chinese).
@@ -68,7 +68,7 @@ class HouseRulesDirective(TractorDirective):
                 who += nodes.emphasis(hl["none"], hl["none"])
             rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point),
                          para(v.zh if lang == "zh" else v.text), who])
-        out: list[nodes.Node] = [para(hl["intro"]),
+        out: list[nodes.Node] = [para(*_marked(hl["intro"])),
                                  make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5])]
         missing = [v for v in variants() if v.id not in stated]
         if missing:
@@ -76,7 +76,20 @@ class HouseRulesDirective(TractorDirective):
             items = nodes.bullet_list()
             for v in missing:
                 why = WHY.get(v.id, ("", ""))[1 if lang == "zh" else 0]
-                items += nodes.list_item("", para(nodes.literal(v.id, v.id), " ", why))
+                items += nodes.list_item("", para(nodes.literal(v.id, v.id), " ", *_marked(why)))
             out.append(items)
-        out.append(para(hl["scope"]))
+        out.append(para(*_marked(hl["scope"])))
         return out
+
+
+def _marked(text: str) -> list[nodes.Node]:
+    """Text whose `backticked` parts, setting names and file names are set as code (on a Chinese page an
+    identifier is code, not English)."""
+    from tractor_site import text_nodes
+    out: list[nodes.Node] = []
+    for i, part in enumerate(text.split("`")):
+        if i % 2:
+            out.append(nodes.literal(part, part))
+        elif part:
+            out += text_nodes(part)
+    return out

@@ -60,8 +60,9 @@ def report_missing_zh(env, where: str) -> None:
                        type="tractor", subtype="missing_zh", location=env.docname)
 
 
-# a setting name or clause id (``tractor.bridge_level``, ``penalty.revoke``) or a reason code inside prose
-CODE_WORD = re.compile(r"\b[a-z][a-z0-9]+(?:[._][a-z0-9]+)+\b")
+# a setting name or clause id (``tractor.bridge_level``, ``penalty.revoke``) or a reason code inside prose,
+# with the value it is given (``declare.reinforce = false``)
+CODE_WORD = re.compile(r"\b[a-z][a-z0-9]+(?:[._][a-z0-9]+)+\b(?:\s*=\s*[A-Za-z0-9_]+\b)?")
 
 
 def text_nodes(s: str) -> list[nodes.Node]:
