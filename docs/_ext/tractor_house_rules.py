@@ -27,7 +27,7 @@ HL = {
 # Why a reading cannot be stated yet (English, Chinese).
 WHY = {
     "V66": ("a level that is not a rank (no trump above A) is not a value of level.ranks",
-            "不是牌点的级别（A之上的无主级）不是level.ranks的取值"),
+            "不是牌点的级别（A之上的无主级）不是 `level.ranks` 的取值"),
 }
 
 

@@ -7,6 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import cli, faux
 from .test_findings import CHANGED, MUTANT_ENGINE
 
@@ -50,6 +52,10 @@ def _blocks(text: str) -> list[str]:
     return re.split(r"^  override ", text, flags=re.M)[1:]
 
 
+@pytest.mark.xfail(strict=True, reason="open defect (issue 23): since the house-rule value compare.multi = "
+                   "by_component joined the alternatives, the fingerprint of this four-difference mutant also "
+                   "overrides compare.multi (by_component agrees with the engine on the one position it probes, "
+                   "where tractor.ace_two decides), so the emitted file is no fixpoint: 14 winner cases disagree")
 def test_four_differences_at_once_emit_a_fixpoint_whose_reasons_and_evidence_differ(tmp_path):
     """Two readings and two settings of r001 changed at once (one of them a value the suite decides against
     the spec but not against its neighbour, the forced play): the emitted file states each as the engine plays
@@ -60,11 +66,8 @@ def test_four_differences_at_once_emit_a_fixpoint_whose_reasons_and_evidence_dif
             timeout=900)
     assert r.returncode == 0, r.stderr
     text = emitted.read_text(encoding="utf-8")
-    overridden = set(re.findall(r"^  override (\S+)", text, re.M))
-    # the three clauses the mutant changes; with one position per clause the house-rule value
-    # compare.multi = by_component can look followed too (an open defect of the fingerprint, issue 23)
-    assert {"kitty.capture", "lead.throw_fail", "tractor.ace_two"} <= overridden <= \
-        {"kitty.capture", "lead.throw_fail", "tractor.ace_two", "compare.multi"}
+    assert sorted(re.findall(r"^  override (\S+)", text, re.M)) == ["kitty.capture", "lead.throw_fail",
+                                                                   "tractor.ace_two"]
     assert "set throw.forced_play = blocked_component" in text and "set throw.penalty_points = 5" in text
     for block in _blocks(text):
         reason = re.search(r'^    reason "([^"]*)"', block, re.M)
