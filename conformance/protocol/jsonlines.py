@@ -154,19 +154,23 @@ _LONG_DIGITS = b"0" * 19
 _KEY_MARK = re.compile(rb'"[ \t\r\n]*:')
 
 
-class _Duplicate(Exception):
+class DuplicateKey(ValueError):
+    """An object of a JSON text that gives a key twice (strict JSON: which one counts is not defined)."""
+
     def __init__(self, key: str):
+        super().__init__(f"the key {json.dumps(key[:60])} is given twice in one object")
         self.key = key
 
 
-def _object(pairs: list) -> dict:
-    """An object, refused when it gives a key twice."""
+def unique_keys(pairs: list) -> dict:
+    """``json.loads``' ``object_pairs_hook``: an object, refused (:class:`DuplicateKey`) when it gives a key
+    twice."""
     out = dict(pairs)
     if len(out) != len(pairs):
         seen = set()
         for k, _ in pairs:
             if k in seen:
-                raise _Duplicate(k)
+                raise DuplicateKey(k)
             seen.add(k)
     return out
 
@@ -211,10 +215,10 @@ def decode(line: bytes, duplicate: str = "invalid_json") -> Any:
     except UnicodeDecodeError as e:
         raise BadMessage("not_utf8", f"the line is not UTF-8 (byte {e.start} is 0x{line[e.start]:02x})") from None
     try:
-        value = json.loads(text, parse_constant=_constant, parse_float=_float, object_pairs_hook=_object)
+        value = json.loads(text, parse_constant=_constant, parse_float=_float, object_pairs_hook=unique_keys)
     except BadMessage:
         raise
-    except _Duplicate as e:
+    except DuplicateKey as e:
         key = clean_text(e.key)
         raise BadMessage(duplicate, f"the key {json.dumps(key[:60])} is given twice in one object "
                                     "(strict JSON: which one counts is not defined)") from None

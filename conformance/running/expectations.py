@@ -158,7 +158,7 @@ def _parse(path: Path, text: str, toml: bool):
         if toml:
             import tomllib
             return tomllib.loads(text)
-        return json.loads(text, object_pairs_hook=_object)
+        return json.loads(text, object_pairs_hook=jsonlines.unique_keys)
     except RecursionError:
         raise ExpectationError(f"{path}: not valid {what}: nested more than {limits.JSON_DEPTH} levels deep") from None
     except json.JSONDecodeError as e:
@@ -169,16 +169,6 @@ def _parse(path: Path, text: str, toml: bool):
         where = f":{at.group(1)}:{at.group(2)}" if at else ""
         raise ExpectationError(f"{path}{where}: not valid {what}: {_TOML_AT.sub('', message)}"[:500]) from None
 
-
-def _object(pairs: list) -> dict:
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen = set()
-        for k, _ in pairs:
-            if k in seen:
-                raise ValueError(f"the key {json.dumps(k[:60])} is given twice in one object")
-            seen.add(k)
-    return out
 
 
 def _entry_line(text: str, toml: bool, error: str) -> str:
