@@ -512,11 +512,7 @@ class Runner:
             later = {s.seq: n for n, s in enumerate(self._outstanding)}
             if first in later and seq in later and later[seq] > later[first]:
                 # the engine answered requests after the oldest one and goes on: it skipped some
-                for sent in list(self._outstanding)[:later[first]]:
-                    self._answer(outcomes, sent, Outcome(
-                        "errored", "no_answer", f"the engine answered later requests (seq {first} on) "
-                                                "but never this one"))
-                    self._event("no_answer", f"seq {sent.seq}: never answered")
+                self._never_answered(outcomes, later[first], first)
                 self._settle_held(cases, outcomes)
                 self._line(cases, outcomes, data)
                 return
@@ -528,11 +524,7 @@ class Runner:
                     self._stray(held, f"before the answer to seq {seq}")
                 self._held = [h for h in self._held if h[1] not in self._answered]
                 if not self._held:
-                    for sent in list(self._outstanding)[:later[seq]]:
-                        self._answer(outcomes, sent, Outcome(
-                            "errored", "no_answer", f"the engine answered later requests (seq {seq} on) "
-                                                    "but never this one"))
-                        self._event("no_answer", f"seq {sent.seq}: never answered")
+                    self._never_answered(outcomes, later[seq], seq)
                 self._settle_held(cases, outcomes)
                 self._line(cases, outcomes, data)
                 return
@@ -542,6 +534,14 @@ class Runner:
                 self._line(cases, outcomes, data)
                 return
         self._held.append(line)
+
+    def _never_answered(self, outcomes, count: int, later_seq: int) -> None:
+        """The oldest ``count`` requests in flight are never answered: the engine answered from ``later_seq`` on."""
+        for sent in list(self._outstanding)[:count]:
+            self._answer(outcomes, sent, Outcome(
+                "errored", "no_answer", f"the engine answered later requests (seq {later_seq} on) "
+                                        "but never this one"))
+            self._event("no_answer", f"seq {sent.seq}: never answered")
 
     def _settle_held(self, cases, outcomes) -> None:
         """Nothing showed the held lines to be stray: the first of them was the oldest request's
