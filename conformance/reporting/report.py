@@ -159,22 +159,27 @@ def stated_rules(result: RunResult) -> dict[str, dict[str, list[str]]]:
     return out
 
 
+RANDOM_ONLY = "met only by positions not built to decide them (random or aimed elsewhere)"
+UNJUDGED = "judged by no case of this run (no answer of the run names them)"
+
+
 def stated_lines(result: RunResult, markdown: bool = False) -> list[str]:
-    """What the run's verdict says of each stated rule: a line per ruleset, naming the rules no case was built to
-    decide (:func:`stated_rules`; ``markdown``: the words escaped, each clause id a code span)."""
+    """What the run's verdict says of each stated rule (:func:`stated_rules`): per ruleset a line of counts,
+    then an indented line naming the rules no case was built to decide, and one naming those no case judged
+    (``markdown``: the words escaped, each clause id a code span, the named rules a nested list item)."""
     text = md_text if markdown else (lambda s: s)
     name = md_code if markdown else (lambda s: s)
+    indent = "  - " if markdown else "  "
     lines = []
     for ruleset, groups in stated_rules(result).items():
         n = sum(len(v) for v in groups.values())
-        line = text(f"stated rules of {ruleset}: {n}; {len(groups['decided'])} with decision points")
-        if groups["random_only"]:
-            line += text(f"; {len(groups['random_only'])} met only by positions not built to decide them (random "
-                         f"or aimed elsewhere): ") + ", ".join(name(c) for c in groups["random_only"])
-        if groups["unjudged"]:
-            line += text(f"; {len(groups['unjudged'])} judged by no case of this run (no operation asks them): "
-                         ) + ", ".join(name(c) for c in groups["unjudged"])
-        lines.append(line)
+        head = f"stated rules of {ruleset}: {n}; {len(groups['decided'])} with decision points"
+        head += "".join(f"; {len(groups[k])} {what.split(' (')[0]}" for k, what in
+                        (("random_only", RANDOM_ONLY), ("unjudged", UNJUDGED)) if groups[k])
+        lines.append(text(head))
+        for key, what in (("random_only", RANDOM_ONLY), ("unjudged", UNJUDGED)):
+            if groups[key]:
+                lines.append(indent + text(f"{what}: ") + ", ".join(name(c) for c in groups[key]))
     return lines
 
 
@@ -539,7 +544,7 @@ def markdown(result: RunResult, show: int = 10) -> str:
     # the runner's own words (the compared fields an engine declares are checked against the protocol's)
     out += [f"- partial answers, declared: {note}" for note in coverage_notes(result)]
     out += [f"- {line}" for line in decision_lines(result)]
-    out += [f"- {line}" for line in stated_lines(result, markdown=True)]
+    out += [line if line.startswith("  - ") else f"- {line}" for line in stated_lines(result, markdown=True)]
     out.append("")
     found = findings_lines(result, markdown=True)
     if found:

@@ -7,6 +7,7 @@ rule has decision points when the search for a position telling one of its alter
 one (:func:`conformance.generation.decisions.distinguish`), or when it is a follow ladder, the score table,
 the kitty table or the level ranks (each rung, edge, row and climb is a point of its own)."""
 import json
+import re
 
 import pytest
 
@@ -35,11 +36,11 @@ def _searched(rules) -> set[str]:
     return found
 
 
-def _listed(line: str, what: str) -> list[str]:
-    """The clause ids a stated-rules line lists after ``what``."""
-    for part in line.split("; "):
-        if what in part:
-            return part.split(": ", 1)[1].split(", ")
+def _listed(lines: list[str], what: str) -> list[str]:
+    """The clause ids the indented line starting with ``what`` lists."""
+    for line in lines:
+        if line.strip().startswith(what):
+            return line.split(": ", 1)[1].split(", ")
     return []
 
 
@@ -55,13 +56,18 @@ def test_the_stated_rules_without_decision_points_are_the_ones_the_summary_names
     consulted = {k for c in report["cases"] for k in c["clauses"]}
     assert set(groups["random_only"]) <= consulted and not set(groups["unjudged"]) & consulted
     # the terminal and summary.md print exactly those names
-    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("stated rules of r000:"))
-    assert _listed(line, "met only by positions") == groups["random_only"]
-    assert _listed(line, "judged by no case") == groups["unjudged"]
-    assert line.startswith(f"stated rules of r000: {len(clauses)}; {len(groups['decided'])} with decision points")
+    lines = r.stdout.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("stated rules of r000:"))
+    assert lines[at].startswith(f"stated rules of r000: {len(clauses)}; {len(groups['decided'])} with decision "
+                                f"points; {len(groups['random_only'])} met only by positions not built to decide "
+                                f"them; {len(groups['unjudged'])} judged by no case of this run")
+    assert _listed(lines[at + 1:at + 3], "met only by positions") == groups["random_only"]
+    assert _listed(lines[at + 1:at + 3], "judged by no case") == groups["unjudged"]
     md = (where / "summary.md").read_text(encoding="utf-8")
-    md_line = next(ln for ln in md.splitlines() if ln.startswith("- stated rules of r000\\:"))
-    assert all(f"`{c}`" in md_line for c in without)
+    md_lines = md.splitlines()
+    at = md_lines.index(next(ln for ln in md_lines if ln.startswith("- stated rules of r000\\:")))
+    named = " ".join(ln for ln in md_lines[at + 1:at + 3] if ln.startswith("  - "))
+    assert sorted(c.strip("`") for c in re.findall(r"`[^`]+`", named)) == sorted(without)
 
 
 @pytest.mark.parametrize("ruleset", ruleset_names())
