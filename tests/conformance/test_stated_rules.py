@@ -53,6 +53,8 @@ def test_the_stated_rules_without_decision_points_are_the_ones_the_summary_names
     searched = _searched(rules)
     without = [c for c in clauses if c not in searched]
     assert without and sorted(groups["random_only"] + groups["unjudged"]) == sorted(without)
+    from conformance.protocol.messages import validator
+    assert not list(validator("report").iter_errors(report))     # stated_rules as the schema describes it
     consulted = {k for c in report["cases"] for k in c["clauses"]}
     assert set(groups["random_only"]) <= consulted and not set(groups["unjudged"]) & consulted
     # the terminal and summary.md print exactly those names
