@@ -66,7 +66,8 @@ def protocol_events_line(result) -> str:
 
 def print_summary(result, show: int = 3) -> None:
     """The summary on stdout; a closed stdout is not an error (the reports are written already)."""
-    from conformance.reporting.report import by_clause, by_op, coverage_notes, decision_lines, draw_case, findings_lines
+    from conformance.reporting.report import (by_clause, by_op, coverage_notes, decision_lines, draw_case, findings_lines,
+                                              stated_lines)
     showable = ui.shown     # every line by the one policy, case ids and inputs from a vector file too
     out = ui.console()
     hs = result.handshake or {}
@@ -112,7 +113,7 @@ def print_summary(result, show: int = 3) -> None:
             if e["kind"] in NOTED:
                 out.print(showable(f"note: {e['kind']}: {e['message']}"), soft_wrap=True)
         out.print()
-        for line in decision_lines(result):     # what a green verdict covers
+        for line in decision_lines(result) + stated_lines(result):     # what a green verdict covers
             out.print(showable(line), soft_wrap=True)
         out.print(totals_line(result), soft_wrap=True)
     except (BrokenPipeError, ValueError):

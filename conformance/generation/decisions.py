@@ -201,6 +201,47 @@ def _decision_text(sc: Scenario) -> str:
 
 
 
+def point_clauses(rules: Rules) -> dict[str, str]:
+    """The stated rule (clause id) each decision point of ``rules``' suite is about, by the label a case
+    carries in ``decides``: a follow rung the clause of its ladder (or of ``follow.unlisted``), a band edge
+    the score table's clause, a kitty row the multiplier's, a climb the level ranks', an alternative the
+    clause it changes. The aimed positions (``aimed: ...``) are aimed where no stated rule looks and name
+    none."""
+    key = ("point clauses",)
+    found = rules.memo.get(key)
+    if found is not None:
+        return found
+    out: dict[str, str] = {}
+    for op in ("follow", "result", "kitty", "advance"):
+        for sc in scenarios(rules, op):
+            if (sc.kind != "rung" or sc.args[2] not in _RUNG_MODES) if op == "follow" else sc.kind == "random":
+                continue
+            clause = _scenario_clause(rules, sc)
+            if clause is not None:
+                out[_decision_text(sc)] = clause
+    for alt in alternatives(rules):
+        out.setdefault(alt.description, alt.clause)
+    rules.memo[key] = out
+    return out
+
+
+_RUNG_MODES = ("meet", "later", "miss", "random")
+
+
+def _scenario_clause(rules: Rules, sc: Scenario) -> str | None:
+    try:
+        if sc.op == "follow":
+            unit = sc.args[0]
+            return rules.ladder_clause[unit] if unit in rules.ladder_clause else rules.clause("follow.unlisted")
+        if sc.op == "result":
+            return rules.band_clause
+        if sc.op == "kitty":
+            return rules.clause("kitty.multiplier")
+        return rules.clause("level.ranks")
+    except KeyError:   # a counterfactual ruleset may hold a setting no clause states
+        return None
+
+
 def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] | None = None
                        ) -> tuple[list[Decided], list[Search]]:
     """Coverage positions, the aimed positions, then a distinguishing position for every alternative (with the

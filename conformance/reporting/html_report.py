@@ -18,7 +18,7 @@ from conformance.reporting.cards_html import CARD_CSS, cards_html
 from conformance.reporting.escape import html_text
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 from conformance.reporting.report import explain_command
-from conformance.reporting.report import COLUMNS, NO_CLAUSE, _cols, by_clause, decision_lines
+from conformance.reporting.report import COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, decision_lines, stated_lines
 from conformance.running.runner import RunResult
 
 SHOW = 40          # failures drawn per engine
@@ -91,7 +91,7 @@ def clause_table(result: RunResult) -> str:
     rows = []
     for clause, row in by_clause(result).items():
         cols = _cols(row)
-        name = _e(clause) if clause == NO_CLAUSE else f"<code>{_e(clause)}</code>"
+        name = _e(clause) if clause in UNCLAUSED_ROWS else f"<code>{_e(clause)}</code>"
         rows.append(f"<tr><td>{name}</td>" + "".join(f"<td>{cols[c]}</td>" for c in COLUMNS) + "</tr>")
     head = "".join(f"<th>{c}</th>" for c in COLUMNS)
     return (f'<div class="scroll"><table class="clauses"><thead><tr><th>clause</th>{head}</tr></thead>'
@@ -157,7 +157,7 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
            + (f" · {r.restarts} restart(s)" if r.restarts else "") + "</p>",
            f'<p class="meta">{t["pass"]} pass, {t["fail"]} fail, {t["skipped"]} skipped, {t["errored"]} errored'
            + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]) + "</p>"]
-    out += [f'<p class="meta">{_e(line)}</p>' for line in decision_lines(r)]
+    out += [f'<p class="meta">{_e(line)}</p>' for line in decision_lines(r) + stated_lines(r)]
     for e in r.events:
         if e["kind"] in ("stopped_early", "interrupted", "engine_unavailable", "handshake_failed"):
             out.append(f'<p class="note"><b>{_e(e["kind"])}</b>: {_e(e["message"])}</p>')

@@ -25,6 +25,24 @@ from conformance.reporting.escape import md_block, md_code, md_text
 
 COLUMNS = ("pass", "fail", "skipped", "errored")
 NO_CLAUSE = "(no clause)"
+# The cases whose answer no clause decides, named for what they are (docs/guide.rst, "Read the report"):
+# a play that is not a play of the position (cards the hand does not hold, another number of cards than the
+# lead) is refused by the protocol's well-formedness, not by a rule; a lead of one combination (a single, a
+# pair, a triple) is legal because no rule restricts it.
+WELL_FORMED = "(well-formedness: no rule)"
+FREE_LEAD = "(unrestricted lead: no rule)"
+UNCLAUSED = {"cards_not_held": WELL_FORMED, "wrong_card_count": WELL_FORMED, "empty_play": WELL_FORMED}
+UNCLAUSED_ROWS = (WELL_FORMED, FREE_LEAD, NO_CLAUSE)
+
+
+def unclaused_row(case: dict) -> str:
+    """The row of the per-clause table for a case that consulted no clause (:data:`UNCLAUSED_ROWS`)."""
+    reason = case.get("expected", {}).get("reason")
+    if reason in UNCLAUSED:
+        return UNCLAUSED[reason]
+    if case.get("op") == "lead" and reason == "ok":
+        return FREE_LEAD
+    return NO_CLAUSE
 
 
 # --------------------------------------------------------------------------- tallies
@@ -50,8 +68,9 @@ def _op_order(key: str):
 
 def by_clause(result: RunResult) -> dict[str, dict[str, int]]:
     """Cases by clause: a failure counts against the clauses that decided the answer it got wrong
-    (``Outcome.charged``, see conformance.analysis.attribution), any other case for every clause it consulted."""
-    rows = _tally(result, lambda c, o: (o.charged if o.charged else c.get("clauses")) or [NO_CLAUSE])
+    (``Outcome.charged``, see conformance.analysis.attribution), any other case for every clause it consulted;
+    a case that consulted none in the row that names why (:func:`unclaused_row`)."""
+    rows = _tally(result, lambda c, o: (o.charged if o.charged else c.get("clauses")) or [unclaused_row(c)])
     return dict(sorted(rows.items()))
 
 
@@ -103,6 +122,67 @@ def decision_lines(result: RunResult) -> list[str]:
     return lines
 
 
+def stated_rules(result: RunResult) -> dict[str, dict[str, list[str]]]:
+    """Per ruleset of the run, its stated rules (every clause of the ruleset) by what of the run reached them:
+
+    * ``decided`` — a case of the run was built to decide a point of the rule (a rung of its ladder, an edge
+      of its table, a row of its kitty table, an alternative of it: :func:`~conformance.generation.decisions.point_clauses`);
+    * ``random_only`` — cases consulted the rule, but none was built to decide it: only positions aimed
+      elsewhere or drawn at random judge it, so a green run says less of it;
+    * ``unjudged`` — no case of the run consulted it: a rule no operation of the protocol judges (conduct,
+      the clock, the tournament, the deal) or one of operations this run left out.
+    """
+    from reference_impl.rules import rules_for
+    from conformance.generation.decisions import point_clauses
+    decided: dict[str, set[str]] = {}
+    consulted: dict[str, set[str]] = {}
+    names: dict[str, Any] = {}
+    for case in result.cases:
+        rs = case["ruleset"]
+        if rs not in names:
+            try:
+                names[rs] = rules_for(rs)
+            except Exception:   # a ruleset this process cannot read (vectors of another checkout): not told
+                names[rs] = None
+        rules = names[rs]
+        if rules is None:
+            continue
+        consulted.setdefault(rs, set()).update(case.get("clauses", ()))
+        points = point_clauses(rules)
+        decided.setdefault(rs, set()).update(points[p] for p in case.get("decides", ()) if p in points)
+    out: dict[str, dict[str, list[str]]] = {}
+    for rs, rules in sorted((k, v) for k, v in names.items() if v is not None):
+        ids = [c.id for c in rules.checked.clauses]
+        out[rs] = {"decided": [i for i in ids if i in decided[rs]],
+                   "random_only": [i for i in ids if i not in decided[rs] and i in consulted[rs]],
+                   "unjudged": [i for i in ids if i not in decided[rs] and i not in consulted[rs]]}
+    return out
+
+
+RANDOM_ONLY = "met only by positions not built to decide them (random or aimed elsewhere)"
+UNJUDGED = "judged by no case of this run (no answer of the run names them)"
+
+
+def stated_lines(result: RunResult, markdown: bool = False) -> list[str]:
+    """What the run's verdict says of each stated rule (:func:`stated_rules`): per ruleset a line of counts,
+    then an indented line naming the rules no case was built to decide, and one naming those no case judged
+    (``markdown``: the words escaped, each clause id a code span, the named rules a nested list item)."""
+    text = md_text if markdown else (lambda s: s)
+    name = md_code if markdown else (lambda s: s)
+    indent = "  - " if markdown else "  "
+    lines = []
+    for ruleset, groups in stated_rules(result).items():
+        n = sum(len(v) for v in groups.values())
+        head = f"stated rules of {ruleset}: {n}; {len(groups['decided'])} with decision points"
+        head += "".join(f"; {len(groups[k])} {what.split(' (')[0]}" for k, what in
+                        (("random_only", RANDOM_ONLY), ("unjudged", UNJUDGED)) if groups[k])
+        lines.append(text(head))
+        for key, what in (("random_only", RANDOM_ONLY), ("unjudged", UNJUDGED)):
+            if groups[key]:
+                lines.append(indent + text(f"{what}: ") + ", ".join(name(c) for c in groups[key]))
+    return lines
+
+
 def _cols(row: dict) -> dict:
     """Fold the expectation statuses into the four columns (xfail counts as skipped, xpass as fail)."""
     return {"pass": row["pass"], "fail": row["fail"] + row["xpass"], "skipped": row["skipped"] + row["xfail"],
@@ -141,6 +221,7 @@ def report_dict(result: RunResult) -> dict:
         "clusters": [c.to_dict() for c in getattr(result, "clusters", [])],
         "nothing_judged": bool(getattr(result, "nothing_judged", False)),
         "by_op": by_op(result), "by_clause": by_clause(result), "decision_points": decision_points(result),
+        "stated_rules": stated_rules(result),
         "compared": compared_fields(result), "narrowed": coverage_notes(result),
         "events": list(result.events),
         "deviations": [{"selector": d.label(), "reason": d.reason, "matched": d.matched} for d in result.deviations],
@@ -436,6 +517,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
     t = result.counts()
     lines.append("")
     lines += decision_lines(result)
+    lines += stated_lines(result)
     extra = "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k])
     rate = len(result.cases) / result.duration if result.duration > 0 else 0.0
     lines.append(f"{len(result.cases)} cases: {t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, "
@@ -462,6 +544,7 @@ def markdown(result: RunResult, show: int = 10) -> str:
     # the runner's own words (the compared fields an engine declares are checked against the protocol's)
     out += [f"- partial answers, declared: {note}" for note in coverage_notes(result)]
     out += [f"- {line}" for line in decision_lines(result)]
+    out += [line if line.startswith("  - ") else f"- {line}" for line in stated_lines(result, markdown=True)]
     out.append("")
     found = findings_lines(result, markdown=True)
     if found:

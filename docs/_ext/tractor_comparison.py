@@ -199,7 +199,9 @@ CL = {
     "en": {"matrix": "Rulesets × topics",
            "matrix_intro": "Every feature each ruleset states: its settings, its follow ladders and its score table. "
                            "Rows where the rulesets differ are highlighted; the cells that differ from the first "
-                           "ruleset are marked. On a narrow screen the table scrolls sideways.",
+                           "ruleset are marked.",
+           "matrix_wide": " Where the screen is too narrow for it, the table scrolls sideways.",
+           "matrix_phone": " On a phone each feature is a card of its own, every ruleset's value under it.",
            "feature": "Feature", "count": "{} features; {} differ between {}.", "pair": "{} and {}",
            "pair_count": "{} difference(s) in {} topic(s); {} feature(s) the same. The same comparison in the "
                          "terminal: ",
@@ -207,7 +209,9 @@ CL = {
            "headers": ["Ruleset", "Answer", "Decided by"]},
     "zh": {"matrix": "各规则集 × 主题",
            "matrix_intro": "各规则集规定的每一项：设定、跟牌顺序和计分表。规则集之间不同的行以底色标出，"
-                           "与第一个规则集不同的格子加深。窄屏上表格可左右滑动。",
+                           "与第一个规则集不同的格子加深。",
+           "matrix_wide": "屏幕放不下时，表格可左右滑动。",
+           "matrix_phone": "在手机上，每一项单独显示为一张卡片，各规则集的值列在其下。",
            "feature": "项目", "count": "共{}项，其中{}项在 {} 之间不同。", "pair": "{} 与 {}",
            "pair_count": "{}处不同，涉及{}个主题；{}项相同。在终端中查看同样的比较：",
            "not_stated": "（未规定）", "position": "牌局：", "cannot": "（无法提问）",
@@ -230,7 +234,9 @@ class ComparisonDirective(TractorDirective):
         feats = {n: features(lib.rulesets[n]) for n in bases}
         keys = feature_order(set().union(*(set(f) for f in feats.values())))
         table_sec = section(cl["matrix"], "rulesets-x-topics")
-        table_sec += para(cl["matrix_intro"])
+        # what the table does on this screen, said only where it does it (tractor.css: tr-on-phone)
+        table_sec += para(cl["matrix_intro"], nodes.inline("", cl["matrix_wide"], classes=["tr-not-on-phone"]),
+                          nodes.inline("", cl["matrix_phone"], classes=["tr-on-phone"]))
         headers = [cl["feature"]] + [nodes.literal(n, n) for n in bases]
         tbody_rows = []
         row_classes = []

@@ -223,7 +223,7 @@ class ImpactDirective(SphinxDirective):
             alt = t[{"pairs": "plot_pairs", "rulesets": "plot_rulesets", "attackers_points": "plot_points"}[stem]]
             if (path.parent / f"{stem}{suffix}.svg").exists():
                 caption = alt + "。" if lang == "zh" else f"{alt[0].upper() + alt[1:]}."
-                lines += [f".. figure:: {rel}/{stem}{suffix}.svg", f"   :alt: {alt}", "   :width: 100%", "",
+                lines += [f".. figure:: {rel}/{stem}{suffix}.svg", f"   :alt: {alt}", "   :class: tr-impact-plot", "",
                           f"   {caption}", ""]
         return self._parse(lines, path)
 

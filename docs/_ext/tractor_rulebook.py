@@ -233,4 +233,6 @@ class RulebookListDirective(TractorDirective):
             rows.append([rulebook_link(name, nodes.literal(name, name)),
                          [rulebook_link(name, title)], rs.document or "",
                          nodes.literal(base, base) if base else "—", str(len(rs.clauses))])
-        return [make_table(headers, rows, classes=["tr-rulebook-list"], widths=[16, 56, 8, 12, 8])]
+        # on a phone each rulebook is a card, every column a labelled line of it: no column hidden, and the
+        # Chinese titles keep the width of the page rather than a squeezed column
+        return [make_table(headers, rows, classes=["tr-rulebook-list"], widths=[16, 56, 8, 12, 8], labels=True)]

@@ -5,6 +5,9 @@
 - On a phone the page comes before the navigation.
 - A Chinese page shows no English outside code and card notation.
 - The print view of a rulebook hides the navigation and fits the width of an A4 page.
+- On a 390 px phone, in both languages: the index's list of rulebooks shows every column (each rulebook
+  a card) with its titles at the page's width; the comparison says its table becomes cards, not that it
+  scrolls; the impact plots fit, their labels are drawn at 9 px or more and their legends cover no bar.
 - Screenshots of the English and Chinese rulebooks, on a desktop and on a phone, and their print
   previews (PNG and PDF), are written to ``docs/_build/screenshots/`` for a person to look at.
 
@@ -184,3 +187,104 @@ def test_screenshots_of_the_rulebooks(browser, lang):
     for name in written:
         assert (SHOTS / name).stat().st_size > 10_000, name
     print(f"screenshots in {SHOTS}: {', '.join(written)}")
+
+
+# --- phone layouts (issue 22, point 2): at 390 px, in both languages -----------------------------------------
+
+CELLS = """sel => Array.from(document.querySelectorAll(sel + ' tbody tr')).map(tr => Array.from(tr.children).map(td => {
+  const r = td.getBoundingClientRect(), s = getComputedStyle(td);
+  return {left: r.left, right: r.right, width: r.width, height: r.height, shown: s.display !== 'none' &&
+          s.visibility !== 'hidden', font: parseFloat(s.fontSize), text: td.innerText.trim()};
+}))"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_the_rulebook_list_shows_every_column(browser, lang):
+    """The index's table of rulebooks at 390 px: every column of every row is shown inside the page (no
+    column hidden, nothing cut off: the table fits rather than scrolling), and a title has the page's width,
+    not a column squeezed to two characters."""
+    chromium, url, site = browser
+    context = _phone(chromium)
+    page = context.new_page()
+    page.goto(f"{url}/{'zh/' if lang == 'zh' else ''}index.html")
+    vw = page.evaluate("document.documentElement.clientWidth")
+    headers = page.locator("table.tr-rulebook-list thead th").count()
+    rows = page.evaluate(CELLS, "table.tr-rulebook-list")
+    assert headers == 5 and len(rows) >= 8
+    box = page.evaluate("""() => { const t = document.querySelector('table.tr-rulebook-list'), b = t.parentElement;
+        return {scroll: b.scrollWidth, client: b.clientWidth}; }""")
+    assert box["scroll"] <= box["client"] + 1, f"the rulebook list is wider than its box: {box}"
+    for cells in rows:
+        assert len(cells) == headers and all(c["shown"] and c["width"] > 0 for c in cells), cells
+        assert all(c["left"] >= 0 and c["right"] <= vw + 1 for c in cells), cells
+        title = cells[1]
+        assert title["text"] and title["width"] >= 12 * title["font"], \
+            f"the title column is squeezed: {title['width']:.0f} px for {title['text']!r}"
+    _shot(page, f"{lang}-phone-index.png")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_the_comparison_says_what_its_table_does(browser, lang):
+    """At 390 px the comparison's table is shown as cards, and its introduction says so (not that it
+    scrolls sideways); on a desktop it says the table scrolls where it cannot fit."""
+    chromium, url, site = browser
+    scrolls, cards = ("scrolls sideways", "card") if lang == "en" else ("左右滑动", "卡片")
+    for make, phone in ((_phone, True), (_desktop, False)):
+        context = make(chromium)
+        page = context.new_page()
+        page.goto(f"{url}/{'zh/' if lang == 'zh' else ''}comparison.html")
+        intro = page.locator("section#rulesets-x-topics > p").first.inner_text()
+        display = page.evaluate("getComputedStyle(document.querySelector('table.tr-comparison tbody tr')).display")
+        if phone:
+            assert display == "grid", "the comparison is not shown as cards on a phone"
+            assert scrolls not in intro and cards in intro, intro
+        else:
+            assert display == "table-row" and scrolls in intro and cards not in intro, intro
+        context.close()
+
+
+def _svg_url(site, url, img_src: str, page_path) -> str:
+    return url + "/" + (page_path.parent / img_src).as_posix()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_the_impact_plots_are_readable_and_their_legends_cover_no_bar(browser, lang):
+    """The impact plots of the comparison page at 390 px: each fits the page, its smallest label is drawn at
+    9 px or more (the label's size in the figure, tractor_play.impact.report.FONT, scaled as the page shows
+    the image), and its legend lies outside the axes, so it covers no bar, line or interval."""
+    from tractor_play.impact.report import FONT
+    chromium, url, site = browser
+    context = _phone(chromium)
+    page = context.new_page()
+    prefix = "zh/" if lang == "zh" else ""
+    page.goto(f"{url}/{prefix}comparison.html")
+    vw = page.evaluate("document.documentElement.clientWidth")
+    plots = page.evaluate("""() => Array.from(document.querySelectorAll('img.tr-impact-plot')).map(i => {
+        const r = i.getBoundingClientRect(); return {src: i.getAttribute('src'), left: r.left, right: r.right,
+        width: r.width, natural: i.naturalWidth}; })""")
+    assert len(plots) == 3
+    page.locator("img.tr-impact-plot").first.scroll_into_view_if_needed()
+    _shot(page, f"{lang}-phone-impact.png")
+    smallest = min(v for k, v in FONT.items())
+    where = site.out / prefix / "comparison.html"
+    for p in plots:
+        assert p["left"] >= 0 and p["right"] <= vw + 1 and p["width"] > 0.8 * vw, p
+        svg = page.context.new_page()
+        svg.goto(_svg_url(site, url, p["src"], where.relative_to(site.out)))
+        geometry = svg.evaluate("""() => {
+            const root = document.documentElement, box = g => { const b = g.getBBox();
+                return {x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height}; };
+            const axes = Array.from(document.querySelectorAll('g[id^="axes_"]')).map(a =>
+                box(a.querySelector('g[id^="patch_"]')));
+            const legends = Array.from(document.querySelectorAll('g[id^="legend_"]')).map(box);
+            return {width: root.viewBox.baseVal.width, axes, legends}; }""")
+        svg.close()
+        label_px = smallest * p["width"] / geometry["width"]
+        assert label_px >= 9, f"{p['src']}: labels drawn at {label_px:.1f} px on a 390 px phone"
+        assert geometry["legends"] and geometry["axes"], geometry
+        for lg in geometry["legends"]:
+            for ax in geometry["axes"]:
+                overlap = lg["x0"] < ax["x1"] and ax["x0"] < lg["x1"] and lg["y0"] < ax["y1"] and ax["y0"] < lg["y1"]
+                assert not overlap, f"{p['src']}: the legend {lg} lies over the axes {ax}"
+    context.close()

@@ -1,7 +1,9 @@
 """The rulebook's alternatives and the runner's feature values use the same names: every value the runner
 can report for a setting an interpreted clause decides is named by the rulebook (a reading, or an
 alternative written ``setting = value``), and every ``setting = value`` an alternative names is one the
-runner can report. An alternative the rule language cannot state says so, rather than naming nothing."""
+runner can report (a field of a record setting as ``setting.field = value``). An alternative the runner
+cannot report says so, with its reason, in both languages ("Not a runner alternative: ...", "非运行器的其他解读：
+..."): no alternative of a bundled rulebook is left as free text naming nothing (issue 22, point 3)."""
 from __future__ import annotations
 
 import re
@@ -16,7 +18,10 @@ from tractor_dsl.schema import PARAMS_BY_NAME
 from tractor_dsl.types import BoolType, EnumType, OptionalType
 from tractor_dsl.vocabulary import CONSEQUENCES
 
-NAMED = re.compile(r"\b([a-z_]+\.[a-z_0-9]+) = ([a-z_0-9]+)\b")
+NAMED = re.compile(r"(?<![\w.])([a-z_]+\.[a-z_0-9]+) = ([a-z_0-9]+)\b")
+FIELD_NAMED = re.compile(r"(?<![\w.])([a-z_]+\.[a-z_0-9]+)\.([a-z_0-9]+) = ([a-z_0-9]+)\b")   # setting.field = value
+NOT_RUNNER = re.compile(r"Not a runner alternative: (\S.{10,})")
+NOT_RUNNER_ZH = re.compile(r"非运行器的其他解读：(\S.{5,})")
 BASES = ("r000", "r001", "r003")
 
 
@@ -31,6 +36,19 @@ def _runner_values(rules) -> dict[str, set[str]]:
     for a in alternatives(rules):
         if a.feature in PARAMS_BY_NAME and a.feature in a.changes:
             out.setdefault(a.feature, set()).add(value_text(a.changes[a.feature]))
+    return out
+
+
+def _runner_fields(rules) -> dict[str, set[str]]:
+    """``setting.field`` -> the values the runner reports for one field of a record setting (an alternative
+    whose record differs from the spec's in that field alone)."""
+    out: dict[str, set[str]] = {}
+    for a in alternatives(rules):
+        new, old = a.changes.get(a.feature), rules.get(a.feature)
+        if a.feature in PARAMS_BY_NAME and isinstance(new, dict) and isinstance(old, dict):
+            differ = [k for k in new if new[k] != old.get(k)]
+            if len(differ) == 1:
+                out.setdefault(f"{a.feature}.{differ[0]}", set()).add(value_text(new[differ[0]]))
     return out
 
 
@@ -77,12 +95,58 @@ def test_every_value_an_alternative_names_is_one_the_runner_reports(name):
         assert named, "the bundled rulebooks name alternatives by their values"
 
 
+@pytest.mark.parametrize("name", BASES)
+def test_every_field_an_alternative_names_is_one_the_runner_reports(name):
+    rules = rules_for(name)
+    runner = _runner_fields(rules)
+    named = [(c.id, f"{p}.{f}", v) for c in rules.checked.clauses for text in c.alternatives
+             for p, f, v in FIELD_NAMED.findall(text)]
+    for cid, path, value in named:
+        assert value in runner.get(path, set()), f"{cid}: the runner never reports {path} = {value}"
+    if name != "r003":
+        assert named
+
+
+def _classified(text: str) -> str | None:
+    if FIELD_NAMED.search(text) or NAMED.search(text):
+        return "named"
+    if NOT_RUNNER.search(text):
+        return "not a runner alternative"
+    return None
+
+
+@pytest.mark.parametrize("name", BASES)
+def test_no_alternative_of_the_rulebook_is_left_unclassified(name):
+    """Every alternative names a setting (or field) and value, or says it is not a runner alternative and
+    why, in English and in Chinese alike (the Chinese text stays Chinese: the reason is written in it)."""
+    rules = rules_for(name)
+    free, marked = [], 0
+    for clause in rules.checked.clauses:
+        for en, zh in zip(clause.alternatives, clause.alternatives_zh):
+            kind = _classified(en)
+            if kind is None:
+                free.append(f"{clause.id}: {en}")
+                continue
+            assert zh is not None, f"{clause.id}: an alternative with no Chinese text: {en}"
+            if kind == "named":    # the Chinese text names the same settings
+                assert sorted(NAMED.findall(zh) + FIELD_NAMED.findall(zh)) == \
+                    sorted(NAMED.findall(en) + FIELD_NAMED.findall(en)), (clause.id, en, zh)
+            else:
+                marked += 1
+                reason = NOT_RUNNER_ZH.search(zh)
+                assert reason, f"{clause.id}: the Chinese text does not say it is not a runner alternative: {zh}"
+                assert re.search(r"[\u4e00-\u9fff]", reason.group(1)), (clause.id, zh)
+    assert free == [], "alternatives naming no setting = value and not marked as not runner alternatives"
+    assert marked > 0
+
+
 def test_an_alternative_the_rule_language_cannot_state_says_so():
     for name in ("r000", "r003"):
         clause = rules_for(name).checked.clause("trump.order")
         suit_order = [a for a in clause.alternatives if "suit" in a and "ranked" in a]
-        assert suit_order and all("no finding" in a for a in suit_order)
-        assert all("运行器" in z for a, z in zip(clause.alternatives, clause.alternatives_zh) if a in suit_order)
+        assert suit_order and all(NOT_RUNNER.search(a) and "no finding" in a for a in suit_order)
+        assert all(NOT_RUNNER_ZH.search(z) for a, z in zip(clause.alternatives, clause.alternatives_zh)
+                   if a in suit_order)
 
 
 @pytest.mark.parametrize("name,trump,first", [("r000", "H", "2S"), ("r000", "S", "2H"), ("r003", "C", "2S")])

@@ -118,6 +118,20 @@ def _pyplot():
     return plt
 
 
+# The figures are drawn for a phone as much as for a desktop: the site shows each at its own size, at most the
+# page's width, so on a 390 px phone a figure WIDTH inches wide is shrunk to about 360 px and a FONT-point label
+# is drawn FONT * 360 / (72 * WIDTH) px high (9.5 px: readable). The legends stand outside the axes, where they
+# cover no bar, line or interval (tests/docs/test_browser.py measures both at 390 px).
+WIDTH = 5.5
+FONT = {"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "xtick.labelsize": 11, "ytick.labelsize": 11,
+        "legend.fontsize": 11}
+
+
+def _legend_below(fig, ax, ncol: int) -> None:
+    """The legend in rows under the axes, outside them."""
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=ncol, frameon=False)
+
+
 def _save(fig, directory: Path, stem: str, formats: tuple[str, ...]) -> list[str]:
     out = []
     for ext in formats:
@@ -141,8 +155,7 @@ def _bars(ax, labels, series: dict[str, list[dict]], share: bool = True):
                 for e in ests]
         ax.bar(x + (i - (len(series) - 1) / 2) * width, vals, width, yerr=[low, high], capsize=3, label=name)
     ax.set_xticks(x)
-    ax.set_xticklabels(labels, fontsize=8)
-    ax.legend(fontsize=8)
+    ax.set_xticklabels(labels)
 
 
 PLOT_TEXT = {
@@ -177,12 +190,14 @@ def write_plots(data: dict, directory: str | Path, formats: tuple[str, ...] = ("
     import logging
     import warnings
     plt = _pyplot()
-    written = _plots(plt, data, Path(directory), formats, PLOT_TEXT["en"], "")
+    with plt.rc_context(FONT):
+        written = _plots(plt, data, Path(directory), formats, PLOT_TEXT["en"], "")
     fonts = logging.getLogger("matplotlib.font_manager")
     level = fonts.level
     fonts.setLevel(logging.ERROR)    # "font family ... not found": the reader's browser picks the font
     try:
-        with plt.rc_context({"svg.fonttype": "none", "font.family": CJK_FAMILIES}), warnings.catch_warnings():
+        with plt.rc_context({**FONT, "svg.fonttype": "none", "font.family": CJK_FAMILIES}), \
+                warnings.catch_warnings():
             # the layout is measured with a font that may lack the Chinese glyphs; the browser draws them
             warnings.filterwarnings("ignore", message=".*missing from.*")
             written += _plots(plt, data, Path(directory), ("svg",), PLOT_TEXT["zh"], ".zh")
@@ -196,7 +211,8 @@ def _plots(plt, data: dict, directory: Path, formats: tuple[str, ...], t: dict, 
     names = data["rulesets"]
     written = []
     bin_w = data["design"]["point_bin"]
-    fig, ax = plt.subplots(figsize=(8, 4))
+    ncol = min(3, len(names))   # wider rows would widen the figure past WIDTH, and shrink it on a phone
+    fig, ax = plt.subplots(figsize=(WIDTH, 4.2 + 0.3 * -(-len(names) // ncol)), layout="constrained")
     for n in names:
         hist = {int(k): v for k, v in data["per_ruleset"][n]["points_histogram"].items()}
         total = sum(hist.values()) or 1
@@ -205,23 +221,25 @@ def _plots(plt, data: dict, directory: Path, formats: tuple[str, ...], t: dict, 
     ax.set_xlabel(t["points_x"].format(bin=bin_w))
     ax.set_ylabel(t["points_y"])
     ax.set_title(t["points_title"].format(hands=data["hands"]))
-    ax.legend(fontsize=8)
+    _legend_below(fig, ax, ncol)
     written += _save(fig, directory, "attackers_points" + suffix, formats)
     plt.close(fig)
 
-    fig, ax = plt.subplots(figsize=(8, 4))
+    fig, ax = plt.subplots(figsize=(WIDTH, 4.2 + 0.3 * -(-len(names) // ncol)), layout="constrained")
     keys = ("bank_held", "kitty_captures", "hands_with_failed_throw")
     _bars(ax, list(t["rulesets"]), {n: [data["per_ruleset"][n][k] for k in keys] for n in names})
     ax.set_ylabel(t["rulesets_y"])
     ax.set_title(t["rulesets_title"])
+    _legend_below(fig, ax, ncol)
     written += _save(fig, directory, "rulesets" + suffix, formats)
     plt.close(fig)
 
     pairs = [p for p in data["pairs"] if p["comparable"]]
     if pairs:
         import numpy as np
-        fig, ax = plt.subplots(figsize=(8, 1.1 + 0.75 * len(pairs)))
-        y = np.arange(len(pairs))[::-1]
+        fig, ax = plt.subplots(figsize=(WIDTH, 2.2 + 0.95 * len(pairs)), layout="constrained")
+        step = 1.5      # each pair's bars, then its name above them in the gap: the axes keep the figure's width
+        y = step * np.arange(len(pairs))[::-1]
         height = 0.8 / len(PAIR_ROWS)
         for i, (key, _) in enumerate(PAIR_ROWS):
             ests = [p[key] for p in pairs]
@@ -230,12 +248,14 @@ def _plots(plt, data: dict, directory: Path, formats: tuple[str, ...], t: dict, 
                    [100 * max(0.0, (e["high"] or 0) - (e["value"] or 0)) for e in ests]]
             ax.barh(y + (len(PAIR_ROWS) / 2 - i - 0.5) * height, vals, height, xerr=err, capsize=2,
                     label=t["pairs"][key])
-        ax.set_yticks(y)
-        ax.set_yticklabels([t["vs"].format(a=p["a"], b=p["b"]) for p in pairs], fontsize=8)
+        for yy, p in zip(y, pairs):
+            ax.text(0.5, yy + 0.45, t["vs"].format(a=p["a"], b=p["b"]), va="bottom", ha="left")
+        ax.set_yticks([])
+        ax.set_ylim(-0.6, y[0] + 1.2)
         ax.set_xlim(0, 100)
         ax.set_xlabel(t["pairs_x"])
-        ax.set_title(t["pairs_title"], pad=40)
-        ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
+        ax.set_title(t["pairs_title"])
+        _legend_below(fig, ax, 1)
         written += _save(fig, directory, "pairs" + suffix, formats)
         plt.close(fig)
     return written
