@@ -198,9 +198,22 @@ def _first_hand(rules: Rules, inp: dict):
     return {"start": g.levels[0][0], "level": level}, (rules.clause("level.start"),)
 
 
+def _redeal(rules: Rules, inp: dict):
+    """Whether the cards are dealt again for what one player was dealt (``deal.redeal_if``, V82): ``hand``, the
+    cards he holds after the deal, at ``level``."""
+    from reference_impl.hand import redeal_for_contents
+    hand = _cards(inp, "hand")
+    check_copies(hand, rules.decks)
+    if len(hand) != rules.hand_size:
+        raise InputError(f"a hand as dealt holds {rules.hand_size} cards in {rules.name}, not {len(hand)}")
+    trace: list[str] = []
+    redeal = redeal_for_contents(rules, inp["level"], [hand], trace)
+    return {"redeal": redeal}, (rules.clause("equipment.hand_size"), *trace)
+
+
 DOC_OPS: dict[str, Callable[[Rules, dict], tuple[dict, tuple]]] = {
     "order": _order, "points": _points, "deal": _deal, "value": _value, "next_banker": _next_banker,
-    "timeout": _timeout, "first_hand": _first_hand,
+    "timeout": _timeout, "first_hand": _first_hand, "redeal": _redeal,
 }
 
 
