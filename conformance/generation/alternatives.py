@@ -93,7 +93,7 @@ class Alternative:
     def on(self, rules: Rules) -> Rules:
         """``rules`` with this alternative applied (to another base, e.g. one with other findings applied)."""
         if self.row is None:
-            return changed(rules, self.changes)
+            return changed(rules, self.changes, self.clause)
         name, cls, shape, formula = self.row
         table = rules[name]
         if table is None:
