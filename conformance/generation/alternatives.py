@@ -369,6 +369,12 @@ def _unstated_options(rules: Rules, add) -> None:
         add(rules.clause(near), name, f"{name}: {label}", changes, aimed, obs=obs)
 
 
+# Where a house rule that moves whole ranks or cards in the card order (V06, V09, V10) is observed: how cards
+# combine and which play wins. It changes nearly every follow and lead with those cards too, but as one more
+# clause deciding them it would split the findings and clusters of a narrow follow or lead bug in two.
+WHERE_CARDS_RANK = ("classify", "winner")
+
+
 def house_rule_options(rules: Rules) -> list[tuple[str, str, dict, str, Any, tuple[str, ...] | None]]:
     """The house rules of VARIANTS.md a ruleset does not follow, as an engine that does would state them over
     it: (setting, label, changes, clause whose statement it would join, aimed scenarios or None, observing
@@ -388,14 +394,14 @@ def house_rule_options(rules: Rules) -> list[tuple[str, str, dict, str, Any, tup
     if "trump_level" in order:
         stay = tuple(t for t in order if t not in ("trump_level", "off_level"))
         out.append(("trump.order", "the level cards stay in their suits, only jokers are fixed trumps (V06)",
-                    {"trump.order": stay}, "trump.order", None, None))
+                    {"trump.order": stay}, "trump.order", None, WHERE_CARDS_RANK))
         if "tractor.off_level_chain" not in values:
             out.append(("tractor.off_level_chain", "off-suit level pairs of different suits chain (V21)",
                         {"tractor.off_level_chain": True}, "tractor.junctions", (OFF_LEVEL,), None))
     if "trump.named_cards" not in values:
         out.append(("trump.named_cards", "the heart 5 above the big joker, always trump (V10)",
                     {"trump.named_cards": (("5", "hearts"),), "trump.order": ("named",) + order},
-                    "trump.order", None, None))
+                    "trump.order", None, WHERE_CARDS_RANK))
     ranks = tuple(values["level.ranks"])
     fixed = tuple(values["trump.fixed_ranks"])
     if fixed == ("2",) and "10" in ranks and "10" not in (values["level.start"], values["level.end"]) \
@@ -406,7 +412,7 @@ def house_rule_options(rules: Rules) -> list[tuple[str, str, dict, str, Any, tup
                                        (("10", "2"), "2s and 10s fixed trumps, the 10s above (V09)",
                                         (ranks_meet("10", "2"),))):
             out.append(("trump.fixed_ranks", label, {"trump.fixed_ranks": order_of, "level.ranks": without},
-                        "trump.fixed_ranks", aimed, None))
+                        "trump.fixed_ranks", aimed, WHERE_CARDS_RANK))
     if "follow.pairs_before_triples" not in values and rules.decks >= 3:
         out.append(("follow.pairs_before_triples", "a tractor led, held pairs before broken triples (V29)",
                     {"follow.pairs_before_triples": True}, "follow.break_triple_for_pair", (STAND_IN,), None))
