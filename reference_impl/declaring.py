@@ -48,6 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from tractor_dsl.types import NO_TRUMP_LEVEL
 from tractor_dsl.vocabulary import DECLARATION_REASONS, english
 
 from .cards import BIG_JOKER, SMALL_JOKER, card, is_joker, rank_index, rank_of, suit_of, text
@@ -198,6 +199,10 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
                 return refuse(i, "wrong_count", "a joker declares only as a pair")
         elif rank_of(c) != level:
             return refuse(i, "not_level_card", f"{text(c)} is not a level card at level {level}")
+        if level == NO_TRUMP_LEVEL:   # V66: no card is a level card, and a joker pair names nothing more
+            trace.add(rules.clause("level.ranks"))
+            return refuse(i, "not_level_card", f"nothing is declared at the no-trump level {NO_TRUMP_LEVEL}: "
+                                               f"the hand is played without a trump suit")
         elif i == len(sequence) - 1 and (seat, suit_of(c)) in barred:
             return refuse(i, "partner_barred", f"seat {seat}'s partner declared {text(c)[-1]} wrongly")
         if n > rules.decks:
@@ -280,6 +285,11 @@ def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,
       the level ``declare.smothered_level`` names.
     """
     trace = Trace()
+    if banker_level == NO_TRUMP_LEVEL:   # V66: the hand is no-trump by its level; no fallback applies
+        trace.add(rules.clause("level.ranks"))
+        return Judgment(Undeclared(NO_TRUMP, False, None if first_hand else "banker", "banker", banker_level),
+                        trace.tuple(), "ok", f"the no-trump level {NO_TRUMP_LEVEL}: no trump suit, nothing to "
+                                             f"declare")
     setting = "declare.fallback_first_hand" if first_hand else "declare.fallback_later"
     trace.add(rules.clause(setting))
     fallback = rules[setting]

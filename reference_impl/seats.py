@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .cards import BIG_JOKER, SMALL_JOKER, card
+from .cards import BIG_JOKER, RANKS, SMALL_JOKER, card
 from .legal import Follows, Leads
 from .rules import Rules
 from .trick import points_of
@@ -95,14 +95,14 @@ def declaration_candidates(rules: Rules, level: str, hand: Play) -> list[Play]:
     out: list[Play] = []
     required = rules["declare.first_hand_card"]
     extra = card(*required) if required is not None else None
-    for s in "SHDC":
+    for s in "SHDC" if level in RANKS else "":   # the no-trump level (NT) has no level card
         c = card(level, s)
         for n in range(1, counts.get(c, 0) + 1):
             shown = (c,) * n
             out.append(shown)
             if extra is not None and counts.get(extra, 0) > (n if extra == c else 0):
                 out.append(shown + (extra,))
-    for j in (SMALL_JOKER, BIG_JOKER):
+    for j in (SMALL_JOKER, BIG_JOKER) if level in RANKS else ():   # nothing is declared at NT
         for n in range(2, counts.get(j, 0) + 1):
             out.append((j,) * n)
     return out

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from tractor_dsl.types import NO_TRUMP_LEVEL
+
 from .cards import BIG_JOKER, RANKS, SMALL_JOKER, SUIT_LETTERS, SUIT_NAMES, CardError, card
 from .rules import Rules
 
@@ -66,8 +68,15 @@ class Context:
 def context(rules: Rules, level: str, trump: int | str | None) -> Context:
     if isinstance(trump, str) or trump is None:
         trump = parse_suit(trump)
+    if level == NO_TRUMP_LEVEL:
+        if NO_TRUMP_LEVEL not in rules["level.ranks"]:
+            raise CardError(f"{NO_TRUMP_LEVEL} is not a level of {rules.name}: its level.ranks end at "
+                            f"{rules['level.ranks'][-1]}")
+        if trump is not None:
+            raise CardError(f"a hand at the no-trump level {NO_TRUMP_LEVEL} has no trump suit")
+        return _context(rules, level, None)
     if level not in RANKS:
-        raise CardError(f"'{level}' is not a level: write 2–10, J, Q, K or A")
+        raise CardError(f"'{level}' is not a level: write 2–10, J, Q, K, A or NT")
     if level in rules["trump.fixed_ranks"]:
         raise CardError(f"{level} cannot be the level: it is a fixed trump rank in {rules.name}")
     return _context(rules, level, trump)
@@ -97,7 +106,8 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
     and where (all immutable)."""
     fixed = list(reversed(rules["trump.fixed_ranks"]))  # stated highest first; kept lowest first, as RANKS are
     order = rules["trump.order"]
-    level_cards_trump = "trump_level" in order   # without the level tiers the level cards stay in their suits
+    # without the level tiers the level cards stay in their suits; at the no-trump level there are none (V66)
+    level_cards_trump = "trump_level" in order and level != NO_TRUMP_LEVEL
     level_i = RANKS.index(level) if level_cards_trump else -1
     fixed_i = {RANKS.index(r) for r in fixed}
     named = [card(r, s) for r, s in rules.get("trump.named_cards") or ()]
@@ -111,6 +121,8 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
             return [[BIG_JOKER]]
         if tier == "small_joker":
             return [[SMALL_JOKER]]
+        if tier in ("trump_level", "off_level") and not level_cards_trump:
+            return []
         if tier == "trump_level":
             return [[card(level, SUIT_LETTERS[trump])]] if trump is not None else []
         if tier == "off_level":
@@ -192,7 +204,7 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
             runs[TRUMP].extend(_split(positions, lambda a, b: ranks_chain(a[0] % 13, b[0] % 13)))
         jokers = [[BIG_JOKER], [SMALL_JOKER]] if frozenset(("big_joker", "small_joker")) in junctions \
             else [[SMALL_JOKER]]
-        if no_trump_link:
+        if no_trump_link and level_cards_trump:
             jokers.append([card(level, s) for s in SUIT_LETTERS])
         if len(jokers) > 1:
             runs[TRUMP].append(jokers)

@@ -21,7 +21,7 @@ from . import model as m
 from .clause_checks import ClauseChecks
 from .diagnostics import Diagnostic, SpecError, did_you_mean
 from .schema import PARAMS, PARAMS_BY_NAME
-from .types import Formula, FormulaError, TypeProblem
+from .types import NO_TRUMP_LEVEL, Formula, FormulaError, TypeProblem
 
 CARDS_PER_DECK = 54
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # a Chinese character
@@ -584,6 +584,13 @@ class _Checker(ClauseChecks):
         ranks = values.get("level.ranks")
         if ranks is None:
             return
+        if NO_TRUMP_LEVEL in ranks[:-1]:
+            self.error("E217", f"{NO_TRUMP_LEVEL}, the no-trump level, can only be the last of level.ranks: it "
+                               f"is the level above the ranks, not a rank among them", origins["level.ranks"].span)
+        if values.get("level.start") == NO_TRUMP_LEVEL:
+            self.error("E217", f"level.start cannot be {NO_TRUMP_LEVEL}: the first hand's banker is found by "
+                               f"declaring, and nothing is declared at the no-trump level",
+                       origins["level.start"].span)
         for key in ("level.start", "level.end"):
             v = values.get(key)
             if v is not None and v not in ranks:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .types import (TIERS, BoolType, CardType, EnumType, FormulaType, IntType, ListType, MapType,
-                    OptionalType, RankType, RecordType, TextType, ValueType)
+from .types import (TIERS, BoolType, CardType, EnumType, FormulaType, IntType, LevelType, ListType,
+                    MapType, OptionalType, RankType, RecordType, TextType, ValueType)
 
 
 @dataclass(frozen=True)
@@ -76,10 +76,15 @@ PARAMS: tuple[Param, ...] = (
           "Cards taken out of the pack before the deal (one copy each time a card is listed), so that hands and "
           "kitty come out even (a kitty of 6 with two decks: two cards out). Not set: none.", required=False),
     # --- levels ---
-    Param("level.ranks", ListType(RankType(), min_items=2, unique=True), "The levels in the order teams climb them."),
-    Param("level.start", RankType(), "The level both teams start at."),
-    Param("level.end", OptionalType(RankType()), "The last level: a team that passes it wins the game; none for no end."),
-    Param("level.must_play", ListType(RankType(), unique=True), "Levels that cannot be skipped (必打): a gain stops there."),
+    Param("level.ranks", ListType(LevelType(), min_items=2, unique=True),
+          "The levels in the order teams climb them. The last may be NT, the no-trump level (V66, 无主级): a "
+          "hand at NT has no level card and no trump suit - nothing is declared, the jokers (and any fixed or "
+          "named trumps) are the only trumps, and every rank stays in its suit."),
+    Param("level.start", LevelType(), "The level both teams start at (not NT: the first hand declares)."),
+    Param("level.end", OptionalType(LevelType()),
+          "The last level: a team that passes it wins the game; none for no end."),
+    Param("level.must_play", ListType(LevelType(), unique=True),
+          "Levels that cannot be skipped (必打): a gain stops there."),
     Param("level.knock_back", RecordType({"level": RankType(), "to": RankType()}),
           "The jack rule (钩J): when a hand is played at 'level' and the attackers win its last trick with a "
           "single card of that rank, the banker's team goes back to the level 'to' ({level: J, to: 2}). Read on "

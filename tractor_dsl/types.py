@@ -14,6 +14,7 @@ from . import model as m
 from .diagnostics import did_you_mean
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+NO_TRUMP_LEVEL = "NT"   # the one level that is not a rank (V66): no card is a level card, no suit is trump
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 TIERS = ("big_joker", "small_joker", "trump_level", "off_level", "trump_fixed", "off_fixed", "trump_suit", "named")
 
@@ -103,6 +104,21 @@ class RankType(ValueType):
         if isinstance(value, m.Ident) and value.name in RANKS:
             return value.name
         raise self.wrong(value)
+
+
+class LevelType(RankType):
+    """A level: a rank, or ``NT`` - the no-trump level (V66), played without level cards and without a trump
+    suit (only the jokers, and any fixed or named trumps, are trump); the checker lets it stand only as the
+    last of ``level.ranks``."""
+    name = "a level (a rank 2 to 10, J, Q, K, A, or NT)"
+
+    def convert(self, value):
+        if isinstance(value, m.Ident) and value.name == NO_TRUMP_LEVEL:
+            return NO_TRUMP_LEVEL
+        try:
+            return super().convert(value)
+        except TypeProblem:
+            raise self.wrong(value) from None
 
 
 class OptionalType(ValueType):

@@ -93,7 +93,7 @@ class Alternative:
     def on(self, rules: Rules) -> Rules:
         """``rules`` with this alternative applied (to another base, e.g. one with other findings applied)."""
         if self.row is None:
-            return changed(rules, self.changes)
+            return changed(rules, self.changes, self.clause)
         name, cls, shape, formula = self.row
         table = rules[name]
         if table is None:
@@ -365,6 +365,66 @@ def _unstated_options(rules: Rules, add) -> None:
     for name, label, changes, near, aimed in UNSTATED_OPTIONS:
         if name not in values:
             add(rules.clause(near), name, f"{name}: {label}", changes, own.get(aimed))
+    for name, label, changes, near, aimed, obs in house_rule_options(rules):
+        add(rules.clause(near), name, f"{name}: {label}", changes, aimed, obs=obs)
+
+
+# Where a house rule that moves whole ranks or cards in the card order (V06, V09, V10) is observed: how cards
+# combine and which play wins. It changes nearly every follow and lead with those cards too, but as one more
+# clause deciding them it would split the findings and clusters of a narrow follow or lead bug in two.
+WHERE_CARDS_RANK = ("classify", "winner")
+
+
+def house_rule_options(rules: Rules) -> list[tuple[str, str, dict, str, Any, tuple[str, ...] | None]]:
+    """The house rules of VARIANTS.md a ruleset does not follow, as an engine that does would state them over
+    it: (setting, label, changes, clause whose statement it would join, aimed scenarios or None, observing
+    operations or None). Each is offered only where it can change an answer of the ruleset: V06 and V21 where
+    the level cards are trump, V29 where there are triples, V09 where 2s alone are fixed trumps and 10 is a
+    mere level, V67 where J is a level. V05 (cards removed) and V82 (a redeal for a poor hand) are not among
+    them: the protocol has no operation on the deal, and every position showing them is impossible under one
+    of the two (``tractor diff`` shows them, by the deal and by a hand as dealt)."""
+    from conformance.generation.positions.follow import STAND_IN
+    from conformance.generation.positions.hands import hands_at, hand_scenarios
+    from conformance.generation.positions.shapes import OFF_LEVEL
+    from conformance.generation.positions.tricks import ranks_meet
+    from conformance.generation.positions.suits import levels
+    values = rules.checked.values
+    order = tuple(values["trump.order"])
+    out: list = []
+    if "trump_level" in order:
+        stay = tuple(t for t in order if t not in ("trump_level", "off_level"))
+        out.append(("trump.order", "the level cards stay in their suits, only jokers are fixed trumps (V06)",
+                    {"trump.order": stay}, "trump.order", None, WHERE_CARDS_RANK))
+        if "tractor.off_level_chain" not in values:
+            out.append(("tractor.off_level_chain", "off-suit level pairs of different suits chain (V21)",
+                        {"tractor.off_level_chain": True}, "tractor.junctions", (OFF_LEVEL,), None))
+    if "trump.named_cards" not in values:
+        out.append(("trump.named_cards", "the heart 5 above the big joker, always trump (V10)",
+                    {"trump.named_cards": (("5", "hearts"),), "trump.order": ("named",) + order},
+                    "trump.order", None, WHERE_CARDS_RANK))
+    ranks = tuple(values["level.ranks"])
+    fixed = tuple(values["trump.fixed_ranks"])
+    if fixed == ("2",) and "10" in ranks and "10" not in (values["level.start"], values["level.end"]) \
+            and "10" not in values["level.must_play"]:
+        without = tuple(r for r in ranks if r != "10")
+        # the 10s above: a 10 led and a 2 after it tell this order from the spec and from the other order
+        for order_of, label, aimed in ((("2", "10"), "2s and 10s fixed trumps, the 2s above (V09)", None),
+                                       (("10", "2"), "2s and 10s fixed trumps, the 10s above (V09)",
+                                        (ranks_meet("10", "2"),))):
+            out.append(("trump.fixed_ranks", label, {"trump.fixed_ranks": order_of, "level.ranks": without},
+                        "trump.fixed_ranks", aimed, WHERE_CARDS_RANK))
+    if "follow.pairs_before_triples" not in values and rules.decks >= 3:
+        out.append(("follow.pairs_before_triples", "a tractor led, held pairs before broken triples (V29)",
+                    {"follow.pairs_before_triples": True}, "follow.break_triple_for_pair", (STAND_IN,), None))
+    if "level.knock_back" not in values and "J" in levels(rules):
+        out.append(("level.knock_back", f"the jack rule, back to {values['level.start']} (V67)",
+                    {"level.knock_back": {"level": "J", "to": values["level.start"]}}, "level.ranks",
+                    hands_at("J"), ("hand",)))
+    if "score.banker_needs_last_trick" not in values:
+        later = tuple(sc for sc in hand_scenarios(rules) if sc.args == (False,))
+        out.append(("score.banker_needs_last_trick", "the banker side rises only with the last trick (V68)",
+                    {"score.banker_needs_last_trick": True}, "score.threshold", later, ("hand",)))
+    return out
 
 
 def _winner_kinds(*kinds: str) -> Callable[[Scenario], bool]:

@@ -115,12 +115,21 @@ def feature_order(keys: Iterable[str]) -> list[str]:
     return sorted(keys, key=sort_key)
 
 
-def changed(rules: Rules, changes: dict[str, Any]) -> Rules:
+def changed(rules: Rules, changes: dict[str, Any], clause: str | None = None) -> Rules:
     """``rules`` with features replaced: setting names map to checked values,
     ``"follow LEAD"`` to ``(shape, ladder)`` (or None to remove the ladder),
-    ``"score.bands"`` to a tuple of bands."""
+    ``"score.bands"`` to a tuple of bands. A setting the ruleset leaves unset (a house rule) is stated, in
+    the changed rules, by ``clause`` (the clause whose statement it joins), when given."""
     checked = rules.checked
     values = dict(checked.values)
+    origins = checked.origins
+    joins = next((o for o in checked.origins.values() if o.clause.id == clause), None) if clause else None
+    if joins is not None and any(k not in origins and not k.startswith("follow ") and k != "score.bands"
+                                 for k in changes):
+        origins = dict(origins)
+        for k in changes:
+            if k not in origins and not k.startswith("follow ") and k != "score.bands":
+                origins[k] = joins
     ladders = dict(checked.ladders)
     bands = checked.bands
     for key, value in changes.items():
@@ -135,7 +144,7 @@ def changed(rules: Rules, changes: dict[str, Any]) -> Rules:
             bands = tuple(value)
         else:
             values[key] = value
-    new = dataclasses.replace(checked, values=values, ladders=ladders, bands=bands)
+    new = dataclasses.replace(checked, values=values, ladders=ladders, bands=bands, origins=origins)
     out = Rules(new)
     out.name = f"{rules.name}*"
     return out

@@ -113,7 +113,7 @@ def hand_machine(engine, ruleset: str) -> type[RuleBasedStateMachine]:
     rules = rules_for(ruleset)
     pack_tokens = tuple(_fmt(sorted(full_pack(rules.decks))))
     fixed = set(rules["trump.fixed_ranks"])
-    levels = tuple(r for r in rules["level.ranks"] if r not in fixed)
+    levels = tuple(r for r in rules["level.ranks"] if r not in fixed and r != "NT")   # NT (V66): no rank
     start = rules["level.start"] if rules["level.start"] in levels else levels[0]
     supports = getattr(engine, "supports", None)
     deal_args = dict(pack=st.permutations(pack_tokens), first_hand=st.booleans(), seat=st.integers(0, 3),

@@ -34,6 +34,8 @@ FAILURE_FIELDS = ("blocked", "penalty", "forced")   # lead's compared fields ins
 # sends (clauses, detail, ...) is informative. A handshake may declare that the
 # engine answers an operation on some of them only (``fields``). lead's
 # ``failure`` object is compared as three fields, blocked, penalty and forced.
+# hand's ``knocked_back`` (the jack rule, V67) is sent only when the rule sends
+# the banker's team back: its absence says "no knock-back" and is compared so.
 COMPARED = {
     "classify": ("kind", "suit", "components"),
     "lead": ("legal", "reason", "blocked", "penalty", "forced"),
@@ -44,12 +46,13 @@ COMPARED = {
     "advance": ("level", "won"),
     "declare": ("legal", "reason", "trump", "declarer", "banker"),
     "undeclared": ("redeal", "trump", "banker_side", "level"),
-    "hand": ("attackers_points", "next_banker", "levels"),
+    "hand": ("attackers_points", "next_banker", "levels", "knocked_back"),
     "penalty": ("points", "ends_hand", "consequence", "next_banker", "levels"),
 }
 
 _CARD = re.compile(r"^((10|[2-9JQKA])[SHDC]|J[+-])$")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+LEVELS = RANKS + ("NT",)   # NT: the no-trump level a ruleset may put above its ranks (V66)
 SUITS = ("S", "H", "D", "C")
 REASON_CODES = ("ok", "wrong_card_count", "cards_not_held", "must_follow_suit", "must_play_tractor",
                 "must_play_triple", "must_play_pair", "mixed_suits", "throw_not_allowed", "throw_beaten",
@@ -60,6 +63,10 @@ DECLARE_REASON_CODES = ("ok", "kitty_taken", "missing_first_hand_card", "wrong_c
 CONSEQUENCES = ("none", "attackers_take_stage", "attackers_take_stage_by_points", "stage_change_plus_one",
                 "banker_up_one", "opponents_up_two", "count_as_threshold", "count_below_threshold",
                 "hand_void_rebid", "banker_keeps", "opponents_up_one", "forfeit_game")
+
+
+# Compared fields whose absence is an answer (besides lead's failure fields): never missing.
+OPTIONAL_COMPARED = {("hand", "knocked_back")}
 
 
 def result_keys(op: str) -> tuple[str, ...]:
@@ -229,7 +236,7 @@ _FIELD_CHECKS: dict[str, dict[str, tuple]] = {
     "kitty": {"points": (_is_int, "must be an integer")},
     "result": {"next_banker": (_is_next_banker, "must be banker or attackers"),
                "levels": (_is_count, "must be a non-negative integer")},
-    "advance": {"level": (lambda v: v is None or _kinds(*RANKS)(v), "must be a rank or null"),
+    "advance": {"level": (lambda v: v is None or _kinds(*LEVELS)(v), "must be a level or null"),
                 "won": (_is_bool, "must be a boolean")},
     "declare": {"legal": (_is_bool, "must be a boolean"),
                 "reason": (_kinds(*DECLARE_REASON_CODES), "must be a declaration reason code"),
@@ -238,7 +245,7 @@ _FIELD_CHECKS: dict[str, dict[str, tuple]] = {
                 "banker": (lambda v: v is None or _is_seat(v), "must be a seat or null")},
     "undeclared": {"redeal": (_is_bool, "must be a boolean"), "trump": (_is_trump, "must be a suit letter or null"),
                    "banker_side": (lambda v: v is None or _is_next_banker(v), "must be banker, attackers or null"),
-                   "level": (_kinds(*RANKS), "must be a rank")},
+                   "level": (_kinds(*LEVELS), "must be a level")},
     "hand": {"attackers_points": (_is_int, "must be an integer"),
              "next_banker": (_is_next_banker, "must be banker or attackers"),
              "levels": (_is_count, "must be a non-negative integer")},
@@ -329,7 +336,8 @@ def missing_fields(op: str, result: dict, fields=None) -> list[str]:
     """The compared fields an answer must carry and does not: every compared field (or the declared ones),
     except lead's failure fields, whose absence says "no failed throw" and is compared as such."""
     need = COMPARED[op] if fields is None else fields
-    return [k for k in need if k not in result and not (op == "lead" and k in FAILURE_FIELDS)]
+    return [k for k in need if k not in result and not (op == "lead" and k in FAILURE_FIELDS)
+            and not (op, k) in OPTIONAL_COMPARED]
 
 
 def check_answer(op: str, msg: Any, fields=None) -> str:

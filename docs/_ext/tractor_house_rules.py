@@ -25,10 +25,7 @@ HL = {
 }
 
 # Why a reading cannot be stated yet (English, Chinese).
-WHY = {
-    "V66": ("a level that is not a rank (no trump above A) is not a value of level.ranks",
-            "不是牌点的级别（A之上的无主级）不是 `level.ranks` 的取值"),
-}
+WHY: dict[str, tuple[str, str]] = {}   # none left since V66's no-trump level (NT) joined level.ranks
 
 
 def _stated_by() -> dict[str, list[str]]:

@@ -80,3 +80,25 @@ def test_four_differences_at_once_emit_a_fixpoint_whose_reasons_and_evidence_dif
     assert r.returncode == 0, r.stdout[-3000:]
     report = json.loads((tmp_path / "rep" / "report.json").read_text())
     assert report["totals"]["fail"] == 0 and report["totals"]["pass"] > 1000 and report["clusters"] == []
+
+
+@pytest.mark.parametrize("name, line", [
+    ("v68_banker_needs_last_trick", "set score.banker_needs_last_trick = true"),
+    ("v67_jack_rule", "set level.knock_back = { level: J, to: 2 }"),
+])
+def test_an_engine_following_a_house_rule_seen_only_on_whole_hands_is_emitted_with_it(tmp_path, name, line):
+    """Issue 19: the jack rule (V67) and the banker needing the last trick (V68) are alternatives of the suite,
+    seen on whole hands; an engine playing r000 with one of them is emitted with that setting, and nothing else."""
+    from tractor_dsl.bundled import default_spec_dir
+    text = (default_spec_dir() / "variants" / f"{name}.tractor").read_text(encoding="utf-8")
+    own = tmp_path / "house.tractor"
+    own.write_text(text.replace(f"ruleset {name} extends", "ruleset house extends"), encoding="utf-8")
+    engine = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(own), "--as", "r000"])
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", engine, "--ruleset", "r000", "--positions", "1", "--jobs", "1",
+            "--emit", str(emitted), timeout=900)
+    assert r.returncode == 0, r.stderr
+    assert "0 unexplained" in r.stdout
+    out = emitted.read_text(encoding="utf-8")
+    assert line in out, out
+    assert len(re.findall(r"^  override ", out, re.M)) == 1

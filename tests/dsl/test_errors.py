@@ -193,6 +193,14 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__wrap="true"))
     add("E215 wrap with an end level", "E215", t,
         "level.wrap = true needs level.end = none: a climb that wraps past A never passes A", at(t, "level.wrap"))
+    t = minimal(values=settings(level__ranks="[2, NT, A]", level__end="A"))
+    add("E217 the no-trump level among the ranks", "E217", t,
+        "NT, the no-trump level, can only be the last of level.ranks", at(t, "level.ranks"))
+    t = minimal(values=settings(level__ranks="[2, A, NT]", level__start="NT", level__end="NT"))
+    add("E217 a game starting at the no-trump level", "E217", t, "level.start cannot be NT", at(t, "level.start"))
+    t = minimal(values=settings(level__ranks="[2, A, NT]", level__end="NT", level__knock_back="{ level: NT, to: 2 }"))
+    add("E202 a knock-back at the no-trump level", "E202", t, "expected a rank (2 to 10, J, Q, K, A), found 'NT'",
+        at(t, "NT, to"))
     t = minimal(head='title "Minimal" "最小"\n  document "003"\n  variants V14, V87')
     add("E120 unknown house-rule id", "E120", t, "unknown house-rule reading 'V87': the catalogue (VARIANTS.md) "
         "names V01 to V86", at(t, "V87"))

@@ -59,3 +59,11 @@ def test_formatting_keeps_the_ids():
     out = format_text(text)
     assert parse(out) == parse(text)
     assert "  variants V03\n" in out and "    variants V20\n" in out and "      variants V17\n" in out
+
+
+def test_every_reading_of_variants_md_is_stated_by_a_ruleset_that_checks():
+    """Issue 19: each id V01 to V86 is stated (its reading chosen) by a bundled rulebook, a derived ruleset or a
+    file of the catalogue, and the library they are in checks without an error (V66 last, by the level NT)."""
+    from reference_impl.rules import catalogue_names, rules_for, ruleset_names
+    stated = {vid for name in (*ruleset_names(), *catalogue_names()) for vid in rules_for(name).checked.variants}
+    assert sorted({v.id for v in variants.variants()} - stated) == []

@@ -221,6 +221,28 @@ def test_v63_5_10_and_k_must_be_played():
     assert advance(parent, "3", 3, False).value.level == "6"
 
 
+def test_v66_a_no_trump_level_above_a():
+    from random import Random
+    from reference_impl.hand import play_hand
+    v, parent = both("v66_no_trump_level")
+    # a level above A: A +1 reaches it, and only passing it wins the game (000: passing A wins)
+    assert advance(v, "A", 1, True).value == advance(v, "K", 2, True).value
+    assert advance(v, "A", 1, True).value.level == "NT" and not advance(v, "A", 1, True).value.won
+    assert advance(v, "NT", 1, True).value.won and advance(parent, "A", 1, True).value.won
+    # no-trump: no trump suit and no level card - the As (and 2s) are side cards, only the jokers trump
+    assert winner(v, "NT", None, "KH", "AH") == 1 and winner(v, "NT", None, "AH", "2H") == 0
+    assert winner(v, "NT", None, "AH", "AS") == 0 and winner(v, "NT", None, "AH", "J-") == 1
+    assert winner(parent, "A", None, "KH", "AS") == 1   # at level A without a trump suit the As are trump
+    # nothing is declared at NT, and no kitty card names a suit
+    assert judge_declarations(v, "NT", [(1, cards("J- J-"))], first_hand=False, banker=0).reason == "not_level_card"
+    turned = cards("3H 4C 6C 7C 8C 9C JC QC")
+    got = judge_undeclared(v, turned, False, "NT", "7").value
+    assert got.trump == "no_trump" and not got.redeal
+    assert judge_undeclared(v, turned, False, "A", "7").value.trump == 1   # below NT: 000:2.6, the first card
+    hand = play_hand(v, Random(3), 3, {0: "NT", 1: "5"}, 0)
+    assert (hand.level, hand.trump, hand.declarations) == ("NT", "no_trump", [])
+
+
 # --- declaring ----------------------------------------------------------------------------------------------
 
 def test_v73_a_declarer_may_overcall_himself():

@@ -5,8 +5,8 @@ operations (``classify``, ``lead``, ``follow``, ``winner``, ``kitty``,
 ``result``, ``advance``, ``declare``, ``undeclared``, ``hand``, ``penalty``) with exactly
 the input a request carries — or one of the few questions only the rulebook
 asks (:data:`DOC_OPS`: how cards rank, how many points cards hold, how the
-pack is dealt, what a setting is, who banks next, who wins at time, where a
-game starts). :func:`ask` answers it under a ruleset: the
+pack is dealt, whether a hand as dealt is dealt again, what a setting is, who
+banks next, who wins at time, where a game starts). :func:`ask` answers it under a ruleset: the
 result, the deciding clauses, and whether two answers are the same
 (:attr:`Outcome.answer`, the compared fields of the protocol).
 """
@@ -198,9 +198,22 @@ def _first_hand(rules: Rules, inp: dict):
     return {"start": g.levels[0][0], "level": level}, (rules.clause("level.start"),)
 
 
+def _redeal(rules: Rules, inp: dict):
+    """Whether the cards are dealt again for what one player was dealt (``deal.redeal_if``, V82): ``hand``, the
+    cards he holds after the deal, at ``level``."""
+    from reference_impl.hand import redeal_for_contents
+    hand = _cards(inp, "hand")
+    check_copies(hand, rules.decks)
+    if len(hand) != rules.hand_size:
+        raise InputError(f"a hand as dealt holds {rules.hand_size} cards in {rules.name}, not {len(hand)}")
+    trace: list[str] = []
+    redeal = redeal_for_contents(rules, inp["level"], [hand], trace)
+    return {"redeal": redeal}, (rules.clause("equipment.hand_size"), *trace)
+
+
 DOC_OPS: dict[str, Callable[[Rules, dict], tuple[dict, tuple]]] = {
     "order": _order, "points": _points, "deal": _deal, "value": _value, "next_banker": _next_banker,
-    "timeout": _timeout, "first_hand": _first_hand,
+    "timeout": _timeout, "first_hand": _first_hand, "redeal": _redeal,
 }
 
 

@@ -188,12 +188,33 @@ def question_parts(q: Question, lang: str = "en") -> list[tuple[str, str]]:
                 else [("text", "how many points are in "), ("cards", " ".join(inp["cards"])), ("text", "?")])
     elif op == "deal":
         body = [("text", "如何发牌？" if zh else "how are the cards dealt?")]
+    elif op == "redeal":
+        body = ([("text", f"打{inp['level']}，一家发到 "), ("cards", " ".join(inp["hand"])), ("text", "：是否重新发牌？")]
+                if zh else [("text", f"level {inp['level']}; a player is dealt "), ("cards", " ".join(inp["hand"])),
+                            ("text", ": are the cards dealt again?")])
+    elif op == "hand":
+        body = _hand_question(inp["transcript"], lang)
     elif op == "value":
         keys = ", ".join(inp["keys"])
         body = [("text", f"规则对 {keys} 的设定？" if zh else f"what does the rulebook set for {keys}?")]
     else:
         body = _game_question(op, inp, lang)
     return _setting(inp, lang) + body if op in ("classify", "order", "lead", "follow", "winner", "kitty") else body
+
+
+def _hand_question(t: dict, lang: str) -> list[tuple[str, str]]:
+    """A whole hand, told by its setting and its last trick (the transcript holds every trick)."""
+    zh, n = _z(lang), len(t["tricks"])
+    last = t["tricks"][-1]
+    trump = trump_words(t["trump"], lang)
+    if zh:
+        out = [("text", f"打{t['level']}，{trump}，{t['banker']}号位坐庄，整盘{n}轮；最后一轮依次出牌：")]
+    else:
+        out = [("text", f"a whole hand at level {t['level']}, {trump}, seat {t['banker']} banker, {n} tricks; "
+                        "the last trick, in turn: ")]
+    out += _plays_in_turn(last["plays"], last["leader"], lang)
+    out.append(("text", "。结果如何？" if zh else ". What follows?"))
+    return out
 
 
 def _game_question(op: str, inp: dict, lang: str) -> list[tuple[str, str]]:
@@ -290,6 +311,8 @@ def result_parts(r: dict, lang: str) -> list[tuple[str, str]]:
     if r.get("rebid"):
         return [("text", "该盘作废，双方在原级上抢庄" if zh else "the hand is void: both sides bid for the bank")]
     n = r["levels"]
+    if r["next_banker"] == "banker" and n == 0:
+        return [("text", "守庄方保庄，不升级" if zh else "the banker side keeps the bank, no level")]
     if r["next_banker"] == "banker":
         return [("text", f"守庄方保庄，升{n}级" if zh else
                  f"the banker side keeps the bank and rises {n} level{'s' if n != 1 else ''}")]
@@ -369,7 +392,17 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
                          f"({r['decks']} decks); {r['points']} points in the pack")]
     if op == "value":
         return [("text", "; ".join(f"{k} = {v}" for k, v in r["values"].items()))]
-    if op in ("result", "hand"):
+    if op == "hand":
+        p = r["attackers_points"]
+        out = [("text", f"攻庄方得{p}分：" if zh else f"the attackers end with {p} points: ")] + result_parts(r, lang)
+        if r.get("knocked_back"):
+            out.append(("text", f"；庄家一方退回{r['knocked_back']}" if zh else
+                        f"; the banker's team goes back to {r['knocked_back']}"))
+        return out
+    if op == "redeal":
+        return [("text", ("重新发牌" if r["redeal"] else "照打，不重新发牌") if zh else
+                 ("the cards are dealt again" if r["redeal"] else "the deal stands"))]
+    if op == "result":
         return result_parts(r, lang)
     if op == "advance":
         if r["won"]:

@@ -144,6 +144,10 @@ PREFERRED: dict[str, list[Question]] = {
     "equipment.points": [Q("points", cards=_c("5H 10S KD 3C 5C"))],
     "level.end": [Q("advance", level="K", gain=1, as_banker=True), Q("advance", level="Q", gain=3, as_banker=True)],
     "level.must_play": [Q("advance", level="K", gain=3, as_banker=False), Q("advance", level="Q", gain=3, as_banker=True)],
+    "level.ranks": [Q("advance", level="A", gain=1, as_banker=True)],
+    # a tractor led, a triple broken for a pair while a pair held stays in the hand (V29; three decks)
+    "follow.pairs_before_triples": [Q("follow", level="J", trump="S", lead=_c("5H 5H 6H 6H"),
+                                      hand=_c("3H 3H 3H 7H 7H 9H 9H 4C"), play=_c("3H 3H 7H 7H"))],
 }
 
 _UNDECLARED_KEYS = ("declare.fallback_first_hand", "declare.fallback_later", "declare.kitty_card",
@@ -179,6 +183,10 @@ def families(key: str) -> list[str]:
         return ["penalty"]
     if key in ("level.ranks", "level.end", "level.must_play", "level.wrap"):
         return ["advance"]
+    if key in ("level.knock_back", "score.banker_needs_last_trick"):   # seen on a whole hand (V67, V68)
+        return ["hand"]
+    if key == "deal.redeal_if":   # what a player is dealt (V82)
+        return ["redeal"]
     if key == "level.start":
         return ["first_hand"]
     if key in _UNDECLARED_KEYS:
@@ -218,6 +226,9 @@ def candidates(key: str, space: Space, n_random: int = 250) -> Iterator[Question
     yield from PREFERRED.get(key, ())
     for fam in fams:
         yield from CURATED.get(fam, ())
+    if "redeal" in fams:
+        for rules in space.rulesets:
+            yield from redeal_questions(rules)
     drawn = [f for f in fams if f in BUILT]
     if not drawn:
         return
@@ -234,8 +245,33 @@ def candidates(key: str, space: Space, n_random: int = 250) -> Iterator[Question
             continue
 
 
+def redeal_questions(rules: Rules) -> Iterator[Question]:
+    """Hands as dealt at the start level of ``rules``: one without a point card, one without a card that is
+    trump in every suit (no joker, level card or fixed trump), one with both (``deal.redeal_if``, V82)."""
+    level = rules["level.start"]
+    always = {level, *rules["trump.fixed_ranks"]}
+    pointed = set(rules.points)
+
+    def hand(ranks) -> list[str]:
+        pool = [r + s for r in RANKS if r in ranks for s in SUITS]
+        out = [c for c in pool for _ in range(rules.decks)]
+        return out[:rules.hand_size]
+
+    plain = [r for r in RANKS if r not in always]
+    no_points = hand([r for r in plain if r not in pointed])
+    no_trumps = hand(plain)
+    rich = ["J+"] + hand(plain)[:rules.hand_size - 1]
+    for cards in (no_points, no_trumps, rich):
+        if len(cards) == rules.hand_size:
+            yield Q("redeal", level=level, hand=cards)
+
+
 def _aimed(key: str, rules: Rules) -> tuple:
-    """The scenarios aimed at a follow ladder's lead unit (every rung and pair of rungs), for "follow LEAD"."""
+    """The scenarios aimed at a follow ladder's lead unit (every rung and pair of rungs), for "follow LEAD";
+    the whole hands at the jack rule's level, for level.knock_back."""
+    if key == "level.knock_back" and rules.checked.values.get("level.knock_back"):
+        from conformance.generation.positions.hands import hands_at
+        return hands_at(rules["level.knock_back"]["level"])
     if not key.startswith("follow "):
         return ()
     from conformance.generation.positions import scenarios

@@ -100,8 +100,33 @@ def _any_level(rules) -> str:
     return levels(rules)[0]
 
 
+# Aimed only at the alternative it tells (follow.pairs_before_triples, V29): a tractor of pairs led, a follower
+# holding a triple and two pairs of the suit, playing a pair broken from the triple and one held pair.
+STAND_IN = Scenario("follow", "stand_in", (((2, 2),),))
+
+
+def _stand_in(d: Draw, rules, level, trump, ctx) -> dict:
+    d.require(rules.decks >= 3)
+    suit = draw_suit(d, ctx)
+    v = view(ctx, suit)
+    d.require(2 in v.windows)
+    lead_positions = list(d.pick(v.windows[2]))
+    lead = [d.pick(pos) for pos in lead_positions]
+    rest = [c for c in v.cards if c not in lead]
+    d.require(len(rest) >= 3)
+    triple, pair_a, pair_b = d.sample(rest, 3)
+    other_pool = [c for s in suits(ctx) if s != suit for c in view(ctx, s).cards]
+    d.require(bool(other_pool))
+    hand = [triple] * 3 + [pair_a] * 2 + [pair_b] * 2 + [d.pick(other_pool)]
+    play = [triple] * 2 + [d.pick((pair_a, pair_b))] * 2
+    return {"level": level, "trump": trump, "lead": fmt([c for c in lead for _ in range(2)]), "hand": fmt(hand),
+            "play": fmt(play)}
+
+
 def build(d: Draw, rules, sc: Scenario) -> dict:
     level, trump, ctx = draw_context(d, rules)
+    if sc.kind == "stand_in":
+        return _stand_in(d, rules, level, trump, ctx)
     decks = rules.decks
     kind = sc.kind
     plan = (sc.args[0],) if kind in ("rung", "rungs") else sc.args[0]

@@ -28,6 +28,12 @@ def hand_scenarios(rules) -> tuple[Scenario, ...]:
     return (Scenario("hand", "play", (True,)), Scenario("hand", "play", (False,)))
 
 
+def hands_at(level: str) -> tuple[Scenario, ...]:
+    """Later hands played at ``level`` (the jack rule's level, V67): where a single card of that rank may win
+    the last trick."""
+    return (Scenario("hand", "play", (False, "at", level)),)
+
+
 def _take(counts: Counter, cards) -> None:
     for c in cards:
         counts[c] -= 1
@@ -126,9 +132,12 @@ def build_hand(d: Draw, rules, sc: Scenario) -> dict:
     from reference_impl.leading import judge_lead
     first_hand = sc.args[0]
     bury_points = len(sc.args) > 1 and sc.args[1] == "points"   # an aimed hand: the banker buries points
+    at = sc.args[2] if len(sc.args) > 2 and sc.args[1] == "at" else None   # aimed: played at this level
     ls = levels(rules)
     team_levels = [d.pick(ls), d.pick(ls)]
     banker = None if first_hand else d.int(0, 3)
+    if at is not None and banker is not None:   # the banker's team plays the level aimed at (level.knock_back)
+        team_levels[banker % 2] = at
     pack = d.permutation(full_pack(rules.decks))
     n = rules.hand_size
     hands = [pack[i * n:(i + 1) * n] for i in range(4)]

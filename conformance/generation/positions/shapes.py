@@ -122,8 +122,24 @@ def combination(d: Draw, rules, ctx, kind: str, suit: int | None = None) -> list
     return singles(d, whole, d.int(1, min(8, len(v.cards)))) or [v.cards[0]]
 
 
+# Aimed only at the alternative it tells (tractor.off_level_chain, V21), not among :func:`classify_scenarios`:
+# pairs (or triples) of off-suit level cards of two or three different suits.
+OFF_LEVEL = Scenario("classify", "off_level")
+
+
+def _off_level(d: Draw, rules, ctx, level: str, trump) -> list[int]:
+    from reference_impl.cards import SUIT_LETTERS, card
+    off = [card(level, s) for s in SUIT_LETTERS if s != trump]
+    d.require(len(off) >= 2 and rules.decks >= 2)
+    suits_taken = d.sample(off, d.int(2, min(3, len(off))))
+    size = d.pick([n for n in (2, 3) if n <= rules.decks])
+    return [c for c in suits_taken for _ in range(size)]
+
+
 def build_classify(d: Draw, rules, sc: Scenario) -> dict:
     level, trump, ctx = draw_context(d, rules)
+    if sc.kind == "off_level":
+        return {"level": level, "trump": trump, "cards": fmt(_off_level(d, rules, ctx, level, trump))}
     cards = combination(d, rules, ctx, sc.kind)
     return {"level": level, "trump": trump, "cards": fmt(cards)}
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from reference_impl.cards import text
+from reference_impl.cards import RANKS, text
 from reference_impl.rules import Rules
 from reference_impl.trump import TRUMP, Context, context
 from tractor_dsl.patterns import can_form
@@ -95,9 +95,10 @@ def side_suits(ctx: Context) -> list[int]:
 
 
 def levels(rules: Rules) -> tuple[str, ...]:
-    """The levels a hand is played at: the climbed ranks that are not fixed trump."""
+    """The levels a hand with a trump suit is played at: the climbed ranks that are not fixed trump (not the
+    no-trump level NT of V66, which is no rank: it is seen on ``advance``)."""
     fixed = set(rules["trump.fixed_ranks"])
-    return tuple(r for r in rules["level.ranks"] if r not in fixed)
+    return tuple(r for r in rules["level.ranks"] if r not in fixed and r in RANKS)
 
 
 def draw_context(d: Draw, rules: Rules) -> tuple[str, str | None, Context]:

@@ -90,8 +90,34 @@ def containing(rules, plan: tuple[Unit, ...]) -> tuple[tuple[Unit, ...], ...]:
     return tuple(out)
 
 
+def ranks_meet(high: str, low: str) -> Scenario:
+    """Aimed only at the alternatives that make both ranks fixed trumps in one order or the other (V09): a
+    single ``high`` of a side suit led, a single ``low`` of another side suit after it (the rest low cards of
+    the led suit), so that which rank ranks above the other decides the trick."""
+    return Scenario("winner", "ranks_meet", (high, low))
+
+
+def _ranks_meet(d: Draw, rules, level, trump, sc: Scenario) -> dict:
+    high, low = sc.args
+    d.require(trump is not None and level not in (high, low))
+    side = [s for s in SUIT_LETTERS if s != trump]
+    led, other = d.sample(side, 2)
+    leader = d.int(0, 3)
+    fixed = set(rules["trump.fixed_ranks"])
+    filler = [r for r in RANKS[1:8] if r not in (level, high, low) and r not in fixed and r not in rules.points]
+    d.require(len(filler) >= 2)
+    plays = [[], [], [], []]
+    plays[leader] = [card(high, led)]
+    plays[(leader + 1) % 4] = [card(low, other)]
+    for k, r in zip((2, 3), d.sample(filler, 2)):
+        plays[(leader + k) % 4] = [card(r, led)]
+    return {"level": level, "trump": trump, "leader": leader, "plays": [fmt(p) for p in plays]}
+
+
 def build_winner(d: Draw, rules, sc: Scenario) -> dict:
     level, trump, ctx = draw_context(d, rules)
+    if sc.kind == "ranks_meet":
+        return _ranks_meet(d, rules, level, trump, sc)
     decks = rules.decks
     leader = d.int(0, 3)
     kind, plan = sc.kind, sc.args[0]

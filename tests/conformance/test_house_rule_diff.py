@@ -1,0 +1,69 @@
+"""Issue 19: ``tractor diff PARENT FILE`` finds, for the house-rule readings the bundled rulesets leave unset, a
+position of play that tells the catalogue file from the ruleset it extends, and the two answers are the ones the
+reading's wording in VARIANTS.md gives (its id beside each)."""
+import pytest
+
+from conformance.analysis.variants import compare
+from reference_impl.rules import rules_for
+
+
+def _difference(name: str, key: str):
+    parent = rules_for(name).checked.lineage[1]
+    comparison = compare(parent, name)
+    (diff,) = [d for d in comparison.differences if d.key == key]
+    assert diff.position is not None and diff.position.op != "value", f"{name}: no position shows {key}"
+    assert diff.outcome_a.answer != diff.outcome_b.answer
+    return diff, diff.outcome_a.result, diff.outcome_b.result   # the parent's answer, the reading's
+
+
+# (catalogue file, the feature it states, what its answer must show against the parent's)
+READINGS = {
+    # V05: a kitty of 6, two cards out of the pack so that the deal comes out even
+    "V05": ("v05_kitty_with_cards_removed", "equipment.kitty_size",
+            lambda p, v: (p["kitty"], v["kitty"]) == (8, 6)),
+    # V06: jokers only are fixed trumps; the level cards stay in their suits
+    "V06": ("v06_jokers_only", "trump.order", None),
+    # V09: 2s and 10s are fixed trumps
+    "V09": ("v09_twos_and_tens", "trump.fixed_ranks", None),
+    # V10: the heart 5 is above the big joker
+    "V10": ("v10_heart_five", "trump.named_cards", None),
+    # V21: off-suit level pairs of different suits chain
+    "V21": ("v21_off_level_pairs_chain", "tractor.off_level_chain",
+            lambda p, v: (p["kind"], v["kind"]) == ("throw", "tractor")),
+    # V29: a tractor led, the pairs held come before a broken triple: breaking it while a pair stays is refused
+    "V29": ("v29_pairs_before_triples", "follow.pairs_before_triples",
+            lambda p, v: (p["legal"], v["legal"]) == (True, False)),
+    # V66: a level above A (not a rank): where 000 wins the game by passing A, the team reaches NT
+    "V66": ("v66_no_trump_level", "level.ranks",
+            lambda p, v: p["won"] and (v["level"], v["won"]) == ("NT", False)),
+    # V67: a single J of the attackers wins the last trick at J: the banker's team goes back to 2
+    "V67": ("v67_jack_rule", "level.knock_back",
+            lambda p, v: "knocked_back" not in p and v["knocked_back"] == "2"),
+    # V68: the banker side keeps the bank without the last trick: it rises no level
+    "V68": ("v68_banker_needs_last_trick", "score.banker_needs_last_trick",
+            lambda p, v: p["next_banker"] == v["next_banker"] == "banker" and p["levels"] > 0 == v["levels"]),
+    # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
+    "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
+}
+
+
+@pytest.mark.parametrize("vid", sorted(READINGS))
+def test_diff_finds_a_position_telling_the_reading_from_its_parent(vid):
+    name, key, expected = READINGS[vid]
+    assert vid in rules_for(name).checked.variants
+    diff, parent_answer, reading_answer = _difference(name, key)
+    if expected is not None:
+        assert expected(parent_answer, reading_answer), (vid, diff.position.to_dict(), parent_answer, reading_answer)
+
+
+def test_the_whole_hand_of_v68_is_one_the_banker_side_keeps_without_the_last_trick():
+    diff, _, _ = _difference("v68_banker_needs_last_trick", "score.banker_needs_last_trick")
+    t = diff.position.input["transcript"]
+    assert diff.position.op == "hand"
+    from conformance.protocol.engine import _ctx, _judge_trick, _trick
+    rules = rules_for("r000")
+    ctx = _ctx(rules, t)
+    last = t["tricks"][-1]
+    leader, plays = _trick(rules, ctx, last, "last")
+    winner, _ = _judge_trick(ctx, leader, plays)
+    assert winner % 2 != t["banker"] % 2      # the attackers won the last trick
