@@ -11,13 +11,14 @@ separates them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
 
 from reference_impl.rules import Rules
 from tractor_dsl import model as m
-from tractor_dsl.checker import CheckedRuleset, check_text, load
+from tractor_dsl.checker import CheckedRuleset, check_text
 
 from conformance.protocol import messages as protocol
 from conformance.generation.alternatives import OBSERVERS, UNOBSERVED_PREFIXES, UNVARIED as UNMUTATED
@@ -49,29 +50,57 @@ class Verdict:
 
 
 def reading_rulesets(checked: CheckedRuleset, sources: dict[str, str] | None = None) -> dict[str, dict[str, Rules]]:
-    """For each clause with several executable readings: reading name -> the ruleset choosing it."""
+    """For each clause with several executable readings: reading name -> the ruleset choosing it.
+
+    Every reading's ruleset (``override CLAUSE choose READING``) is checked in one pass over the sources,
+    each in a file of its own: the sources are parsed and checked once, not once per reading.
+    """
     if sources is None:  # the bundled files, and of the house-rule catalogue only the files it extends
-        from tractor_dsl.bundled import is_catalogue
-        lib = load()
-        mine = {lib.rulesets[n].file for n in checked.lineage if n in lib.rulesets}
-        sources = {f: t for f, t in lib.sources.items() if not is_catalogue(f) or f in mine}
-    out: dict[str, dict[str, Rules]] = {}
+        sources = _sources_for(checked)
+    wanted: dict[str, tuple[str, str, str]] = {}   # file -> (clause, reading, the variant ruleset's name)
+    texts: dict[str, str] = {}
     for clause in checked.clauses:
         executable = [r for r in clause.readings if r.rules and not _unobserved(r)]
         if len(executable) < 2:
             continue
-        variants: dict[str, Rules] = {}
         for reading in executable:
-            text = (f"ruleset fingerprint_variant extends {checked.name} {{\n"
-                    f"  override {clause.id} choose {reading.name} because \"fingerprint\"\n}}\n")
-            lib = check_text(text, "<fingerprint>", extra=sources)
-            rs = lib.rulesets.get("fingerprint_variant")
-            if rs is not None and not lib.errors:
-                rs.name = checked.name
-                variants[reading.name] = Rules(rs)
-        if len(variants) >= 2:
-            out[clause.id] = variants
-    return out
+            n = len(wanted)
+            name, file = f"fingerprint_variant_{n}", f"<fingerprint {n}>"
+            texts[file] = (f"ruleset {name} extends {checked.name} {{\n"
+                           f"  override {clause.id} choose {reading.name} because \"fingerprint\"\n}}\n")
+            wanted[file] = (clause.id, reading.name, name)
+    if not texts:
+        return {}
+    first = next(iter(texts))
+    lib = check_text(texts[first], first, extra={**sources, **{f: t for f, t in texts.items() if f != first}})
+    broken = {d.span.file for d in lib.errors}
+    if broken - set(texts):   # the sources themselves do not check: no reading can be trusted
+        return {}
+    out: dict[str, dict[str, Rules]] = {}
+    for file, (clause, reading, name) in wanted.items():
+        rs = lib.rulesets.get(name)
+        if rs is not None and file not in broken:
+            rs.name = checked.name
+            out.setdefault(clause, {})[reading] = Rules(rs)
+    return {clause: variants for clause, variants in out.items() if len(variants) >= 2}
+
+
+def _sources_for(checked: CheckedRuleset) -> dict[str, str]:
+    """The files a variant of ``checked`` is checked with: the bundled ones and, of the house-rule catalogue,
+    only the files ``checked`` extends; ``checked``'s own file when it is a user's."""
+    from pathlib import Path
+
+    from reference_impl.rules import bundled_library
+    from tractor_dsl.bundled import is_catalogue
+    lib = bundled_library()
+    mine = {lib.rulesets[n].file for n in checked.lineage if n in lib.rulesets}
+    sources = {f: t for f, t in lib.sources.items() if not is_catalogue(f) or f in mine}
+    if checked.name not in lib.rulesets and checked.file and checked.file not in sources:
+        try:
+            sources[checked.file] = Path(checked.file).read_text(encoding="utf-8")
+        except OSError:
+            pass
+    return sources
 
 
 def _unobserved(reading: m.Reading) -> bool:
@@ -155,14 +184,20 @@ def _probe(variants: dict[str, Rules], clause: str, checked: CheckedRuleset, ops
 def _positions_chunk(clauses: list[str], ruleset: str, wanted: int, seed: int, ops: Any) -> list[list[dict]]:
     """On a worker: the discriminating positions of ``clauses`` (the ruleset and its readings rebuilt
     there; both are deterministic)."""
-    from reference_impl.rules import rules_for
-    checked = rules_for(ruleset).checked
-    table = reading_rulesets(checked)
+    checked, table = _worker_table(ruleset)
     out = []
     for clause in clauses:
         probe = _probe(table[clause], clause, checked, ops)
         out.append(discriminating(checked.name, table[clause], probe, wanted, seed) if probe else [])
     return out
+
+
+@lru_cache(maxsize=4)
+def _worker_table(ruleset: str):
+    """The ruleset and its reading table, built once per worker process (every chunk of a run needs them)."""
+    from reference_impl.rules import rules_for
+    checked = rules_for(ruleset).checked
+    return checked, reading_rulesets(checked)
 
 
 def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: int = 0,
