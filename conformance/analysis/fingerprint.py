@@ -10,6 +10,7 @@ separates them.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable
@@ -21,7 +22,7 @@ from tractor_dsl import model as m
 from tractor_dsl.checker import CheckedRuleset, check_text
 
 from conformance.protocol import messages as protocol
-from conformance.generation.alternatives import OBSERVERS, UNOBSERVED_PREFIXES, UNVARIED as UNMUTATED
+from conformance.generation.alternatives import Alternative, OBSERVERS, UNOBSERVED_PREFIXES, UNVARIED as UNMUTATED
 from conformance.generation.suite import Engine, InProcessEngine
 
 
@@ -129,46 +130,104 @@ class _Enough(Exception):
     pass
 
 
+@lru_cache(maxsize=8)
+def reading_flips(rules: Rules) -> dict[str, dict[str, Alternative]]:
+    """clause -> reading -> the alternative of ``rules`` that flips the clause's chosen reading to it (with the
+    scenarios the seeded suite aims at its change)."""
+    from conformance.generation.alternatives import alternatives
+    out: dict[str, dict[str, Alternative]] = {}
+    for alt in alternatives(rules):
+        if alt.feature.startswith("reading "):
+            out.setdefault(alt.clause, {})[alt.description.rsplit(" -> ", 1)[1]] = alt
+    return out
+
+
+def _aimed(variants: dict[str, Rules], flips: dict[str, Alternative], a: str, b: str, ops: list[str]):
+    """The rules of reading ``a`` and the alternative turning them into reading ``b``'s (the suite's flip to
+    ``b``, or to ``a`` the other way round), seen through the operations ``ops`` only; None if neither is a
+    flip."""
+    if b not in flips:
+        a, b = b, a
+    alt = flips.get(b)
+    if alt is None:
+        return None
+    observers = tuple(op for op in alt.observers if op in ops)
+    if not observers:
+        return None
+    targets = tuple(sc for sc in alt.targets if sc.op in ops)
+    return variants[a], dataclasses.replace(alt, base=variants[a], observers=observers, targets=targets)
+
+
 def discriminating(ruleset: str, variants: dict[str, Rules], ops: list[str], wanted: int = 4,
-                   seed: int = 0, max_examples: int = 400) -> list[dict]:
+                   seed: int = 0, max_examples: int = 400,
+                   flips: dict[str, Alternative] | None = None) -> list[dict]:
     """Positions on which the readings answer differently.
 
     The search goes on until every pair of readings is told apart by some
     position (so three readings need more than one) and ``wanted`` positions
-    are found, or the examples run out.
+    are found, or the searches run out. First the seeded suite's own search
+    (:func:`conformance.generation.decisions.distinguish`, given the reading
+    alternatives ``flips``): the scenarios aimed at each reading's change,
+    ``wanted`` seeds per pair, and a pair the suite proves equivalent is not
+    searched further; then, for what is still missing, a Hypothesis search
+    over the operations ``ops`` (fewer examples once every pair is apart).
     """
     from itertools import combinations
 
     from conformance.generation import strategies
+    from conformance.generation.decisions import distinguish
     engines = {name: InProcessEngine(rules, name) for name, rules in variants.items()}
-    pairs = {frozenset(p) for p in combinations(variants, 2)}
+    pairs = [frozenset(p) for p in combinations(variants, 2)]
     separated: set = set()
+    equivalent: set = set()
     found: list[dict] = []
 
     def done() -> bool:
-        return separated >= pairs and len(found) >= wanted
+        return separated | equivalent >= set(pairs) and len(found) >= wanted
 
+    def consider(op: str, inp: dict) -> None:
+        answers = {}
+        for name, engine in engines.items():
+            status, got = engine.ask(op, ruleset, inp)
+            answers[name] = protocol.normalize(op, got) if status == "result" else {"errored": str(got)}
+        apart = {p for p in pairs if len({repr(answers[n]) for n in p}) > 1}
+        if apart - separated or (apart and len(found) < wanted):
+            separated.update(apart)
+            found.append({"op": op, "input": inp, "answers": answers})
+
+    for k in range(wanted if flips else 0):
+        for pair in pairs:
+            if done():
+                break
+            if pair in equivalent or (k and pair not in separated):   # a pair no seed told apart: Hypothesis
+                continue
+            a, b = sorted(pair, key=list(variants).index)
+            aimed = _aimed(variants, flips, a, b, ops)
+            if aimed is None:
+                continue
+            search = distinguish(*aimed, seed=seed + k)
+            if search.equivalent:
+                equivalent.add(pair)
+            elif search.found is not None:
+                consider(search.found.op, search.found.input)
+    left = set(pairs) - separated - equivalent
+    if not left and not separated:   # every pair proven equivalent: no position can tell the readings apart
+        return found
+    examples = max_examples if left else max(max_examples // 8, 20)
     for op in ops:
         if done():
             break
 
         @hyp_seed(seed)
-        @settings(max_examples=max_examples, deadline=None, database=None,
+        @settings(max_examples=examples, deadline=None, database=None,
                   phases=[Phase.generate], suppress_health_check=list(HealthCheck))
         @given(getattr(strategies, f"{op}_inputs")(ruleset))
         def search(inp):
             if done():  # raised again when Hypothesis replays the example, so the stop is not flaky
                 raise _Enough
-            answers = {}
-            for name, engine in engines.items():
-                status, got = engine.ask(op, ruleset, inp)
-                answers[name] = protocol.normalize(op, got) if status == "result" else {"errored": str(got)}
-            apart = {p for p in pairs if len({repr(answers[n]) for n in p}) > 1}
-            if apart - separated or (apart and len(found) < wanted):
-                separated.update(apart)
-                found.append({"op": op, "input": inp, "answers": answers})
-                if done():
-                    raise _Enough
+            consider(op, inp)
+            if done():
+                raise _Enough
 
         try:
             search()
@@ -184,11 +243,12 @@ def _probe(variants: dict[str, Rules], clause: str, checked: CheckedRuleset, ops
 def _positions_chunk(clauses: list[str], ruleset: str, wanted: int, seed: int, ops: Any) -> list[list[dict]]:
     """On a worker: the discriminating positions of ``clauses`` (the ruleset and its readings rebuilt
     there; both are deterministic)."""
-    checked, table = _worker_table(ruleset)
+    checked, table, flips = _worker_table(ruleset)
     out = []
     for clause in clauses:
         probe = _probe(table[clause], clause, checked, ops)
-        out.append(discriminating(checked.name, table[clause], probe, wanted, seed) if probe else [])
+        out.append(discriminating(checked.name, table[clause], probe, wanted, seed, flips=flips.get(clause, {}))
+                   if probe else [])
     return out
 
 
@@ -196,8 +256,8 @@ def _positions_chunk(clauses: list[str], ruleset: str, wanted: int, seed: int, o
 def _worker_table(ruleset: str):
     """The ruleset and its reading table, built once per worker process (every chunk of a run needs them)."""
     from reference_impl.rules import rules_for
-    checked = rules_for(ruleset).checked
-    return checked, reading_rulesets(checked)
+    rules = rules_for(ruleset)
+    return rules.checked, reading_rulesets(rules.checked), reading_flips(rules)
 
 
 def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: int = 0,
@@ -212,6 +272,7 @@ def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: 
     """
     verdicts = []
     table = reading_rulesets(checked)
+    flips = reading_flips(Rules(checked)) if table else {}
     searched: dict[str, list[dict]] = {}
     if ruleset is not None and (jobs != 1 or scheduler):
         # the search for positions is the costly part, and needs no engine: on the executor (parallel);
@@ -229,7 +290,8 @@ def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: 
         if not probe:
             verdicts.append(Verdict(clause, tuple(variants), chosen, [], 0, [], unobserved=True))
             continue
-        cases = searched[clause] if clause in searched else discriminating(checked.name, variants, probe, wanted, seed)
+        cases = searched[clause] if clause in searched else discriminating(checked.name, variants, probe, wanted, seed,
+                                                                            flips=flips.get(clause, {}))
         followed = set(variants)
         evidence = []
         answered = 0
