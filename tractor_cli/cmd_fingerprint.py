@@ -49,14 +49,18 @@ def run(args) -> int:
     print(f"{'clause':26} {'spec chooses':20} {'engine follows':22} positions")
     mismatches = 0
     for v in verdicts:
-        mark = "" if v.followed == [v.chosen] or not v.positions or v.unobserved else "  <- differs from the spec"
+        mark = "" if v.chosen in v.followed or not v.positions or v.unobserved else "  <- differs from the spec"
         if mark:
             mismatches += 1
         print(f"{v.clause:26} {v.chosen:20} {v.verdict:22} {v.positions:>9}{mark}")
+    for v in verdicts:
+        if v.context:   # judged again among the engine's other departures (see fingerprint.in_context)
+            print(f"  {v.clause}: judged with the engine's other readings chosen ("
+                  + ", ".join(f"{c} {r}" for c, r in v.context.items()) + ")")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump([{"clause": v.clause, "readings": v.readings, "chosen": v.chosen, "followed": v.followed,
-                        "positions": v.positions, "evidence": v.evidence} for v in verdicts], f,
+                        "positions": v.positions, "context": v.context, "evidence": v.evidence} for v in verdicts], f,
                       ensure_ascii=False, indent=1)
     unobserved = [v.clause for v in verdicts if v.unobserved]
     print(f"\n{len(verdicts)} clause(s) with several readings; the engine departs from {rules.name} on {mismatches}"

@@ -36,6 +36,15 @@ def observe(command: str, ruleset: str, ops: list[str], timeout: float = 10.0):
     return result
 
 
+def explained(final: Rules, verdict) -> bool:
+    """Whether the findings (``final``: the reference with every finding applied) already give the engine's
+    answer on each position the verdict rests on: the reading it names is then not the engine's, only what
+    another difference looks like on those positions (a file overriding it would be no fixpoint)."""
+    from conformance.generation.decisions import answer
+    asked = [e for e in verdict.evidence if "skipped" not in e["engine"]]
+    return bool(asked) and all(answer(final, e["op"], e["input"]) == e["engine"] for e in asked)
+
+
 def _clause_rules(clause: m.Clause, reading: str | None) -> list[m.Rule]:
     rules = list(clause.rules)
     for r in clause.readings:
@@ -65,7 +74,8 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
                 evidence.setdefault(clause, []).append(
                     f"{seen.feature}: {len(seen.cases)} failing case(s) of the seeded suite, e.g. {seen.cases[0]}")
     followed = {v.clause: v for v in verdicts
-                if not v.unobserved and v.positions and len(v.followed) == 1 and v.followed[0] != v.chosen}
+                if not v.unobserved and v.positions and len(v.followed) == 1 and v.followed[0] != v.chosen
+                and (v.clause in changed or not explained(final, v))}
     lines = [f"# Written by `tractor fingerprint --emit`: what {engine} is seen to do, as a ruleset",
              f"# extending {rules.name}. Each override's reason says what is seen, its because the evidence.", "",
              f"ruleset {name} extends {rules.name} {{",

@@ -36,6 +36,8 @@ class Verdict:
     evidence: list[dict] = field(default_factory=list)   # per position: op, input, answers by reading, engine's
 
     unobserved: bool = False           # probed only through operations the engine does not answer
+    context: dict[str, str] = field(default_factory=dict)  # the engine's other readings the positions were
+                                                           # judged with (clause -> reading), see in_context
 
     @property
     def verdict(self) -> str:
@@ -51,39 +53,51 @@ class Verdict:
 
 
 def reading_rulesets(checked: CheckedRuleset, sources: dict[str, str] | None = None) -> dict[str, dict[str, Rules]]:
-    """For each clause with several executable readings: reading name -> the ruleset choosing it.
+    """For each clause with several executable readings: reading name -> the ruleset choosing it."""
+    wanted = [(clause.id, reading.name) for clause in checked.clauses
+              for reading in _executable(clause) if len(_executable(clause)) >= 2]
+    built = combined(checked, [{c: r} for c, r in wanted], sources)
+    out: dict[str, dict[str, Rules]] = {}
+    for (clause, reading), rules in zip(wanted, built):
+        if rules is not None:
+            out.setdefault(clause, {})[reading] = rules
+    return {clause: variants for clause, variants in out.items() if len(variants) >= 2}
 
-    Every reading's ruleset (``override CLAUSE choose READING``) is checked in one pass over the sources,
-    each in a file of its own: the sources are parsed and checked once, not once per reading.
+
+def _executable(clause: m.Clause) -> list[m.Reading]:
+    return [r for r in clause.readings if r.rules and not _unobserved(r)]
+
+
+def combined(checked: CheckedRuleset, combos: list[dict[str, str]],
+             sources: dict[str, str] | None = None) -> list[Rules | None]:
+    """For each combination of readings (clause -> reading), ``checked`` choosing them (None: it does not check).
+
+    Every combination (``override CLAUSE choose READING`` for each) is checked in one pass over the sources,
+    each in a file of its own: the sources are parsed and checked once, not once per combination.
     """
+    if not combos:
+        return []
     if sources is None:  # the bundled files, and of the house-rule catalogue only the files it extends
         sources = _sources_for(checked)
-    wanted: dict[str, tuple[str, str, str]] = {}   # file -> (clause, reading, the variant ruleset's name)
     texts: dict[str, str] = {}
-    for clause in checked.clauses:
-        executable = [r for r in clause.readings if r.rules and not _unobserved(r)]
-        if len(executable) < 2:
-            continue
-        for reading in executable:
-            n = len(wanted)
-            name, file = f"fingerprint_variant_{n}", f"<fingerprint {n}>"
-            texts[file] = (f"ruleset {name} extends {checked.name} {{\n"
-                           f"  override {clause.id} choose {reading.name} because \"fingerprint\"\n}}\n")
-            wanted[file] = (clause.id, reading.name, name)
-    if not texts:
-        return {}
+    for n, combo in enumerate(combos):
+        overrides = "".join(f"  override {clause} choose {reading} because \"fingerprint\"\n"
+                            for clause, reading in combo.items())
+        texts[f"<fingerprint {n}>"] = f"ruleset fingerprint_variant_{n} extends {checked.name} {{\n{overrides}}}\n"
     first = next(iter(texts))
     lib = check_text(texts[first], first, extra={**sources, **{f: t for f, t in texts.items() if f != first}})
     broken = {d.span.file for d in lib.errors}
     if broken - set(texts):   # the sources themselves do not check: no reading can be trusted
-        return {}
-    out: dict[str, dict[str, Rules]] = {}
-    for file, (clause, reading, name) in wanted.items():
-        rs = lib.rulesets.get(name)
-        if rs is not None and file not in broken:
-            rs.name = checked.name
-            out.setdefault(clause, {})[reading] = Rules(rs)
-    return {clause: variants for clause, variants in out.items() if len(variants) >= 2}
+        return [None] * len(combos)
+    out: list[Rules | None] = []
+    for n in range(len(combos)):
+        rs = lib.rulesets.get(f"fingerprint_variant_{n}")
+        if rs is None or f"<fingerprint {n}>" in broken:
+            out.append(None)
+            continue
+        rs.name = checked.name
+        out.append(Rules(rs))
+    return out
 
 
 def _sources_for(checked: CheckedRuleset) -> dict[str, str]:
@@ -292,20 +306,87 @@ def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: 
             continue
         cases = searched[clause] if clause in searched else discriminating(checked.name, variants, probe, wanted, seed,
                                                                             flips=flips.get(clause, {}))
-        followed = set(variants)
-        evidence = []
-        answered = 0
-        for case in cases:
-            status, got = engine.ask(case["op"], checked.name, case["input"])
-            answer: Any = protocol.normalize(case["op"], got) if status == "result" else {status: str(got)}
-            if status == "skipped":   # the engine does not judge this: no evidence either way
-                evidence.append({**case, "engine": answer, "agrees_with": []})
+        verdicts.append(_judge(engine, checked.name, clause, variants, chosen, cases))
+    return in_context(engine, checked, verdicts, flips, wanted, seed, ops)
+
+
+def _judge(engine: Engine, ruleset: str, clause: str, variants: dict[str, Rules], chosen: str, cases: list[dict],
+           context: dict[str, str] | None = None) -> Verdict:
+    """The engine asked the positions ``cases``: the readings whose answers it gave on every one."""
+    followed = set(variants)
+    evidence = []
+    answered = 0
+    for case in cases:
+        status, got = engine.ask(case["op"], ruleset, case["input"])
+        answer: Any = protocol.normalize(case["op"], got) if status == "result" else {status: str(got)}
+        if status == "skipped":   # the engine does not judge this: no evidence either way
+            evidence.append({**case, "engine": answer, "agrees_with": []})
+            continue
+        answered += 1
+        agree = {name for name, a in case["answers"].items() if a == answer}
+        followed &= agree
+        evidence.append({**case, "engine": answer, "agrees_with": sorted(agree)})
+    return Verdict(clause, tuple(variants), chosen, sorted(followed) if answered else sorted(variants), answered,
+                   evidence, unobserved=bool(cases) and not answered, context=dict(context or {}))
+
+
+def departs(v: Verdict) -> bool:
+    """Whether the verdict is one reading, not the spec's, seen on some position."""
+    return not v.unobserved and bool(v.positions) and len(v.followed) == 1 and v.followed[0] != v.chosen
+
+
+def in_context(engine: Engine, checked: CheckedRuleset, verdicts: list[Verdict],
+               flips: dict[str, dict[str, Alternative]] | None = None, wanted: int = 4, seed: int = 0,
+               ops: Any = None) -> list[Verdict]:
+    """The verdicts with every departure judged again among the engine's other departures.
+
+    Each clause's positions are searched on ``checked`` as it is; an engine
+    that departs from it in two clauses may answer one clause's position as
+    another reading only because of the other clause (a throw of AA22 is
+    ranked by ``compare.multi``, but whether AA22 chains is
+    ``tractor.ace_two``'s). So each departing clause is judged again — new
+    positions, asked of the engine — on ``checked`` with the other departing
+    clauses' readings chosen, the one with the least evidence first; a clause
+    whose departure the others explain (its own reading agrees there, or no
+    position tells its readings apart) is dropped, and the rest judged again,
+    until no departure changes. The verdicts that matched no reading are then
+    judged once among the departures that stand.
+    """
+    flips = flips if flips is not None else reading_flips(Rules(checked))
+    order = [v.clause for v in verdicts]
+    first = {v.clause: v for v in verdicts}
+    now = dict(first)
+    standing = {v.clause for v in verdicts if departs(v)}
+
+    def judged(clause: str, context: dict[str, str]) -> Verdict:
+        v = first[clause]
+        readings = [r for r in v.readings]
+        built = combined(checked, [{**context, clause: r} for r in readings])
+        variants = {r: rules for r, rules in zip(readings, built) if rules is not None}
+        if len(variants) < 2:
+            return v
+        probe = _probe(variants, clause, checked, ops)
+        cases = discriminating(checked.name, variants, probe, wanted, seed, flips=flips.get(clause, {}))
+        return _judge(engine, checked.name, clause, variants, v.chosen, cases, context)
+
+    for _ in range(2 * len(standing) + 1):
+        reading_of = {c: now[c].followed[0] for c in standing}
+        moved = False
+        for clause in sorted(standing, key=lambda c: (now[c].positions, order.index(c))):
+            others = {c: r for c, r in reading_of.items() if c != clause}
+            if now[clause].context == others:
                 continue
-            answered += 1
-            agree = {name for name, a in case["answers"].items() if a == answer}
-            followed &= agree
-            evidence.append({**case, "engine": answer, "agrees_with": sorted(agree)})
-        verdicts.append(Verdict(clause, tuple(variants), chosen,
-                                sorted(followed) if answered else sorted(variants), answered, evidence,
-                                unobserved=bool(cases) and not answered))
-    return verdicts
+            new = judged(clause, others) if others else first[clause]
+            now[clause] = new
+            if not departs(new) or new.followed != [reading_of[clause]]:
+                if not departs(new):
+                    standing.discard(clause)
+                moved = True
+                break
+        if not moved:
+            break
+    reading_of = {c: now[c].followed[0] for c in standing}
+    for v in verdicts:
+        if reading_of and v.positions and not v.followed and v.clause not in standing:
+            now[v.clause] = judged(v.clause, reading_of)
+    return [now[c] for c in order]
