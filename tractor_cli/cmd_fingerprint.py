@@ -81,8 +81,10 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     name = args.name or re.sub(r"\W", "_", Path(args.emit).stem) or "seen"
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         name = f"r_{name}"
+    from .progress import ConformProgress
     try:
-        result = observe(args.engine, rules.name, listed, args.timeout)
+        result = observe(args.engine, rules.name, listed, args.timeout, jobs=args.jobs, scheduler=args.scheduler,
+                         progress=ConformProgress(None))
     finally:
         supervise.end_children()
     text = emit_text(rules, name, result.findings, verdicts, engine_name)

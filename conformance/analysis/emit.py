@@ -24,15 +24,26 @@ from tractor_dsl.render import quote, rule_text
 from conformance.generation.features import features
 
 
-def observe(command: str, ruleset: str, ops: list[str], timeout: float = 10.0):
+def observe(command: str, ruleset: str, ops: list[str], timeout: float = 10.0, *, jobs: int | None = 1,
+            scheduler: str | None = None, progress=None):
     """The seeded suite of ``ruleset`` (the operations ``ops`` only) run against the engine, with its
-    findings (a :class:`~conformance.running.runner.RunResult`)."""
+    findings (a :class:`~conformance.running.runner.RunResult`), analysed on the executor of ``jobs`` /
+    ``scheduler``; ``progress``: a display with the interface of :class:`conformance.conform.Quiet`."""
+    from contextlib import nullcontext
+
     from conformance.analysis.attribution import attribute
     from conformance.generation.cases import suite
     from conformance.running.runner import Runner
-    cases = suite(ruleset, ops)
-    result = Runner(command, timeout=timeout).run(cases, rulesets=[ruleset], ops=list(ops), source="fingerprint")
-    attribute(result)
+    with progress or nullcontext():
+        if progress is not None:
+            progress.preparing(f"preparing the seeded suite of {ruleset}")
+        cases = suite(ruleset, ops)
+        if progress is not None:
+            progress.start(cases)
+        result = Runner(command, timeout=timeout, progress=progress if getattr(progress, "mode", None) else None
+                        ).run(cases, rulesets=[ruleset], ops=list(ops), source="fingerprint")
+    with progress or nullcontext():
+        attribute(result, jobs=jobs, scheduler=scheduler, progress=progress.preparing if progress else None)
     return result
 
 
