@@ -37,9 +37,11 @@ def run(args) -> int:
             print(f"tractor fingerprint: the engine does not list ruleset {rules.name} in its handshake",
                   file=sys.stderr)
             return 2
-        verdicts = fingerprint(engine, rules.checked, args.positions, args.seed,
-                               lambda c: print(f"  probing {c} ...", file=sys.stderr) if sys.stderr.isatty() else None,
-                               ops=listed, jobs=args.jobs, scheduler=args.scheduler, ruleset=args.ruleset)
+        from .progress import ConformProgress
+        with ConformProgress(None) as bar:   # a spinner on a terminal, nothing elsewhere
+            verdicts = fingerprint(engine, rules.checked, args.positions, args.seed,
+                                   lambda what: bar.preparing(f"probing {what}"), ops=listed, jobs=args.jobs,
+                                   scheduler=args.scheduler, ruleset=args.ruleset)
     except (EngineUnavailable, RuntimeError) as e:   # RuntimeError: the Dask scheduler cannot be reached
         print(f"tractor fingerprint: {e}", file=sys.stderr)
         return 2

@@ -294,7 +294,9 @@ def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: 
         from conformance.running.parallel import cut, map_chunks
         names = list(table)
         found = map_chunks(_positions_chunk, cut(names, 1), jobs=jobs, scheduler=scheduler,
-                           extra=(ruleset, wanted, seed, None if ops is None else list(ops)))
+                           extra=(ruleset, wanted, seed, None if ops is None else list(ops)),
+                           progress=(lambda done, total: progress(f"positions searched for {done} of {total} "
+                                                                  "clauses")) if progress else None)
         searched = {name: cases for name, chunk in zip(names, found) for cases in chunk}
     for clause, variants in table.items():
         if progress:
@@ -307,7 +309,7 @@ def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: 
         cases = searched[clause] if clause in searched else discriminating(checked.name, variants, probe, wanted, seed,
                                                                             flips=flips.get(clause, {}))
         verdicts.append(_judge(engine, checked.name, clause, variants, chosen, cases))
-    return in_context(engine, checked, verdicts, flips, wanted, seed, ops)
+    return in_context(engine, checked, verdicts, flips, wanted, seed, ops, progress=progress)
 
 
 def _judge(engine: Engine, ruleset: str, clause: str, variants: dict[str, Rules], chosen: str, cases: list[dict],
@@ -337,7 +339,7 @@ def departs(v: Verdict) -> bool:
 
 def in_context(engine: Engine, checked: CheckedRuleset, verdicts: list[Verdict],
                flips: dict[str, dict[str, Alternative]] | None = None, wanted: int = 4, seed: int = 0,
-               ops: Any = None) -> list[Verdict]:
+               ops: Any = None, progress: Callable[[str], None] | None = None) -> list[Verdict]:
     """The verdicts with every departure judged again among the engine's other departures.
 
     Each clause's positions are searched on ``checked`` as it is; an engine
@@ -359,6 +361,8 @@ def in_context(engine: Engine, checked: CheckedRuleset, verdicts: list[Verdict],
     standing = {v.clause for v in verdicts if departs(v)}
 
     def judged(clause: str, context: dict[str, str]) -> Verdict:
+        if progress:
+            progress(f"{clause} again, with {', '.join(f'{c} {r}' for c, r in context.items())}")
         v = first[clause]
         readings = [r for r in v.readings]
         built = combined(checked, [{**context, clause: r} for r in readings])
