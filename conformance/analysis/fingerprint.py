@@ -359,38 +359,45 @@ def in_context(engine: Engine, checked: CheckedRuleset, verdicts: list[Verdict],
     first = {v.clause: v for v in verdicts}
     now = dict(first)
     standing = {v.clause for v in verdicts if departs(v)}
+    cache: dict[tuple, Verdict] = {}
 
-    def judged(clause: str, context: dict[str, str]) -> Verdict:
-        if progress:
-            progress(f"{clause} again, with {', '.join(f'{c} {r}' for c, r in context.items())}")
-        v = first[clause]
-        readings = [r for r in v.readings]
-        built = combined(checked, [{**context, clause: r} for r in readings])
-        variants = {r: rules for r, rules in zip(readings, built) if rules is not None}
-        if len(variants) < 2:
-            return v
-        probe = _probe(variants, clause, checked, ops)
-        cases = discriminating(checked.name, variants, probe, wanted, seed, flips=flips.get(clause, {}))
-        return _judge(engine, checked.name, clause, variants, v.chosen, cases, context)
+    def key(clause: str, context: dict[str, str]) -> tuple:
+        return clause, tuple(sorted(context.items()))
 
-    for _ in range(2 * len(standing) + 1):
-        reading_of = {c: now[c].followed[0] for c in standing}
-        moved = False
-        for clause in sorted(standing, key=lambda c: (now[c].positions, order.index(c))):
-            others = {c: r for c, r in reading_of.items() if c != clause}
-            if now[clause].context == others:
+    def judged(items: list[tuple[str, dict[str, str]]]) -> dict[str, Verdict]:
+        """Each clause judged with its context chosen: every combination checked in one pass, then searched."""
+        todo = [(c, ctx) for c, ctx in items if key(c, ctx) not in cache]
+        built = iter(combined(checked, [{**ctx, c: r} for c, ctx in todo for r in first[c].readings]))
+        for clause, context in todo:
+            v = first[clause]
+            variants = {r: rules for r in v.readings if (rules := next(built)) is not None}
+            if len(variants) < 2:
+                cache[key(clause, context)] = v
                 continue
-            new = judged(clause, others) if others else first[clause]
-            now[clause] = new
-            if not departs(new) or new.followed != [reading_of[clause]]:
-                if not departs(new):
-                    standing.discard(clause)
-                moved = True
-                break
+            if progress:
+                progress(f"{clause} again, with {', '.join(f'{c} {r}' for c, r in context.items())}")
+            probe = _probe(variants, clause, checked, ops)
+            cases = discriminating(checked.name, variants, probe, wanted, seed, flips=flips.get(clause, {}))
+            cache[key(clause, context)] = _judge(engine, checked.name, clause, variants, v.chosen, cases, context)
+        return {c: cache[key(c, ctx)] for c, ctx in items}
+
+    for _ in range(2 * len(standing) + 2):
+        reading_of = {c: now[c].followed[0] for c in standing}
+        again = judged([(c, others) for c in sorted(standing, key=order.index)
+                        if (others := {o: r for o, r in reading_of.items() if o != c})])
+        moved = [c for c, v in again.items() if not departs(v) or v.followed != [reading_of[c]]]
         if not moved:
+            now.update(again)
             break
+        weakest = min(moved, key=lambda c: (first[c].positions, order.index(c)))   # the least evidence first
+        now[weakest] = again[weakest]
+        if not departs(again[weakest]):
+            standing.discard(weakest)
+    for clause in standing:
+        if len(standing) == 1:   # a departure alone: as first judged
+            now[clause] = first[clause]
     reading_of = {c: now[c].followed[0] for c in standing}
-    for v in verdicts:
-        if reading_of and v.positions and not v.followed and v.clause not in standing:
-            now[v.clause] = judged(v.clause, reading_of)
+    if reading_of:
+        now.update(judged([(v.clause, reading_of) for v in verdicts
+                           if v.positions and not v.followed and v.clause not in standing]))
     return [now[c] for c in order]
