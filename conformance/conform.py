@@ -137,7 +137,11 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
                 cases = []
                 for i, ruleset in enumerate(rulesets, 1):
                     bar.preparing(f"preparing {ruleset} ({i}/{len(rulesets)})")
-                    cases += generated_cases([ruleset], ops, plan.seed, plan.count)
+                    try:   # the distinguishing positions of a ruleset without vectors: on the executor
+                        cases += generated_cases([ruleset], ops, plan.seed, plan.count, jobs=plan.jobs,
+                                                 scheduler=plan.scheduler)
+                    except RuntimeError as e:   # the Dask scheduler cannot be reached
+                        raise UsageProblem(str(e)) from None
                 meta.update(source="generated", seed=plan.seed)
     except KeyboardInterrupt:  # before any case: a report that says so
         result = RunResult([], [], None, [engines[0]], datetime.now(timezone.utc).isoformat(timespec="seconds"),

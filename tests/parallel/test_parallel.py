@@ -183,3 +183,20 @@ def test_attribution_and_clustering_give_the_same_analysis_on_any_number_of_work
     assert spread == one
     findings, unexplained, _, found = one
     assert [f[0] for f in findings] == ["reading kitty.capture"] and unexplained and found
+
+
+def test_a_generated_suite_is_the_same_on_any_number_of_workers():
+    # the distinguishing positions of a ruleset without vectors (a house file, another seed) are searched on the
+    # executor: the same cases, in the same order, inline and on two workers
+    from conformance.generation.alternatives import alternatives
+    from conformance.generation.decisions import decision_positions
+    from reference_impl.rules import rules_for
+    rules = rules_for("r003")
+    alts = alternatives(rules)[::8]   # every eighth: kitty rows, ladders, bands, readings, enumerations
+    inline, searched = decision_positions(rules, 5, alts)
+    with executor(2) as two:
+        spread, searched_there = decision_positions(rules, 5, alts, executor=two)
+    assert spread == inline
+    assert [(s.alternative, s.found, s.equivalent) for s in searched_there] == \
+        [(s.alternative, s.found, s.equivalent) for s in searched]
+    assert sum(s.found is not None for s in searched) > len(alts) // 2
