@@ -69,3 +69,14 @@ def test_emit_writes_no_override_the_findings_explain(setting):
     text = emit_text(r001, "seen", [Found()], [alone], "mutant")
     assert "override tractor.ace_two" in text and "compare.multi" not in text
     assert "override compare.multi choose highest_card" in emit_text(r001, "seen", [], [alone], "mutant")
+
+
+def test_a_users_rule_file_is_fingerprinted_by_its_own_readings():
+    # its readings are checked with the file itself among the sources (it extends a bundled ruleset)
+    from conformance.analysis.fingerprint import fingerprint
+    rules = load_file(MUTANT4)
+    verdicts = fingerprint(InProcessEngine(rules), rules.checked, wanted=1)
+    assert len(verdicts) >= 10 and "kitty.capture" in {v.clause for v in verdicts}
+    decided = [v for v in verdicts if v.positions]
+    assert len(decided) >= len(verdicts) // 2 and all(v.followed == [v.chosen] for v in decided)
+    assert {v.clause: v.chosen for v in verdicts}["kitty.capture"] == "powers"   # the file's choice, not r001's
