@@ -114,7 +114,8 @@ def _judge_alternatives(alts: list[Alternative], base: Rules, cases: list[dict],
     return [_judge_on(a.observers, a.on(base), cases, engine_of, fields) for a in alts]
 
 
-JUDGED_CHUNK = 24   # alternatives judged per chunk of the executor
+JUDGED_CHUNK = 96   # alternatives judged per chunk of the executor (each chunk pickles the failures and the
+#                     rules to its worker: a few large chunks, not many small ones)
 
 
 def _judge_all(pool: list, base: Rules, cases: list[dict], engine_of: dict, fields: dict,
