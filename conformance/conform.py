@@ -21,6 +21,7 @@ import os
 import shlex
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -136,7 +137,11 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
                 cases = []
                 for i, ruleset in enumerate(rulesets, 1):
                     bar.preparing(f"preparing {ruleset} ({i}/{len(rulesets)})")
-                    cases += generated_cases([ruleset], ops, plan.seed, plan.count)
+                    try:   # the distinguishing positions of a ruleset without vectors: on the executor
+                        cases += generated_cases([ruleset], ops, plan.seed, plan.count, jobs=plan.jobs,
+                                                 scheduler=plan.scheduler)
+                    except RuntimeError as e:   # the Dask scheduler cannot be reached
+                        raise UsageProblem(str(e)) from None
                 meta.update(source="generated", seed=plan.seed)
     except KeyboardInterrupt:  # before any case: a report that says so
         result = RunResult([], [], None, [engines[0]], datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -150,9 +155,7 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
     if not cases:
         raise UsageProblem("no cases to run" + (f" (-k {' '.join(plan.select)} selects none)" if plan.select else ""))
     results = _run_engines(plan, engines, cases, deviations, interrupts, bar, rule_files, meta)
-    for r in results:   # the whole run's time, preparing the cases included
-        r.duration = time.monotonic() - started
-    return finish(plan, results, interrupts)
+    return finish(plan, results, interrupts, started=started, bar=bar)
 
 
 def _run_engines(plan: RunPlan, engines, cases, deviations, interrupts, bar, rule_files, meta) -> list:
@@ -260,14 +263,20 @@ def engine_with_rules(command: str, rule_files: list[dict]) -> str:
 
 # --------------------------------------------------------------------------- the end of a run
 
-def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True) -> Conformed:
+def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, started: float | None = None,
+           bar=None) -> Conformed:
     """The end of every run: the processes the engines left killed, the failures analysed (``analyse=False``
-    for the generated stage, whose one shrunk position per operation findings cannot use), the expectations
-    written, then the report files; the exit status."""
+    for the generated stage, whose one shrunk position per operation findings cannot use) on the run's
+    executor (``--jobs``, ``--scheduler``) with the progress display ``bar``, the expectations written, then
+    the report files; the exit status. With ``started`` (a ``time.monotonic()``), each result's duration is
+    the whole run's: preparing the cases, running them and analysing the failures."""
     from conformance.reporting import matrix
     end_children(results)
     if analyse:
-        analyse_results(results, interrupts)
+        analyse_results(results, interrupts, jobs=plan.jobs, scheduler=plan.scheduler, bar=bar)
+    if started is not None:
+        for r in results:
+            r.duration = time.monotonic() - started
     done = Conformed(results=results)
     if plan.write_expect and results:
         done.problem = write_expect(plan.write_expect, results[0])
@@ -342,19 +351,25 @@ def end_children(results) -> None:
                                   "behind, outside their sessions, were killed at the end of the run"})
 
 
-def analyse_results(results, interrupts) -> None:
+def analyse_results(results, interrupts, jobs: int | None = 1, scheduler: str | None = None, bar=None) -> None:
     """Group each finished run's failures into findings, charge each failure to its clause, and apply the
-    expectations that select by finding. The analysis never costs the report: a failure of it is an event."""
+    expectations that select by finding, on the executor of ``jobs`` / ``scheduler``, saying each step on
+    ``bar`` (the run's progress display). The analysis never costs the report: a failure of it is an event."""
     from conformance.analysis.attribution import attribute
     from conformance.running.expectations import apply_finding_expectations
-    for r in results:
-        if r.interrupted or interrupts.status is not None:
-            continue
-        try:
-            attribute(r)
-            apply_finding_expectations(r)
-        except Exception as e:  # noqa: BLE001 — any bug of the analysis is reported, not raised
-            r.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+    todo = [r for r in results if not r.interrupted and interrupts.status is None
+            and any(o is not None and o.status in ("fail", "xfail", "xpass") for o in r.outcomes)]
+    with (bar if bar is not None and todo else nullcontext()):
+        for n, r in enumerate(results, 1):
+            if r.interrupted or interrupts.status is not None:
+                continue
+            who = f"engine {n} of {len(results)}: " if len(results) > 1 else ""
+            say = (lambda text, who=who: bar.preparing(who + text)) if bar is not None else None
+            try:
+                attribute(r, jobs=jobs, scheduler=scheduler, progress=say)
+                apply_finding_expectations(r)
+            except Exception as e:  # noqa: BLE001 — any bug of the analysis is reported, not raised
+                r.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
 
 
 def exit_status(results, interrupts, problem: str | None) -> int:

@@ -98,6 +98,12 @@ def _library():
     return lib
 
 
+def bundled_library():
+    """The checked bundled library (spec/ and the house-rule catalogue), read once per process (and
+    kept between processes, see :func:`_cached_load`): its rulesets and the text of every file."""
+    return _library()
+
+
 KEPT_CACHES = 8  # checked libraries kept in the cache folder, the newest first
 
 

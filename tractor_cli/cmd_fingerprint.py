@@ -37,9 +37,11 @@ def run(args) -> int:
             print(f"tractor fingerprint: the engine does not list ruleset {rules.name} in its handshake",
                   file=sys.stderr)
             return 2
-        verdicts = fingerprint(engine, rules.checked, args.positions, args.seed,
-                               lambda c: print(f"  probing {c} ...", file=sys.stderr) if sys.stderr.isatty() else None,
-                               ops=listed, jobs=args.jobs, scheduler=args.scheduler, ruleset=args.ruleset)
+        from .progress import ConformProgress
+        with ConformProgress(None) as bar:   # a spinner on a terminal, nothing elsewhere
+            verdicts = fingerprint(engine, rules.checked, args.positions, args.seed,
+                                   lambda what: bar.preparing(f"probing {what}"), ops=listed, jobs=args.jobs,
+                                   scheduler=args.scheduler, ruleset=args.ruleset)
     except (EngineUnavailable, RuntimeError) as e:   # RuntimeError: the Dask scheduler cannot be reached
         print(f"tractor fingerprint: {e}", file=sys.stderr)
         return 2
@@ -49,14 +51,18 @@ def run(args) -> int:
     print(f"{'clause':26} {'spec chooses':20} {'engine follows':22} positions")
     mismatches = 0
     for v in verdicts:
-        mark = "" if v.followed == [v.chosen] or not v.positions or v.unobserved else "  <- differs from the spec"
+        mark = "" if v.chosen in v.followed or not v.positions or v.unobserved else "  <- differs from the spec"
         if mark:
             mismatches += 1
         print(f"{v.clause:26} {v.chosen:20} {v.verdict:22} {v.positions:>9}{mark}")
+    for v in verdicts:
+        if v.context:   # judged again among the engine's other departures (see fingerprint.in_context)
+            print(f"  {v.clause}: judged with the engine's other readings chosen ("
+                  + ", ".join(f"{c} {r}" for c, r in v.context.items()) + ")")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump([{"clause": v.clause, "readings": v.readings, "chosen": v.chosen, "followed": v.followed,
-                        "positions": v.positions, "evidence": v.evidence} for v in verdicts], f,
+                        "positions": v.positions, "context": v.context, "evidence": v.evidence} for v in verdicts], f,
                       ensure_ascii=False, indent=1)
     unobserved = [v.clause for v in verdicts if v.unobserved]
     print(f"\n{len(verdicts)} clause(s) with several readings; the engine departs from {rules.name} on {mismatches}"
@@ -77,8 +83,10 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     name = args.name or re.sub(r"\W", "_", Path(args.emit).stem) or "seen"
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         name = f"r_{name}"
+    from .progress import ConformProgress
     try:
-        result = observe(args.engine, rules.name, listed, args.timeout)
+        result = observe(args.engine, rules.name, listed, args.timeout, jobs=args.jobs, scheduler=args.scheduler,
+                         progress=ConformProgress(None))
     finally:
         supervise.end_children()
     text = emit_text(rules, name, result.findings, verdicts, engine_name)

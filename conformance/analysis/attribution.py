@@ -33,7 +33,7 @@ from functools import lru_cache
 from reference_impl.rules import Rules
 
 from conformance.protocol import messages as protocol
-from conformance.analysis.charges import Charge, deciding as _deciding
+from conformance.analysis.charges import Charge, deciding_all
 from conformance.generation.alternatives import Alternative, alternatives
 from conformance.generation.decisions import answer
 
@@ -82,9 +82,60 @@ def _agrees(other: dict, engine: dict, op: str, fields=None) -> bool:
     return "error" not in other and not protocol.compare(op, other, engine, fields)
 
 
+def _judge_on(obs, on: Rules, cases: list[dict], engine_of: dict, fields: dict) -> tuple[set, set, set]:
+    """(explained, moved, contradicted) among the failing ``cases`` (sorted by id) that ``obs`` observes, for the
+    rules ``on``: an operation of which nothing is explained in its first :data:`SAMPLE` cases is not asked
+    further."""
+    by_op: dict[str, list[dict]] = {}
+    for case in cases:
+        if case["op"] in obs:
+            by_op.setdefault(case["op"], []).append(case)
+    hits, moved, wrong = set(), set(), set()
+    for op, group in by_op.items():
+        for n, case in enumerate(group):
+            if n == SAMPLE and not hits & {c["id"] for c in group[:SAMPLE]}:
+                break           # nothing of this operation explained in the sample: the rest is not asked
+            got = answer(on, op, case["input"])
+            if "error" in got:
+                continue
+            cid = case["id"]
+            if _agrees(got, engine_of[cid], op, fields.get(op)):
+                hits.add(cid)
+                moved.add(cid)
+            elif not _agrees(got, case["expected"], op, fields.get(op)):
+                moved.add(cid)
+                wrong.add(cid)
+    return hits, moved, wrong
+
+
+def _judge_alternatives(alts: list[Alternative], base: Rules, cases: list[dict], engine_of: dict,
+                        fields: dict) -> list[tuple[set, set, set]]:
+    """On a worker: :func:`_judge_on` for each alternative applied to ``base``."""
+    return [_judge_on(a.observers, a.on(base), cases, engine_of, fields) for a in alts]
+
+
+JUDGED_CHUNK = 96   # alternatives judged per chunk of the executor (each chunk pickles the failures and the
+#                     rules to its worker: a few large chunks, not many small ones)
+
+
+def _judge_all(pool: list, base: Rules, cases: list[dict], engine_of: dict, fields: dict,
+               executor=None, fn=None) -> list[tuple[set, set, set]]:
+    """``fn`` (:func:`_judge_alternatives`, or :func:`_judge_pairs`) of every item of ``pool``, on the executor
+    when one is given (the chunks depend on the pool alone, so the findings are the same on any number of
+    workers)."""
+    fn = fn or _judge_alternatives
+    if executor is None or len(pool) <= JUDGED_CHUNK:
+        return fn(pool, base, cases, engine_of, fields)
+    from conformance.running.parallel import cut, map_chunks
+    wanted = {c["id"]: engine_of[c["id"]] for c in cases}
+    return [r for chunk in map_chunks(fn, cut(pool, JUDGED_CHUNK), pool=executor,
+                                      extra=(base, cases, wanted, fields)) for r in chunk]
+
+
 def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             alts: tuple[Alternative, ...] | None = None, rounds: int = 16,
-            fields: dict[str, tuple[str, ...]] | None = None) -> Analysis:
+            fields: dict[str, tuple[str, ...]] | None = None, *, executor=None,
+            progress=None) -> Analysis:
     """Findings and charges for ``failures`` (each a case and the engine's result), given the ``passes``.
 
     A greedy search over sets of alternatives: findings are found one at a
@@ -103,6 +154,10 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
     the failing answers most are judged together, so that interacting
     differences (an alternative that is right only with another) are found
     together: each pair becomes two findings, one feature value each.
+
+    Each round's alternatives are judged on ``executor`` (one of
+    :func:`conformance.running.parallel.executor`) when one is given;
+    ``progress(text)`` is told each round.
     """
     alts = alts if alts is not None else _alternatives(rules)
     fields = fields or {}                  # partial answers, declared: op -> the fields compared
@@ -120,31 +175,18 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
 
     def judge(obs, on: Rules) -> tuple[set[str], set[str], set[str]]:
         """(explained, moved, contradicted) among the failures left, for the rules ``on``."""
-        by_op: dict[str, list[str]] = {}
-        for cid in sorted(left):
-            if case_of[cid]["op"] in obs:
-                by_op.setdefault(case_of[cid]["op"], []).append(cid)
-        hits, moved, wrong = set(), set(), set()
-        for op, ids in by_op.items():
-            for n, cid in enumerate(ids):
-                if n == SAMPLE and not hits & set(ids[:SAMPLE]):
-                    break           # nothing of this operation explained in the sample: the rest is not asked
-                got = answer(on, op, case_of[cid]["input"])
-                if "error" in got:
-                    continue
-                if _agrees(got, engine_of[cid], op, op_fields(cid)):
-                    hits.add(cid)
-                    moved.add(cid)
-                elif not _agrees(got, case_of[cid]["expected"], op, op_fields(cid)):
-                    moved.add(cid)
-                    wrong.add(cid)
-        return hits, moved, wrong
+        return _judge_on(obs, on, [case_of[cid] for cid in sorted(left)], engine_of, fields)
 
     def keeps(obs, on: Rules) -> bool:
         return all(_agrees(answer(on, c["op"], c["input"]), c["expected"], c["op"], fields.get(c["op"]))
                    for c in passes if c["op"] in obs) and \
             all(_agrees(answer(on, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
                         case_of[cid]["op"], op_fields(cid)) for cid in done if case_of[cid]["op"] in obs)
+
+    def judge_pairs(pairs) -> list[tuple[set, set, set]]:
+        """:func:`_judge_pairs` among the failures left, on ``base`` (as it is when asked)."""
+        return _judge_all(list(pairs), base, [case_of[cid] for cid in sorted(left)], engine_of, fields, executor,
+                          _judge_pairs)
 
     def plausible(hits: set, wrong: set) -> bool:
         return bool(hits) and len(wrong) <= CONTRADICTED * len(hits)
@@ -169,16 +211,17 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
                 out.append((anchor, other))
         return out
 
-    for _ in range(rounds):
+    for n_round in range(rounds):
         if not left:
             break
         pool = [a for a in (candidates if candidates is not None else alts) if a.feature not in chosen_features]
+        if progress is not None:
+            progress(f"finding {n_round + 1}: {len(pool)} alternatives on {len(left)} failures")
         scored = []
-        for alt in pool:
-            on = alt.on(base)
-            hits, moved, wrong = judge(alt.observers, on)
+        judged = _judge_all(pool, base, [case_of[cid] for cid in sorted(left)], engine_of, fields, executor)
+        for alt, (hits, moved, wrong) in zip(pool, judged):
             if moved:
-                scored.append((len(hits), alt, on, hits, moved, wrong))
+                scored.append((len(hits), alt, alt.on(base), hits, moved, wrong))
         if candidates is None:
             candidates = [alt for _, alt, *_ in scored]
         scored.sort(key=lambda t: (-t[0], t[1].id))
@@ -202,11 +245,11 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         best = scored[0] if scored else None   # most explained, whether it keeps the passes or not
         pair = None
         if best is not None and best[0] > 1.5 * (len(covered) if pick else 0) + 2:
-            pair = _pair(anchored(best[1], best[2], pool), base, judge, keeps, plausible)   # right with another?
+            pair = _pair(anchored(best[1], best[2], pool), base, judge_pairs, keeps, plausible)   # right with another?
             if pair is not None and pick is not None and len(pair[2]) <= len(covered):
                 pair = None
         if pick is None and pair is None:
-            pair = _pair(_pairs(scored), base, judge, keeps, plausible)
+            pair = _pair(_pairs(scored), base, judge_pairs, keeps, plausible)
             if pair is None:
                 break
         if pair is not None:
@@ -244,10 +287,14 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         for cid in f.cases:
             charges[cid] = Charge((f.clause,), "finding", f.feature)
     unexplained = [case_of[cid] for cid in sorted(left)]
-    for i, case in enumerate(unexplained):
-        charges[case["id"]] = _deciding(case, engine_of[case["id"]], alts, fields.get(case["op"])) \
-            if i < DECIDES_LIMIT else \
-            Charge(tuple(case.get("clauses", ())), "consulted")
+    if progress is not None and unexplained:
+        progress(f"charging {min(len(unexplained), DECIDES_LIMIT)} unexplained failures to their clauses")
+    decided = deciding_all([(case, engine_of[case["id"]], fields.get(case["op"]))
+                            for case in unexplained[:DECIDES_LIMIT]], alts, executor)
+    for case, charge in zip(unexplained, decided):
+        charges[case["id"]] = charge
+    for case in unexplained[DECIDES_LIMIT:]:
+        charges[case["id"]] = Charge(tuple(case.get("clauses", ())), "consulted")
     return Analysis(findings, [c["id"] for c in unexplained], charges)
 
 
@@ -267,16 +314,23 @@ def _pairs(scored, anchor: Alternative | None = None) -> list[tuple[Alternative,
     return [(a, b) for i, a in enumerate(top) for b in top[i + 1:] if a.feature != b.feature]
 
 
-def _pair(pairs, base: Rules, judge, keeps, plausible):
-    """Of ``pairs``, the one that together explains most failures (breaking no pass), or None."""
+def _pair(pairs, base: Rules, judge_pairs, keeps, plausible):
+    """Of ``pairs``, the one that together explains most failures (breaking no pass), or None;
+    ``judge_pairs(pairs)`` judges them all (on the executor)."""
     best = None
-    for a, b in pairs:
-        on = b.on(a.on(base))
-        obs = tuple(dict.fromkeys(a.observers + b.observers))
-        hits, _, wrong = judge(obs, on)
-        if plausible(hits, wrong) and (best is None or len(hits) > len(best[2])) and keeps(obs, on):
-            best = ((a, b), on, hits)
+    for (a, b), (hits, _, wrong) in zip(pairs, judge_pairs(pairs)):
+        if plausible(hits, wrong) and (best is None or len(hits) > len(best[2])):
+            on = b.on(a.on(base))
+            if keeps(tuple(dict.fromkeys(a.observers + b.observers)), on):
+                best = ((a, b), on, hits)
     return best
+
+
+def _judge_pairs(pairs: list[tuple[Alternative, Alternative]], base: Rules, cases: list[dict], engine_of: dict,
+                 fields: dict) -> list[tuple[set, set, set]]:
+    """On a worker: :func:`_judge_on` for each pair of alternatives applied together to ``base``."""
+    return [_judge_on(tuple(dict.fromkeys(a.observers + b.observers)), b.on(a.on(base)), cases, engine_of, fields)
+            for a, b in pairs]
 
 
 def _finding(rules: Rules, used: list[Alternative], cases: list[str], after: Rules) -> Finding:
@@ -359,7 +413,8 @@ def settle_rivals(rules: Rules, ruleset: str, findings: list[Finding], session, 
 FAILED = ("fail", "xfail", "xpass")
 
 
-def attribute(result, shrink: bool = True) -> None:
+def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: str | None = None,
+              progress=None) -> None:
     """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`), then
     cluster the failures no alternative explains (:mod:`conformance.analysis.clusters`), each cluster's first
     case shrunk through the protocol by the run's own engine when ``shrink``.
@@ -367,6 +422,11 @@ def attribute(result, shrink: bool = True) -> None:
     Only rulesets the reference knows by name (bundled, or read from a user's
     file in this process) are analysed; cases whose answer is not a result
     (errored, skipped) are neither failures nor passes here.
+
+    The alternatives are judged on the executor of ``jobs`` local processes
+    or a Dask ``scheduler`` (:mod:`conformance.running.parallel`; the
+    findings are the same on any number of workers); the engine is asked from
+    this process. ``progress(text)`` is told each step.
     """
     from reference_impl.rules import known_names, rules_for
     from conformance.analysis import clusters as clustering
@@ -390,22 +450,32 @@ def attribute(result, shrink: bool = True) -> None:
     if shrink and runner is not None and not result.interrupted and any(f for f, _ in by_ruleset.values()):
         from conformance.analysis.shrinking import EngineSession
         session = EngineSession(runner)
-    with session if session is not None else nullcontext():
+    say = progress or (lambda text: None)
+    failing = any(f for f, _ in by_ruleset.values())
+    from conformance.running.parallel import executor as open_executor
+    with session if session is not None else nullcontext(), \
+            (open_executor(jobs, scheduler) if failing and (jobs != 1 or scheduler) else nullcontext()) as ex:
         for ruleset, (fails, passes) in by_ruleset.items():
             if not fails:
                 continue
             rules = rules_for(ruleset)
-            a = analyse(rules, fails, passes, fields=fields)
+            say(f"analysing {ruleset}: {len(fails)} failures")
+            a = analyse(rules, fails, passes, fields=fields, executor=ex,
+                        progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"))
             if session is not None:
+                say(f"analysing {ruleset}: asking the engine between values the suite cannot tell apart")
                 settle_rivals(rules, ruleset, a.findings, session, fields)
             result.findings.extend(a.findings)
             charges.update(a.charges)
             left = set(a.unexplained)
             case_of = {c["id"]: c for c, _ in fails}
             engine_of = {c["id"]: protocol.normalize(c["op"], got, fields.get(c["op"])) for c, got in fails}
+            if a.unexplained:
+                say(f"analysing {ruleset}: clustering {len(a.unexplained)} unexplained failures")
             found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
-                                       _alternatives(rules), fields)
-            clustering.describe(rules, found, case_of, engine_of, session, fields)
+                                       _alternatives(rules), fields, executor=ex)
+            clustering.describe(rules, found, case_of, engine_of, session, fields,
+                                progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"))
             for c in found:
                 left -= set(c.cases)
                 for cid in c.cases:

@@ -28,3 +28,21 @@ def deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
     if clauses:
         return Charge(tuple(clauses), "decides")
     return Charge(tuple(case.get("clauses", ())), "consulted")
+
+
+def _deciding_chunk(items: list[tuple[dict, dict, object]], alts) -> list[Charge]:
+    """On a worker: :func:`deciding` of each (case, the engine's answer, the fields compared)."""
+    return [deciding(case, engine, alts, fields) for case, engine, fields in items]
+
+
+DECIDING_CHUNK = 8   # failing cases per chunk of the executor: each is asked of every alternative
+
+
+def deciding_all(items: list[tuple[dict, dict, object]], alts, executor=None) -> list[Charge]:
+    """:func:`deciding` of each (case, the engine's answer, the fields compared), on the executor when one is
+    given (in order; the chunks depend on the items alone)."""
+    if executor is None or len(items) <= DECIDING_CHUNK:
+        return _deciding_chunk(items, alts)
+    from conformance.running.parallel import cut, map_chunks
+    return [c for chunk in map_chunks(_deciding_chunk, cut(items, DECIDING_CHUNK), pool=executor,
+                                      extra=(tuple(alts),)) for c in chunk]

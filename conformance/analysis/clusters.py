@@ -189,12 +189,13 @@ def _same_suit(rules, inp, hand, lead) -> int:
 
 # --------------------------------------------------------------------------- clustering
 
-def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fields=None) -> list[Cluster]:
+def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fields=None,
+            executor=None) -> list[Cluster]:
     """The unexplained failures (case, the engine's normalised answer) of one ruleset, in clusters (largest
     first; at most :data:`MAX_CLUSTERS`): alike in operation, the fields answered otherwise and the deciding
-    clause (computed for a few cases of each shape, the others of that shape taking the same), each
-    described by the shape its positions share."""
-    from conformance.analysis.charges import deciding as _deciding
+    clause (computed for a few cases of each shape, the others of that shape taking the same, on
+    ``executor`` when one is given), each described by the shape its positions share."""
+    from conformance.analysis.charges import deciding_all
     fields = fields or {}
     shaped: dict[tuple, list[tuple[dict, list[str]]]] = {}
     for case, engine in unexplained:
@@ -205,11 +206,16 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         shaped.setdefault((op, wrong, tuple(sh)), []).append((case, engine, sh))
     deciding: dict[tuple, tuple[str, ...]] = {}    # (op, wrong, shape) -> the clauses deciding its sampled cases
     weight: dict[tuple, Counter] = {}               # (op, wrong) -> clause -> cases it may have decided
+    sampled = [(key, case, engine) for key, members in shaped.items() for case, engine, _ in members[:CLAUSE_SAMPLE]]
+    charged: dict[tuple, list] = {}
+    for (key, _, _), charge in zip(sampled, deciding_all([(case, engine, fields.get(key[0]))
+                                                          for key, case, engine in sampled], alts, executor)):
+        charged.setdefault(key, []).append(charge)
     for key, members in shaped.items():
         op = key[0]
         found: list[str] = []
-        for case, engine, _ in members[:CLAUSE_SAMPLE]:
-            for cl in _deciding(case, engine, alts, fields.get(op)).clauses or (op,):
+        for charge in charged[key]:
+            for cl in charge.clauses or (op,):
                 if cl not in found:
                     found.append(cl)
         deciding[key] = tuple(found)
@@ -231,7 +237,8 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     return out[:MAX_CLUSTERS]
 
 
-def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None) -> None:
+def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None,
+             progress=None) -> None:
     """Give each cluster its minimal position (shrunk through ``session``, an
     :class:`~conformance.analysis.shrinking.EngineSession`, for the first :data:`SHRUNK`), the answers there and
     its neighbours."""
@@ -246,6 +253,8 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
         spec = protocol.normalize(c.op, first["expected"], op_fields)
         engine = engine_of[first["id"]]
         if session is not None and session.alive and i < SHRUNK:
+            if progress is not None:
+                progress(f"shrinking cluster {i + 1} of {min(len(clusters), SHRUNK)} through the engine")
             c.position, spec, engine, c.steps = shrink(rules, session, c.ruleset, c.op, first["input"], c.fields,
                                                        op_fields)
             engine = engine or engine_of[first["id"]]

@@ -24,16 +24,36 @@ from tractor_dsl.render import quote, rule_text
 from conformance.generation.features import features
 
 
-def observe(command: str, ruleset: str, ops: list[str], timeout: float = 10.0):
+def observe(command: str, ruleset: str, ops: list[str], timeout: float = 10.0, *, jobs: int | None = 1,
+            scheduler: str | None = None, progress=None):
     """The seeded suite of ``ruleset`` (the operations ``ops`` only) run against the engine, with its
-    findings (a :class:`~conformance.running.runner.RunResult`)."""
+    findings (a :class:`~conformance.running.runner.RunResult`), analysed on the executor of ``jobs`` /
+    ``scheduler``; ``progress``: a display with the interface of :class:`conformance.conform.Quiet`."""
+    from contextlib import nullcontext
+
     from conformance.analysis.attribution import attribute
     from conformance.generation.cases import suite
     from conformance.running.runner import Runner
-    cases = suite(ruleset, ops)
-    result = Runner(command, timeout=timeout).run(cases, rulesets=[ruleset], ops=list(ops), source="fingerprint")
-    attribute(result)
+    with progress or nullcontext():
+        if progress is not None:
+            progress.preparing(f"preparing the seeded suite of {ruleset}")
+        cases = suite(ruleset, ops)
+        if progress is not None:
+            progress.start(cases)
+        result = Runner(command, timeout=timeout, progress=progress if getattr(progress, "mode", None) else None
+                        ).run(cases, rulesets=[ruleset], ops=list(ops), source="fingerprint")
+    with progress or nullcontext():
+        attribute(result, jobs=jobs, scheduler=scheduler, progress=progress.preparing if progress else None)
     return result
+
+
+def explained(final: Rules, verdict) -> bool:
+    """Whether the findings (``final``: the reference with every finding applied) already give the engine's
+    answer on each position the verdict rests on: the reading it names is then not the engine's, only what
+    another difference looks like on those positions (a file overriding it would be no fixpoint)."""
+    from conformance.generation.decisions import answer
+    asked = [e for e in verdict.evidence if "skipped" not in e["engine"]]
+    return bool(asked) and all(answer(final, e["op"], e["input"]) == e["engine"] for e in asked)
 
 
 def _clause_rules(clause: m.Clause, reading: str | None) -> list[m.Rule]:
@@ -65,7 +85,8 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
                 evidence.setdefault(clause, []).append(
                     f"{seen.feature}: {len(seen.cases)} failing case(s) of the seeded suite, e.g. {seen.cases[0]}")
     followed = {v.clause: v for v in verdicts
-                if not v.unobserved and v.positions and len(v.followed) == 1 and v.followed[0] != v.chosen}
+                if not v.unobserved and v.positions and len(v.followed) == 1 and v.followed[0] != v.chosen
+                and (v.clause in changed or not explained(final, v))}
     lines = [f"# Written by `tractor fingerprint --emit`: what {engine} is seen to do, as a ruleset",
              f"# extending {rules.name}. Each override's reason says what is seen, its because the evidence.", "",
              f"ruleset {name} extends {rules.name} {{",

@@ -90,6 +90,12 @@ class Alternative:
         out.name = f"{self.base.name}~{self.id}"
         return out
 
+    def __getstate__(self) -> dict:
+        """Pickled (to a worker) without its cached rules, which the worker rebuilds from ``base`` if asked."""
+        state = dict(self.__dict__)
+        state.pop("rules", None)
+        return state
+
     def on(self, rules: Rules) -> Rules:
         """``rules`` with this alternative applied (to another base, e.g. one with other findings applied)."""
         if self.row is None:

@@ -64,20 +64,22 @@ def available_operations() -> list[str]:
 
 
 def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
-             counts: dict | int | None = None, rules=None, decisions: bool = True) -> list[dict]:
+             counts: dict | int | None = None, rules=None, decisions: bool = True, executor=None) -> list[dict]:
     """The seeded suite for ``ruleset`` (decision positions, then the random complement), in operation order.
 
     ``counts`` sets the random complement per operation (an int for every
     operation); ``rules`` gives the ruleset object when it is not a bundled
     one; ``decisions=False`` leaves out the decision positions (a small
-    random sample, for tests of the runner).
+    random sample, for tests of the runner); ``executor`` searches the
+    distinguishing positions in parallel (the same suite on any number of
+    workers).
     """
     from reference_impl.rules import rules_for
     from conformance.generation.decisions import decision_positions
     rules = rules or rules_for(ruleset)
     wanted = [op for op in (ops or protocol.OPERATIONS) if op in set(available_operations())]
     by_op: dict[str, dict[str, dict]] = {op: {} for op in wanted}
-    positions = decision_positions(rules, seed)[0] if decisions else []
+    positions = decision_positions(rules, seed, executor=executor)[0] if decisions else []
     for p in positions:
         if p.op not in by_op:
             continue
@@ -116,20 +118,26 @@ def random_positions(rules, op: str, seed: int, n: int, exclude: set[str] = froz
         yield inp
 
 
-def suite(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0, counts: dict | int | None = None
-          ) -> list[dict]:
+def suite(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0, counts: dict | int | None = None,
+          *, jobs: int | None = 1, scheduler: str | None = None) -> list[dict]:
     """What ``tractor conform --ruleset R`` runs: the vectors of a bundled ruleset at the default seed and
-    counts (they are exactly what :func:`generate` gives, and load at once), else generated cases."""
+    counts (they are exactly what :func:`generate` gives, and load at once), else generated cases (their
+    distinguishing positions searched on ``jobs`` local processes or a Dask ``scheduler``)."""
     if seed == VECTOR_SEED and counts is None and (VECTOR_DIR / ruleset).is_dir():
         return vector_cases(VECTOR_DIR, [ruleset], list(ops) if ops else None)
-    return generate(ruleset, ops, seed, counts)
+    if jobs == 1 and not scheduler:
+        return generate(ruleset, ops, seed, counts)
+    from conformance.running.parallel import executor
+    with executor(jobs, scheduler) as ex:
+        return generate(ruleset, ops, seed, counts, executor=ex)
 
 
-def generated_cases(rulesets: list[str], ops: list[str] | None, seed: int, count: int | None) -> list[dict]:
+def generated_cases(rulesets: list[str], ops: list[str] | None, seed: int, count: int | None,
+                    *, jobs: int | None = 1, scheduler: str | None = None) -> list[dict]:
     """The suite of each ruleset in turn (:func:`suite`)."""
     out: list[dict] = []
     for rs in rulesets:
-        out.extend(suite(rs, ops, seed=seed, counts=count))
+        out.extend(suite(rs, ops, seed=seed, counts=count, jobs=jobs, scheduler=scheduler))
     return out
 
 

@@ -242,11 +242,28 @@ def _scenario_clause(rules: Rules, sc: Scenario) -> str | None:
         return None
 
 
-def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] | None = None
-                       ) -> tuple[list[Decided], list[Search]]:
+def _distinguish_chunk(alts: list[Alternative], rules: Rules, seed: int) -> list[tuple[Decided | None, str | None,
+                                                                                    int]]:
+    """On a worker: each alternative's search (:func:`distinguish`), as (found, equivalent, attempts)."""
+    return [(s.found, s.equivalent, s.attempts) for s in (distinguish(rules, alt, seed) for alt in alts)]
+
+
+DISTINGUISH_CHUNK = 16   # alternatives searched per chunk of the executor
+
+
+def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] | None = None,
+                       executor=None) -> tuple[list[Decided], list[Search]]:
     """Coverage positions, the aimed positions, then a distinguishing position for every alternative (with the
-    searches)."""
+    searches), the searches on ``executor`` (:func:`conformance.running.parallel.executor`) when one is given:
+    each is seeded by its alternative alone, so the positions are the same on any number of workers."""
+    alts = list(alts if alts is not None else alternatives(rules))
     positions = coverage_positions(rules, seed) + aimed_positions(rules, seed)
-    searches = [distinguish(rules, alt, seed) for alt in (alts if alts is not None else alternatives(rules))]
+    if executor is not None and len(alts) > DISTINGUISH_CHUNK:
+        from conformance.running.parallel import cut, map_chunks
+        found = [r for chunk in map_chunks(_distinguish_chunk, cut(alts, DISTINGUISH_CHUNK), pool=executor,
+                                           extra=(rules, seed)) for r in chunk]
+        searches = [Search(alt, *r) for alt, r in zip(alts, found)]
+    else:
+        searches = [distinguish(rules, alt, seed) for alt in alts]
     positions += [s.found for s in searches if s.found is not None]
     return positions, searches

@@ -48,3 +48,16 @@ def test_the_version_is_the_installed_distribution():
     from importlib.metadata import version
     r = cli("--version")
     assert r.returncode == 0 and r.stdout.strip() == f"tractor {version('tractor-rulebook')}"
+
+
+def test_the_analysis_after_the_run_says_what_it_does(tmp_path):
+    """Issue 23: the analysis of the failures is a step of the run with its own progress (plain lines off a
+    terminal with --progress), on two workers here, and its findings reach the report."""
+    import json
+    r = cli("conform", "--engine", faux("wrong_answers"), "--ruleset", "r001", "--ops", "follow",
+            "--report", str(tmp_path / "rep"), "--progress", "--jobs", "2")
+    assert r.returncode == 1, r.stderr[-2000:]
+    assert "analysing r001: " in r.stderr and "finding 1: " in r.stderr, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+    report = json.loads((tmp_path / "rep" / "report.json").read_text(encoding="utf-8"))
+    assert report["totals"]["fail"] > 0 and (report["findings"] or report["clusters"])

@@ -14,6 +14,7 @@ AIMED = [  # engine, operation, the aim (a prefix of the decides text) that catc
     ("tie_last", "winner", "aimed: tie of "),
     ("level_suits", "winner", "aimed: tie of equal cards of a tier"),
     ("joker_suit", "follow", "aimed: a lead of jokers only"),
+    ("tier_pairs", "follow", "aimed: a trump pair led, the follower holding equal cards of a tier"),
     ("overcall_original", "declare", "aimed: a declaration equal to the reinforced count"),
     ("offender_barred", "declare", "aimed: the offender declaring again"),
     ("kitty_dealt", "hand", "aimed: a whole hand whose banker buries point cards"),
@@ -46,6 +47,13 @@ def test_the_aimed_positions_are_what_they_say(ruleset):
     ties = [p for aim, ps in by_aim.items() if aim.startswith("aimed: tie of") for p in ps]
     assert ties and all(len({tuple(sorted(x)) for x in p.input["plays"]}) < 4 or "tier" in p.decides[0]
                         for p in ties)
+    tied = [p for aim, ps in by_aim.items() if "equal cards of a tier that are no pair" in aim for p in ps]
+    assert len(tied) == 4
+    for p in tied:   # a trump pair led; two distinct cards of the hand are equal (one trump tier), not a pair
+        assert p.input["lead"][0] == p.input["lead"][1] and len(p.input["play"]) == 2
+        want = {"legal": False, "reason": "must_play_pair"} if "and a pair" in p.decides[0] else \
+            {"legal": True, "reason": "ok"}
+        assert answer(rules, "follow", p.input) == want, p
     jokers = by_aim["aimed: jokers only, 4 cards"]
     assert all(set(p.input["cards"]) == {"J+", "J-"} for p in jokers)
     level = by_aim["aimed: level only, 2 cards"]

@@ -52,10 +52,6 @@ def _blocks(text: str) -> list[str]:
     return re.split(r"^  override ", text, flags=re.M)[1:]
 
 
-@pytest.mark.xfail(strict=True, reason="open defect (issue 23): since the house-rule value compare.multi = "
-                   "by_component joined the alternatives, the fingerprint of this four-difference mutant also "
-                   "overrides compare.multi (by_component agrees with the engine on the one position it probes, "
-                   "where tractor.ace_two decides), so the emitted file is no fixpoint: 14 winner cases disagree")
 def test_four_differences_at_once_emit_a_fixpoint_whose_reasons_and_evidence_differ(tmp_path):
     """Two readings and two settings of r001 changed at once (one of them a value the suite decides against
     the spec but not against its neighbour, the forced play): the emitted file states each as the engine plays

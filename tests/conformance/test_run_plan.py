@@ -97,3 +97,47 @@ def test_an_engine_named_like_a_file_of_the_run_gets_a_folder_of_its_own():
     folders = matrix.slugs(["matrix.json", "matrix.md", "tractor-reference 0.1.0", "matrix.json"])
     assert not set(folders) & matrix.RUN_FILES
     assert len(set(folders)) == 4
+
+
+def test_the_analysis_runs_on_the_plans_workers_with_progress_and_counts_in_the_runs_time(monkeypatch):
+    """Issue 23: attribution, clustering and shrinking get the run's --jobs and its progress display, and the
+    duration the summary prints is the whole run's. (The analysis is replaced by one that moves a clock on
+    by an hour: no wall-clock limit.)"""
+    import time
+
+    from conformance.analysis import attribution
+    real = time.monotonic
+    later = [0.0]
+    seen = {}
+
+    def analysis(result, shrink=True, *, jobs=1, scheduler=None, progress=None):
+        seen.update(jobs=jobs, scheduler=scheduler)
+        progress("analysing r001: finding 1")
+        later[0] = 3600.0
+
+    class Bar:
+        mode = None
+        said: list = []
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def preparing(self, what):
+            self.said.append(what)
+
+        def start(self, cases):
+            pass
+
+        def __call__(self, done, total, tally):
+            pass
+
+    monkeypatch.setattr(time, "monotonic", lambda: real() + later[0])
+    monkeypatch.setattr(attribution, "attribute", analysis)
+    done = conform(RunPlan(engines=[faux("wrong_answers")], rulesets=["r001"], ops=["follow"], report=None, jobs=2),
+                   progress=Bar(), echo=lambda line: None)
+    assert done.results[0].failed and seen == {"jobs": 2, "scheduler": None}
+    assert "analysing r001: finding 1" in Bar.said
+    assert done.results[0].duration >= 3600

@@ -144,3 +144,59 @@ def test_fingerprint_searches_the_same_positions_on_any_number_of_workers():
     spread = map_chunks(_positions_chunk, cut(clauses, 1), jobs=2, extra=("r000", 1, 5, None))
     assert [cases for chunk in spread for cases in chunk] == inline
     assert all(cases and len({str(a) for a in cases[0]["answers"].values()}) > 1 for cases in inline)
+
+
+def test_attribution_and_clustering_give_the_same_analysis_on_any_number_of_workers():
+    # the alternatives of each round, and the deciding clauses of the unexplained failures, are judged on the
+    # executor: findings, unexplained failures, charges and clusters are the same inline and on two workers
+    from conformance.analysis import clusters
+    from conformance.analysis.attribution import _alternatives, analyse
+    from conformance.generation.alternatives import alternatives
+    from conformance.generation.cases import vector_cases
+    from conformance.generation.decisions import answer
+    from conformance.protocol import messages as protocol
+    from reference_impl.rules import rules_for
+    rules = rules_for("r001")
+    alts = {a.description: a for a in alternatives(rules)}
+    engine = alts["kitty.capture: reading linear -> powers"].on(rules)
+    fails, passes = [], []
+    for case in vector_cases(None, ["r001"], ["kitty", "winner"]):
+        got = answer(engine, case["op"], case["input"])
+        if case["op"] == "winner" and "winner" in got:   # and a difference no alternative expresses
+            got = {**got, "winner": (got["winner"] + 1) % 4}
+        if "error" not in got:
+            (passes if got == protocol.normalize(case["op"], case["expected"]) else fails).append(
+                case if got == protocol.normalize(case["op"], case["expected"]) else (case, got))
+    assert fails and passes
+
+    def analysed(ex):
+        a = analyse(rules, fails, passes, executor=ex)
+        engine_of = {c["id"]: got for c, got in fails}
+        case_of = {c["id"]: c for c, _ in fails}
+        found = clusters.cluster(rules, "r001", [(case_of[i], engine_of[i]) for i in a.unexplained],
+                                 _alternatives(rules), executor=ex)
+        return ([(f.feature, f.engine, f.cases) for f in a.findings], a.unexplained, a.charges,
+                [(c.op, c.fields, c.clause, c.cases) for c in found])
+
+    with executor(1) as inline, executor(2) as two:
+        one, spread = analysed(inline), analysed(two)
+    assert spread == one
+    findings, unexplained, _, found = one
+    assert [f[0] for f in findings] == ["reading kitty.capture"] and unexplained and found
+
+
+def test_a_generated_suite_is_the_same_on_any_number_of_workers():
+    # the distinguishing positions of a ruleset without vectors (a house file, another seed) are searched on the
+    # executor: the same cases, in the same order, inline and on two workers
+    from conformance.generation.alternatives import alternatives
+    from conformance.generation.decisions import decision_positions
+    from reference_impl.rules import rules_for
+    rules = rules_for("r003")
+    alts = alternatives(rules)[::8]   # every eighth: kitty rows, ladders, bands, readings, enumerations
+    inline, searched = decision_positions(rules, 5, alts)
+    with executor(2) as two:
+        spread, searched_there = decision_positions(rules, 5, alts, executor=two)
+    assert spread == inline
+    assert [(s.alternative, s.found, s.equivalent) for s in searched_there] == \
+        [(s.alternative, s.found, s.equivalent) for s in searched]
+    assert sum(s.found is not None for s in searched) > len(alts) // 2

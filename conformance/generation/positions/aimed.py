@@ -7,6 +7,8 @@ complement. These positions go where real engines were seen to go wrong:
 * ties between equal plays in ``winner`` — two copies of one card, and equal
   cards of one tier (off-suit level cards, off-suit fixed ranks), singles and
   pairs, with the earlier of the two plays winning or the leader tied;
+* equal cards in ``follow`` — a trump pair led to a hand holding two equal
+  cards of one tier that are no pair, with or without a real pair;
 * holdings of jokers only and of level cards only, classified, led and
   followed (a follower without jokers facing a joker lead, holding trumps);
 * a declaration after a reinforcement that equals only the reinforced count
@@ -64,6 +66,32 @@ def _tie(d: Draw, rules, size: int, equal: str, tied_leader: bool) -> dict:
         if not plays[seat]:
             plays[seat] = list(discard[:size])
     return {"level": level, "trump": trump, "leader": leader, "plays": [fmt(p) for p in plays]}
+
+
+def _follow_tie(d: Draw, rules, with_pair: bool) -> dict:
+    """A lead of a trump pair, followed by a hand holding two equal cards of one trump tier that are no pair
+    (off-suit level cards, off-suit fixed ranks): without a real pair, two other trumps are played; with one,
+    the two equal cards are played instead of it."""
+    level, trump, ctx = draw_context(d, rules)
+    v = view(ctx, TRUMP)
+    d.require(rules.decks >= 2)
+    tiers = [g for g in v.groups if len(g) >= 2]
+    d.require(bool(tiers))
+    g = d.pick(tiers)
+    a, b = d.sample(list(g), 2)
+    rest = [c for c in v.cards if c not in g]
+    d.require(len(rest) >= 4)
+    lead = d.pick(rest)
+    singles = d.sample([c for c in rest if c != lead], 3)
+    sides = [c for s in side_suits(ctx) for c in view(ctx, s).cards]
+    d.require(len(sides) >= 3)
+    hand = [a, b] + singles + d.sample(sides, 3)
+    if with_pair:
+        hand.append(singles[0])   # a real pair: the two equal cards are no substitute for it
+        play = [a, b]
+    else:
+        play = singles[:2]
+    return {"level": level, "trump": trump, "lead": fmt([lead, lead]), "hand": fmt(hand), "play": fmt(play)}
 
 
 def _only(d: Draw, rules, level: str, holding: str, n: int) -> list[int]:
@@ -149,4 +177,8 @@ def aimed(d: Draw, rules) -> list[tuple[str, dict, str]]:
             lambda f=first: declaring(Scenario("declare", "after_wrong", ("offender", f))), 2)
         add("hand", "a whole hand whose banker buries point cards",
             lambda f=first: build(d, rules, Scenario("hand", "play", (f, "points"))), 1)
+    for with_pair in (False, True):   # last: the draws of the positions above are as they were before these
+        add("follow", "a trump pair led, the follower holding equal cards of a tier that are no pair, "
+            + ("and a pair: the equal cards played" if with_pair else "and no pair: two other trumps played"),
+            lambda p=with_pair: _follow_tie(d, rules, p))
     return out
