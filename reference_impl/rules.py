@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from tractor_dsl.checker import CheckedRuleset, load
+from tractor_dsl.checked import CheckedRuleset
 from tractor_dsl.diagnostics import SpecError
 from tractor_dsl.patterns import pattern_units, shape_unit
 from tractor_dsl.vocabulary import PLAY_REASONS, english
@@ -123,10 +123,11 @@ def _cached_load():
     from pathlib import Path
 
     import tractor_dsl
-    from tractor_dsl.checker import default_spec_dir
+    from tractor_dsl.bundled import default_spec_dir
 
     where = os.environ.get("TRACTOR_CACHE_DIR", str(Path.home() / ".cache" / "tractor-rulebook"))
     if where == "off":
+        from tractor_dsl.checker import load
         return load()
     digest = hashlib.sha256(sys.version.encode())
     # the folders too: a checked library holds the paths of its files (which say what is bundled and what is
@@ -141,6 +142,7 @@ def _cached_load():
         cached = _read_private(path)
         if cached is not None:
             return cached
+    from tractor_dsl.checker import load   # only when the cache cannot serve: checking costs its imports too
     lib = load()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -272,6 +274,7 @@ def load_file(path) -> Rules:
     if key is not None and key in _FILES:
         rules = _FILES[key]
     else:
+        from tractor_dsl.checker import load
         lib = load([p])
         if lib.errors:
             raise SpecError(lib.errors)
