@@ -11,7 +11,7 @@ import pytest
 
 from reference_impl import combos
 from reference_impl.combos import best_component, decompose
-from reference_impl.rules import ruleset_names, rules_for
+from reference_impl.rules import catalogue_names, ruleset_names, rules_for
 from reference_impl.trump import TRUMP, context
 from tractor_dsl import patterns
 
@@ -191,5 +191,45 @@ def test_contexts_share_tables_only_over_the_settings_they_are_made_of(name):
             made_of = set(trump_module.TABLE_SETTINGS) | set(trump_module.OPTIONAL_TABLE_SETTINGS)
             assert seen.read <= made_of, seen.read - made_of
             ctx = context(rules, level, t)
-            assert (ctx.suit, ctx.key, ctx.tier, ctx.runs, ctx.wrap_cards, ctx.where) == fresh
+            assert (ctx.suit, ctx.key, ctx.tier, ctx.runs, ctx.wrap_cards, ctx.where, ctx.spot) == fresh
             assert ctx.rules is rules
+
+
+def _plain_consecutive(ctx, ids):
+    """combos._consecutive as first written: every run of the first card, each card's position looked up."""
+    for run, _ in ctx.where[ids[0]]:
+        positions = []
+        for c in ids:
+            found = [pp for rr, pp in ctx.where[c] if rr == run]
+            if not found:
+                break
+            positions.append(found[0])
+        else:
+            positions.sort()
+            if len(set(positions)) == len(positions) and positions[-1] - positions[0] == len(positions) - 1:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("name", ruleset_names() + catalogue_names())
+def test_consecutive_by_places_is_the_plain_lookup(name):
+    # a card's one place as a number (Context.spot): the house rules' extra runs (V21) give cards two places
+    rules = rules_for(name)
+    rng = random.Random(name)
+    for level in ("2", "5", "9", "A"):
+        if level in rules["trump.fixed_ranks"]:
+            continue
+        for trump in (None, 0, 3):
+            ctx = context(rules, level, trump)
+            for suit in range(5):
+                cards = [c for c in range(54) if ctx.suit[c] == suit]
+                if len(cards) < 2:
+                    continue
+                for _ in range(150):
+                    ids = rng.sample(cards, rng.randint(2, min(5, len(cards))))
+                    if rng.random() < 0.5:  # neighbours, the sets a tractor is made of
+                        r = rng.randrange(len(ctx.runs[suit]))
+                        run = ctx.runs[suit][r]
+                        start = rng.randrange(len(run))
+                        ids = list(dict.fromkeys(rng.choice(pos) for pos in run[start:start + rng.randint(1, 4)]))
+                    assert combos._consecutive(ctx, ids) == _plain_consecutive(ctx, ids), (level, trump, ids)
