@@ -150,7 +150,12 @@ def _count(cards: Iterable[int]) -> dict[int, int]:
     return counts
 
 
-def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: list[int]) -> Judgment:
+def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: list[int],
+                       obliged: tuple | None = None) -> Judgment:
+    """Whether ``play`` from ``hand`` (card -> copies) legally follows ``lead``. ``obliged``, when given, is what
+    :func:`obligation` gives for this hand's holding of the led suit, as (required, chosen, the clause ids it
+    consulted): a caller that worked it out already (:func:`reference_impl.legal.follow_options`) is not
+    made to work it out again."""
     rules = ctx.rules
     n = len(lead.cards)
     if len(play) != n:
@@ -178,7 +183,11 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
                             f"holds {held} card(s) of {ctx.suit_name(suit)} and must play them all")
     if held <= n:
         return Judgment(True, trace.tuple(), "ok", "all cards of the led suit are played")
-    required, chosen = obligation(ctx, lead, in_suit, trace)
+    if obliged is None:
+        required, chosen = obligation(ctx, lead, in_suit, trace)
+    else:
+        required, chosen = list(obliged[0]), list(obliged[1])
+        trace.add(*obliged[2])
     runs = ctx.runs[suit]
     where = ctx.where  # the cards of the play in the led suit: their positions are in ``runs``
     if can_form(required, runs, play_in_suit, where):

@@ -233,3 +233,34 @@ def test_consecutive_by_places_is_the_plain_lookup(name):
                         start = rng.randrange(len(run))
                         ids = list(dict.fromkeys(rng.choice(pos) for pos in run[start:start + rng.randint(1, 4)]))
                     assert combos._consecutive(ctx, ids) == _plain_consecutive(ctx, ids), (level, trump, ids)
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_follow_judged_with_the_options_obligation_is_judged_as_without(name):
+    # a whole hand judges each follow with the obligation follow_options worked out for the same holding
+    from reference_impl.combos import classify
+    from reference_impl.following import judge_follow_combo
+    from reference_impl.legal import follow_options
+    rules = rules_for(name)
+    rng = random.Random(name)
+    deck = [c for c in range(54) for _ in range(rules.decks)]
+    obliged = 0
+    for level, trump in [("2", 1), ("7", 0), ("A", 3), ("5", None), ("10", 2)]:
+        if level in rules["trump.fixed_ranks"]:
+            continue
+        ctx = context(rules, level, trump)
+        for _ in range(120):
+            cards = rng.sample(deck, 30)
+            lead_cards, hand = cards[:rng.choice([1, 2, 4, 6])], cards[8:8 + rng.randint(6, 22)]
+            lead = classify(ctx, lead_cards)
+            if lead.kind in ("mixed", "empty"):
+                continue
+            options = follow_options(ctx, lead, hand)
+            obliged += options.obliged is not None
+            plays = [list(p) for p, _ in zip(options, range(6))] + [rng.sample(hand, min(len(hand), lead.n))]
+            for play in plays:
+                fast = judge_follow_combo(ctx, lead, options.hand, play, options.obliged)
+                plain = judge_follow_combo(ctx, lead, options.hand, play)
+                assert (fast.value, fast.clauses, fast.reason, fast.detail, fast.extra) == \
+                    (plain.value, plain.clauses, plain.reason, plain.detail, plain.extra), (lead_cards, hand, play)
+    assert obliged > 50   # most positions ask the obligation
