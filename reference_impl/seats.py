@@ -59,6 +59,16 @@ class SeatView:
     kitty: Play | None = None
     buried: Play | None = None
 
+    def __init__(self, seat: int, rules: Rules, level: str, hand: Play, first_hand: bool, banker: int | None,
+                 levels: tuple[str, str], declarations: tuple = (), ctx: Context | None = None, tricks: tuple = (),
+                 current: tuple = (), kitty: Play | None = None, buried: Play | None = None):
+        # the generated __init__ without object.__setattr__ per field (as DeclarationState's): a hand draws a
+        # view for every declaration, lead and follow
+        d = self.__dict__
+        d["seat"], d["rules"], d["level"], d["hand"], d["first_hand"] = seat, rules, level, hand, first_hand
+        d["banker"], d["levels"], d["declarations"], d["ctx"] = banker, levels, declarations, ctx
+        d["tricks"], d["current"], d["kitty"], d["buried"] = tricks, current, kitty, buried
+
     @property
     def team(self) -> int:
         return self.seat % 2
