@@ -42,6 +42,7 @@ class HeuristicPlayer:
         self.rng = random.Random(seed)
         self._seen: tuple = (None, 0, [0] * 54)   # (first trick, tricks counted, copies seen per card)
         self._void_cache: tuple = (None, 0, {})    # (first trick, tricks counted, voids seen)
+        self._cost_table: tuple = (None, ())       # (trump context, cost per card)
 
     # ------------------------------------------------------------------ helpers
 
@@ -57,8 +58,17 @@ class HeuristicPlayer:
 
     def _cost(self, ctx, c: int) -> int:
         """What playing ``c`` away gives up: its strength, and its points (which an opponent may take)."""
-        k = ctx.key[c]  # _rank and _points, written out: the player weighs every card of every option
-        return (20 + (k - 100) if k >= 100 else k) + 3 * ctx.rules.card_points[c] + (15 if ctx.suit[c] == TRUMP else 0)
+        return self._costs(ctx)[c]
+
+    def _costs(self, ctx) -> tuple[int, ...]:
+        """:meth:`_cost` of every card 0–53 in ``ctx``, worked out once per context (the player weighs every
+        card of every option)."""
+        if self._cost_table[0] is not ctx:
+            points = ctx.rules.card_points
+            table = tuple((20 + (k - 100) if k >= 100 else k) + 3 * points[c] + (15 if ctx.suit[c] == TRUMP else 0)
+                          for c, k in enumerate(ctx.key))
+            self._cost_table = (ctx, table)
+        return self._cost_table[1]
 
     def _unseen(self, view: SeatView) -> list[int]:
         """Copies of each card (0–53) that some other hand may still hold."""
@@ -71,7 +81,8 @@ class HeuristicPlayer:
                 for c in p:
                     seen[c] += 1
         self._seen = (first, len(view.tricks), seen)
-        out = [view.rules.decks - k for k in seen]
+        decks = view.rules.decks
+        out = [decks - k for k in seen]
         for _, p in view.current:
             for c in p:
                 out[c] -= 1
@@ -159,7 +170,6 @@ class HeuristicPlayer:
 
     def lead(self, view: SeatView, options: Leads) -> list[int]:
         ctx = view.ctx
-        hand = Counter(view.hand)
         unseen = self._unseen(view)
         voids = self._voids(view)
         opponents = [(view.seat + 1) % 4, (view.seat + 3) % 4]
@@ -213,7 +223,7 @@ class HeuristicPlayer:
         safe_side = [u for u in side if safe(u)]
         if safe_side:
             return list(max(safe_side, key=lambda u: (len(u), key[u[0]], u)))
-        trumps = sum(m for c, m in hand.items() if ctx.suit[c] == TRUMP)
+        trumps = sum(1 for c in view.hand if ctx.suit[c] == TRUMP)
         if view.is_banker_side and trumps * 5 >= 2 * len(view.hand):
             trump_units = [u for u in units if ctx.suit[u[0]] == TRUMP]
             return list(min(trump_units, key=lambda u: (-len(u), key[u[0]], u)))
@@ -246,7 +256,7 @@ class HeuristicPlayer:
         return list(min(candidates, key=lambda p: (points_of(ctx.rules, p), self._spend(ctx, p), p)))
 
     def _spend(self, ctx, play) -> int:
-        return sum(self._cost(ctx, c) for c in play)
+        return sum(map(self._costs(ctx).__getitem__, play))
 
     @staticmethod
     def _is_ruff(ctx, options: Follows, play) -> bool:
@@ -256,15 +266,16 @@ class HeuristicPlayer:
         """A few plays worth weighing: each placement of the required units with the cheapest free cards
         and with the richest, and, when void in a side suit, ruffs in the lead's structure."""
         out = set()
+        cost, points = self._costs(ctx), ctx.rules.card_points
         placements = options.placements()[:24]
         for placed in placements:
             rest = _counter(options.pool)
             rest.subtract(placed)
             rest.update(options.extra)
-            pool = sorted(rest.elements(), key=lambda c: (self._cost(ctx, c), c))
+            pool = sorted(rest.elements(), key=lambda c: (cost[c], c))
             base = options.forced + placed
             out.add(tuple(sorted(base + tuple(pool[:options.free]))))
-            rich = sorted(pool, key=lambda c: (-self._points(ctx.rules, c), self._cost(ctx, c), c))
+            rich = sorted(pool, key=lambda c: (-points[c], cost[c], c))
             out.add(tuple(sorted(base + tuple(rich[:options.free]))))
         lead = options.lead
         if not options.pool and not options.forced and lead.suit != TRUMP:
