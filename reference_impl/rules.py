@@ -197,9 +197,22 @@ def _read_private(path):
             st = os.fstat(fh.fileno())
             if not stat.S_ISREG(st.st_mode) or not _owned_and_closed(st):
                 return None
-            return pickle.load(fh)
+            return _load_without_collecting(pickle, fh)
     except Exception:  # no cache yet, or one from another version: load afresh
         return None
+
+
+def _load_without_collecting(pickle, fh):
+    """``pickle.load(fh)`` with the cyclic collector paused: every object it makes lives on, and the collections
+    its allocations would start (a third of the load) could free none of them."""
+    import gc
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.load(fh)
+    finally:
+        if was:
+            gc.enable()
 
 
 def rules_for(name: str) -> Rules:
