@@ -232,14 +232,28 @@ def _bundled(name: str) -> Rules:
 
 def ruleset_names() -> list[str]:
     """The bundled rulesets (the rulebooks and their derived rulesets, not the house-rule catalogue)."""
-    from tractor_dsl.bundled import is_catalogue
-    return sorted(n for n, rs in _library().rulesets.items() if not is_catalogue(rs.file))
+    return list(_names()[1])
 
 
 def catalogue_names() -> list[str]:
     """The house-rule files of the catalogue (``spec/variants/``), each stating readings of VARIANTS.md."""
-    from tractor_dsl.bundled import is_catalogue
-    return sorted(n for n, rs in _library().rulesets.items() if is_catalogue(rs.file))
+    return list(_names()[2])
+
+
+_NAMES: tuple = (None, (), ())   # (the library, its bundled names, its catalogue names)
+
+
+def _names() -> tuple:
+    """The library's rulesets told apart once (a file's place is resolved on disk for each): an engine asks at
+    its handshake and again for the names it knows."""
+    global _NAMES
+    lib = _library()
+    if _NAMES[0] is not lib:
+        from tractor_dsl.bundled import is_catalogue
+        inside = {n: is_catalogue(rs.file) for n, rs in lib.rulesets.items()}
+        _NAMES = (lib, tuple(sorted(n for n, c in inside.items() if not c)),
+                  tuple(sorted(n for n, c in inside.items() if c)))
+    return _NAMES
 
 
 # --------------------------------------------------------------------------- rulesets in users' files
