@@ -45,15 +45,17 @@ def ladder_for(ctx: Context, unit: Unit, trace: Trace) -> list:
 def _ladder(rules, unit: Unit) -> tuple[str, tuple[tuple[list[Unit], str], ...]]:
     """What :func:`ladder_for` gives for ``unit``, once per ruleset: the clause it adds, and each entry with
     its description (:func:`describe_units`)."""
-    key = ("follow ladder", unit)
-    found = rules.memo.get(key)
+    ladders = rules.memo.get("follow ladders")
+    if ladders is None:
+        ladders = rules.memo["follow ladders"] = {}
+    found = ladders.get(unit)
     if found is None:
         if unit in rules.ladders:
             clause, entries = rules.ladder_clause[unit], rules.ladders[unit]
         else:
             clause = rules.clause("follow.unlisted")
             entries = derived_ladder(unit, rules["follow.unlisted"] == "component_ladders")
-        found = rules.memo[key] = (clause, tuple((list(e), describe_units(e)) for e in entries))
+        found = ladders[unit] = (clause, tuple((list(e), describe_units(e)) for e in entries))
     return found
 
 
@@ -69,13 +71,17 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: T
     rules = ctx.rules
     runs = ctx.runs[lead.suit]
     where = ctx.where  # every card of the holding is of the lead's suit: its positions are in ``runs``
-    protect = not rules["follow.break_triple_for_pair"]
+    values = rules.values
+    protect = not values["follow.break_triple_for_pair"]
     components = lead.components
-    if rules.decks >= 3 and any(c.size == 2 for c in components):
-        trace.add(rules.clause("follow.break_triple_for_pair"))
+    if rules.decks >= 3:
+        for c in components:
+            if c.size == 2:
+                trace.add(rules.clause("follow.break_triple_for_pair"))
+                break
     required: list[Unit] = []
     chosen: list[str] = []
-    in_tractors = _tractor_cards(ctx, lead, suit_holding, trace)
+    in_tractors = _tractor_cards(ctx, lead, suit_holding, trace) if values.get("follow.protect_tractors") else ()
     for comp in components:
         size = comp.size
         # can_form never changes the counts it is given: the holding itself serves, but for the pair rule

@@ -22,7 +22,8 @@ class Rules:
         self.name = checked.name
         v = checked.values
         self.values = v
-        self.memo: dict = {}  # what the interpreter works out once per ruleset (follow ladders, clause ids)
+        self.memo: dict = {}  # what the interpreter works out once per ruleset (follow ladders, ...)
+        self._clause_ids: dict[str, str] = {}  # setting -> the id of the clause that sets it, as asked
         self.decks: int = v["equipment.decks"]
         self.hand_size: int = v["equipment.hand_size"]
         self.kitty_size: int = v["equipment.kitty_size"]
@@ -62,11 +63,10 @@ class Rules:
 
     def clause(self, name: str) -> str:
         """The id of the clause that sets ``name``."""
-        key = ("clause", name)
         try:
-            return self.memo[key]
+            return self._clause_ids[name]
         except KeyError:
-            found = self.memo[key] = self.checked.origins[name].clause.id
+            found = self._clause_ids[name] = self.checked.origins[name].clause.id
             return found
 
     def clauses_of(self, name: str) -> tuple[str, ...]:
