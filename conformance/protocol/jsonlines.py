@@ -195,6 +195,24 @@ def _keys(value: Any) -> int:
     return count
 
 
+def _object_keys(value: Any, line: bytes) -> int | None:
+    """:func:`_keys` of a value read from ``line``, counted over the objects reached through objects alone
+    (not the card lists of a request), when the line holds no more braces than there are such objects: then
+    no object sits inside a list. Else None (and :func:`_keys` walks everything)."""
+    if type(value) is not dict:
+        return None
+    count = objects = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        objects += 1
+        count += len(v)
+        for x in v.values():
+            if type(x) is dict:
+                stack.append(x)
+    return count if line.count(b"{") == objects else None
+
+
 def _key_marks(line: bytes, blanks_as_spaces: bytes) -> int:
     """``len(_KEY_MARK.findall(line))``, counted by ``bytes.count`` where no quote is followed by a blank (a
     request as ``json.dumps`` or orjson writes it): there every mark is a quote and a colon side by side.
@@ -226,7 +244,8 @@ def decode(line: bytes, duplicate: str = "invalid_json") -> Any:
         else:
             if line.count(b"[") + line.count(b"{") > JSON_DEPTH and depth(value) > JSON_DEPTH:
                 raise BadMessage("too_deep", f"the message is nested more than {JSON_DEPTH} levels deep")
-            if _keys(value) == _key_marks(line, flat):
+            keys = _object_keys(value, line)
+            if (_keys(value) if keys is None else keys) == _key_marks(line, flat):
                 return value
     try:
         text = line.decode("utf-8")

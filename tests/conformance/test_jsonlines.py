@@ -158,7 +158,25 @@ def _plain_keys(value) -> int:
 def test_the_duplicate_key_check_counts_as_the_plain_procedures(value, separators):
     """decode's check that orjson kept every key: keys counted without recursion, marks without the regex
     where no quote is followed by a blank."""
-    from conformance.protocol.jsonlines import _DIGITS_AS_ZERO, _KEY_MARK, _key_marks, _keys
+    from conformance.protocol.jsonlines import _DIGITS_AS_ZERO, _KEY_MARK, _key_marks, _keys, _object_keys
     assert _keys(value) == _plain_keys(value)
     line = json.dumps(value, separators=separators).encode()
+    assert _object_keys(value, line) in (None, _plain_keys(value))
     assert _key_marks(line, line.translate(_DIGITS_AS_ZERO)) == len(_KEY_MARK.findall(line))
+
+
+CARD_TEXT = st.text(st.sampled_from("0123456789JQKASHDC+-"), max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(ANY_TEXT, VALUES, max_size=4), st.lists(st.lists(CARD_TEXT, max_size=5), max_size=3))
+def test_keys_counted_through_objects_alone_are_all_the_keys_or_none(value, card_lists):
+    """A request's shape (objects holding objects and lists of card strings) is counted through its objects
+    alone; anything else is counted so too or left to _keys (an object in a list, a brace in a string)."""
+    from conformance.protocol.jsonlines import _object_keys
+    request = {"seq": 1, "op": "follow", "input": {"level": "2", "trump": None, "plays": card_lists}}
+    line = json.dumps(request, separators=(",", ":")).encode()
+    assert _object_keys(request, line) == _plain_keys(request)
+    mixed = {**value, **request}
+    line = json.dumps(mixed, separators=(",", ":")).encode()
+    assert _object_keys(mixed, line) in (None, _plain_keys(mixed))
