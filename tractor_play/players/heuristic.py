@@ -230,9 +230,11 @@ class HeuristicPlayer:
         length = Counter(ctx.suit[c] for c in view.hand)
         singles = [u for u in units if len(u) == 1]
 
+        points = ctx.rules.card_points
+
         def dull(u: tuple) -> tuple:
             c = u[0]
-            return (ctx.suit[c] == TRUMP, self._points(ctx.rules, c) > 0, length[ctx.suit[c]], key[c], c)
+            return (ctx.suit[c] == TRUMP, points[c] > 0, length[ctx.suit[c]], key[c], c)
         return list(min(singles, key=dull))
 
     # ------------------------------------------------------------------ following
@@ -303,24 +305,24 @@ class HeuristicPlayer:
             if (ruff, key[c]) > (best_ruff, best_rank):
                 best, best_rank, best_ruff = i, key[c], ruff
         mine = list(options.forced) if options.forced else sorted(set(options.pool) | set(options.extra))
-        rules = ctx.rules
+        points, cost = ctx.rules.card_points, self._costs(ctx)   # _points and _cost, as tables
         partner_winning = view.current[best][0] == view.partner
         if partner_winning:
             unseen = self._unseen(view)
             top = best_ruff or not any(m > 0 and suit[d] == led and key[d] > best_rank for d, m in enumerate(unseen))
             if last or top:
-                return [max(mine, key=lambda c: (self._points(rules, c), -self._cost(ctx, c), c))]
-            return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c), c))]
+                return [max(mine, key=lambda c: (points[c], -cost[c], c))]
+            return [min(mine, key=lambda c: (points[c], cost[c], c))]
 
-        def beats(c: int) -> bool:
+        # the cards that beat the best play so far: of the led suit and higher, or a ruff of a side suit
+        winners = []
+        for c in mine:
             ruff = suit[c] == TRUMP and led != TRUMP
-            if suit[c] != led and not ruff:
-                return False
-            return (ruff, key[c]) > (best_ruff, best_rank)
-        winners = [c for c in mine if beats(c)]
+            if (suit[c] == led or ruff) and (ruff, key[c]) > (best_ruff, best_rank):
+                winners.append(c)
         if winners:
-            cheapest = min(winners, key=lambda c: (self._cost(ctx, c), c))
+            cheapest = min(winners, key=lambda c: (cost[c], c))
             ruff = suit[cheapest] == TRUMP and led != TRUMP
             if trick_points > 0 or last or not ruff:
                 return [cheapest]
-        return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c), c))]
+        return [min(mine, key=lambda c: (points[c], cost[c], c))]
