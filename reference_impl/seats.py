@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections import _count_elements  # noqa: PLC2701 - the C counting loop behind Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -101,7 +102,8 @@ class Player(Protocol):
 
 def declaration_candidates(rules: Rules, level: str, hand: Play) -> list[Play]:
     """What a hand could show to declare (level cards of one suit, joker pairs, with the first-hand token)."""
-    counts = Counter(hand)
+    counts: dict[int, int] = {}
+    _count_elements(counts, hand)  # Counter's C loop, into a plain dict (only read with get)
     out: list[Play] = []
     required = rules["declare.first_hand_card"]
     extra = card(*required) if required is not None else None
