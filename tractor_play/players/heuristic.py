@@ -43,6 +43,7 @@ class HeuristicPlayer:
         self._seen: tuple = (None, 0, [0] * 54)   # (first trick, tricks counted, copies seen per card)
         self._void_cache: tuple = (None, 0, {})    # (first trick, tricks counted, voids seen)
         self._cost_table: tuple = (None, ())       # (trump context, cost per card)
+        self._strength_order: tuple = (None, ())   # (trump context, cards by strength)
 
     # ------------------------------------------------------------------ helpers
 
@@ -59,6 +60,12 @@ class HeuristicPlayer:
     def _cost(self, ctx, c: int) -> int:
         """What playing ``c`` away gives up: its strength, and its points (which an opponent may take)."""
         return self._costs(ctx)[c]
+
+    def _by_strength(self, ctx) -> tuple[int, ...]:
+        """The cards 0–53 from the highest order key down, once per context."""
+        if self._strength_order[0] is not ctx:
+            self._strength_order = (ctx, tuple(sorted(range(54), key=lambda c: -ctx.key[c])))
+        return self._strength_order[1]
 
     def _costs(self, ctx) -> tuple[int, ...]:
         """:meth:`_cost` of every card 0–53 in ``ctx``, worked out once per context (the player weighs every
@@ -183,13 +190,14 @@ class HeuristicPlayer:
         # the highest unseen card of each suit held in at least 1, 2, 3 copies
         tops: dict[tuple[int, int], int] = {}
         suit_of = ctx.suit
-        for d, m in enumerate(unseen):
+        for d in self._by_strength(ctx):  # the strongest first: the first card met of a suit and size is its top
+            m = unseen[d]
             if m > 0:
-                kd, sd = key[d], suit_of[d]
+                sd = suit_of[d]
                 for size in range(1, m + 1):
                     k = (sd, size)
-                    if tops.get(k, -1) < kd:
-                        tops[k] = kd
+                    if k not in tops:
+                        tops[k] = key[d]
 
         def safe(unit: tuple) -> bool:
             if unit.count(unit[0]) != len(unit):  # cards of more than one kind
