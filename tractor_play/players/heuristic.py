@@ -44,6 +44,7 @@ class HeuristicPlayer:
         self._void_cache: tuple = (None, 0, {})    # (first trick, tricks counted, voids seen)
         self._cost_table: tuple = (None, ())       # (trump context, cost per card)
         self._strength_order: tuple = (None, ())   # (trump context, cards by strength)
+        self._order_tables: tuple = (None, ())     # (trump context, places of the cards in _orders)
 
     # ------------------------------------------------------------------ helpers
 
@@ -66,6 +67,24 @@ class HeuristicPlayer:
         if self._strength_order[0] is not ctx:
             self._strength_order = (ctx, tuple(sorted(range(54), key=lambda c: -ctx.key[c])))
         return self._strength_order[1]
+
+    def _orders(self, ctx) -> tuple[tuple[int, ...], ...]:
+        """Per card 0–53, its place in the orders the player picks cards by, once per context: (cheap: cost,
+        card), (rich: most points, cost, card), (dull: points, cost, card), (giving: points, dearest, card).
+        Each order is total, so the card with the least (or most) place is the one min (or max) over the
+        same key finds."""
+        if self._order_tables[0] is not ctx:
+            cost, points = self._costs(ctx), ctx.rules.card_points
+
+            def places(key) -> tuple[int, ...]:
+                out = [0] * 54
+                for i, c in enumerate(sorted(range(54), key=key)):
+                    out[c] = i
+                return tuple(out)
+            self._order_tables = (ctx, (places(lambda c: (cost[c], c)), places(lambda c: (-points[c], cost[c], c)),
+                                        places(lambda c: (points[c], cost[c], c)),
+                                        places(lambda c: (points[c], -cost[c], c))))
+        return self._order_tables[1]
 
     def _costs(self, ctx) -> tuple[int, ...]:
         """:meth:`_cost` of every card 0–53 in ``ctx``, worked out once per context (the player weighs every
@@ -276,16 +295,16 @@ class HeuristicPlayer:
         """A few plays worth weighing: each placement of the required units with the cheapest free cards
         and with the richest, and, when void in a side suit, ruffs in the lead's structure."""
         out = set()
-        cost, points = self._costs(ctx), ctx.rules.card_points
+        cheap, rich_first = self._orders(ctx)[:2]
         placements = options.placements()[:24]
         for placed in placements:
             rest = _counter(options.pool)
             rest.subtract(placed)
             rest.update(options.extra)
-            pool = sorted(rest.elements(), key=lambda c: (cost[c], c))
+            pool = sorted(rest.elements(), key=cheap.__getitem__)
             base = options.forced + placed
             out.add(tuple(sorted(base + tuple(pool[:options.free]))))
-            rich = sorted(pool, key=lambda c: (-points[c], cost[c], c))
+            rich = sorted(pool, key=rich_first.__getitem__)
             out.add(tuple(sorted(base + tuple(rich[:options.free]))))
         lead = options.lead
         if not options.pool and not options.forced and lead.suit != TRUMP:
@@ -313,14 +332,14 @@ class HeuristicPlayer:
             if (ruff, key[c]) > (best_ruff, best_rank):
                 best, best_rank, best_ruff = i, key[c], ruff
         mine = list(options.forced) if options.forced else sorted(set(options.pool) | set(options.extra))
-        points, cost = ctx.rules.card_points, self._costs(ctx)   # _points and _cost, as tables
+        cheap, _, dull, giving = self._orders(ctx)
         partner_winning = view.current[best][0] == view.partner
         if partner_winning:
             unseen = self._unseen(view)
             top = best_ruff or not any(m > 0 and suit[d] == led and key[d] > best_rank for d, m in enumerate(unseen))
             if last or top:
-                return [max(mine, key=lambda c: (points[c], -cost[c], c))]
-            return [min(mine, key=lambda c: (points[c], cost[c], c))]
+                return [max(mine, key=giving.__getitem__)]
+            return [min(mine, key=dull.__getitem__)]
 
         # the cards that beat the best play so far: of the led suit and higher, or a ruff of a side suit
         winners = []
@@ -329,8 +348,8 @@ class HeuristicPlayer:
             if (suit[c] == led or ruff) and (ruff, key[c]) > (best_ruff, best_rank):
                 winners.append(c)
         if winners:
-            cheapest = min(winners, key=lambda c: (cost[c], c))
+            cheapest = min(winners, key=cheap.__getitem__)
             ruff = suit[cheapest] == TRUMP and led != TRUMP
             if trick_points > 0 or last or not ruff:
                 return [cheapest]
-        return [min(mine, key=lambda c: (points[c], cost[c], c))]
+        return [min(mine, key=dull.__getitem__)]
