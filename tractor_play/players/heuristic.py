@@ -30,7 +30,7 @@ import random
 from collections import Counter
 
 from reference_impl.cards import RANKS
-from reference_impl.legal import Follows, Leads, _counter, _placements
+from reference_impl.legal import Follows, Leads, _placements
 from reference_impl.seats import SeatView
 from reference_impl.trick import points_of, winning_play
 from reference_impl.trump import TRUMP
@@ -298,10 +298,14 @@ class HeuristicPlayer:
         cheap, rich_first = self._orders(ctx)[:2]
         placements = options.placements()[:24]
         for placed in placements:
-            rest = _counter(options.pool)
-            rest.subtract(placed)
-            rest.update(options.extra)
-            pool = sorted(rest.elements(), key=cheap.__getitem__)
+            # what the placement leaves of the pool, and the extra cards: counted in a plain dict (the order
+            # they come in is the sort's alone: cards of equal place are the same card)
+            rest = dict(options.pool)
+            for c in placed:
+                rest[c] -= 1
+            for c, k in options.extra.items():
+                rest[c] = rest.get(c, 0) + k
+            pool = sorted([c for c, k in rest.items() for _ in range(k)], key=cheap.__getitem__)
             base = options.forced + placed
             out.add(tuple(sorted(base + tuple(pool[:options.free]))))
             rich = sorted(pool, key=rich_first.__getitem__)
