@@ -36,15 +36,36 @@ from reference_impl.trick import points_of, winning_play
 from reference_impl.trump import TRUMP
 
 
+_TABLES: dict = {}   # trump context -> what _card_tables works out: the same for every player of a hand
+
+
+def _card_tables(ctx) -> tuple:
+    """(cost per card, the cards by strength, each card's place in the orders of :meth:`HeuristicPlayer._orders`)
+    in a trump context, worked out once for all the players of its hands."""
+    found = _TABLES.get(ctx)
+    if found is None:
+        points = ctx.rules.card_points
+        cost = tuple((20 + (k - 100) if k >= 100 else k) + 3 * points[c] + (15 if ctx.suit[c] == TRUMP else 0)
+                     for c, k in enumerate(ctx.key))
+
+        def places(key) -> tuple[int, ...]:
+            out = [0] * 54
+            for i, c in enumerate(sorted(range(54), key=key)):
+                out[c] = i
+            return tuple(out)
+        orders = (places(lambda c: (cost[c], c)), places(lambda c: (-points[c], cost[c], c)),
+                  places(lambda c: (points[c], cost[c], c)), places(lambda c: (points[c], -cost[c], c)))
+        if len(_TABLES) >= 64:   # contexts of many levels and trumps: keep a few
+            _TABLES.clear()
+        found = _TABLES[ctx] = (cost, tuple(sorted(range(54), key=lambda c: -ctx.key[c])), orders)
+    return found
+
 
 class HeuristicPlayer:
     def __init__(self, seed):
         self.rng = random.Random(seed)
         self._seen: tuple = (None, 0, [0] * 54)   # (first trick, tricks counted, copies seen per card)
         self._void_cache: tuple = (None, 0, {})    # (first trick, tricks counted, voids seen)
-        self._cost_table: tuple = (None, ())       # (trump context, cost per card)
-        self._strength_order: tuple = (None, ())   # (trump context, cards by strength)
-        self._order_tables: tuple = (None, ())     # (trump context, places of the cards in _orders)
 
     # ------------------------------------------------------------------ helpers
 
@@ -62,39 +83,22 @@ class HeuristicPlayer:
         """What playing ``c`` away gives up: its strength, and its points (which an opponent may take)."""
         return self._costs(ctx)[c]
 
-    def _by_strength(self, ctx) -> tuple[int, ...]:
-        """The cards 0–53 from the highest order key down, once per context."""
-        if self._strength_order[0] is not ctx:
-            self._strength_order = (ctx, tuple(sorted(range(54), key=lambda c: -ctx.key[c])))
-        return self._strength_order[1]
+    @staticmethod
+    def _by_strength(ctx) -> tuple[int, ...]:
+        """The cards 0–53 from the highest order key down."""
+        return _card_tables(ctx)[1]
 
-    def _orders(self, ctx) -> tuple[tuple[int, ...], ...]:
-        """Per card 0–53, its place in the orders the player picks cards by, once per context: (cheap: cost,
-        card), (rich: most points, cost, card), (dull: points, cost, card), (giving: points, dearest, card).
-        Each order is total, so the card with the least (or most) place is the one min (or max) over the
-        same key finds."""
-        if self._order_tables[0] is not ctx:
-            cost, points = self._costs(ctx), ctx.rules.card_points
+    @staticmethod
+    def _orders(ctx) -> tuple[tuple[int, ...], ...]:
+        """Per card 0–53, its place in the orders the player picks cards by: (cheap: cost, card), (rich: most
+        points, cost, card), (dull: points, cost, card), (giving: points, dearest, card). Each order is total,
+        so the card with the least (or most) place is the one min (or max) over the same key finds."""
+        return _card_tables(ctx)[2]
 
-            def places(key) -> tuple[int, ...]:
-                out = [0] * 54
-                for i, c in enumerate(sorted(range(54), key=key)):
-                    out[c] = i
-                return tuple(out)
-            self._order_tables = (ctx, (places(lambda c: (cost[c], c)), places(lambda c: (-points[c], cost[c], c)),
-                                        places(lambda c: (points[c], cost[c], c)),
-                                        places(lambda c: (points[c], -cost[c], c))))
-        return self._order_tables[1]
-
-    def _costs(self, ctx) -> tuple[int, ...]:
-        """:meth:`_cost` of every card 0–53 in ``ctx``, worked out once per context (the player weighs every
-        card of every option)."""
-        if self._cost_table[0] is not ctx:
-            points = ctx.rules.card_points
-            table = tuple((20 + (k - 100) if k >= 100 else k) + 3 * points[c] + (15 if ctx.suit[c] == TRUMP else 0)
-                          for c, k in enumerate(ctx.key))
-            self._cost_table = (ctx, table)
-        return self._cost_table[1]
+    @staticmethod
+    def _costs(ctx) -> tuple[int, ...]:
+        """:meth:`_cost` of every card 0–53 in ``ctx`` (the player weighs every card of every option)."""
+        return _card_tables(ctx)[0]
 
     def _unseen(self, view: SeatView) -> list[int]:
         """Copies of each card (0–53) that some other hand may still hold."""
