@@ -325,13 +325,16 @@ def lead_units(ctx: Context, hand: Counter) -> list[Play]:
         return out + _mixed_tractors(ctx, hand, t_sizes)
     min_len = ctx.rules["tractor.min_length"]
     seen: set = set()
+    where, suit_of = ctx.where, ctx.suit
     for size in t_sizes:
+        big = [c for c, n in hand.items() if n >= size]
+        if len(big) < min_len:
+            continue  # a tractor takes a card held ``size`` times at each of min_len positions at least
         # the positions, run by run, where the hand holds a card ``size`` times: tractors lie within them
         marked: dict[tuple[int, int], set[int]] = {}
-        for c, n in hand.items():
-            if n >= size:
-                for r, p in ctx.where[c]:
-                    marked.setdefault((ctx.suit[c], r), set()).add(p)
+        for c in big:
+            for r, p in where[c]:
+                marked.setdefault((suit_of[c], r), set()).add(p)
         for (suit, r), ps in sorted(marked.items()):
             if len(ps) < min_len:
                 continue
