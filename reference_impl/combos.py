@@ -148,7 +148,8 @@ def _classify(ctx: Context, cards: tuple[int, ...]) -> Combo:
 def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
     """The cards as one unit (single, pair, triple or tractor), or None."""
     if len(counts) == 1:
-        (c, n), = counts.items()
+        for c, n in counts.items():  # the one card
+            break
         if n == 1 or n in ctx.rules.unit_sizes:
             return Component(n, 1, (c,) * n, ctx.key[c])
         return None
@@ -173,6 +174,10 @@ def _exact_unit(ctx: Context, counts: dict, suit: int) -> Component | None:
 
 def _consecutive(ctx: Context, ids: list[int]) -> bool:
     """Whether the distinct cards ``ids`` sit one per position on consecutive positions of one run."""
+    spot = ctx.spot
+    places = [spot[c] for c in ids]
+    if -1 not in places:  # each card has one place: consecutive numbers are consecutive positions of one run
+        return max(places) - min(places) == len(places) - 1 and len(set(places)) == len(places)
     where = ctx.where
     for run, _ in where[ids[0]]:
         positions = []

@@ -177,7 +177,7 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
             return refuse(i, "kitty_taken", "the kitty has been taken up")
         declared = list(shown)
         reinforcing = (state.declarer == seat and bool(declared)
-                       and all(c == state.card for c in declared))
+                       and declared.count(state.card) == len(declared))
         if token is not None:
             trace.add(rules.clause("declare.first_hand_card"))
             if token in declared:
@@ -188,7 +188,7 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
         if not declared:
             return refuse(i, "wrong_count", "no cards declared")
         c = declared[0]
-        if any(d != c for d in declared):
+        if declared.count(c) != len(declared):  # a card other than the first
             return refuse(i, "mixed_cards", " ".join(text(d) for d in declared))
         n = len(declared)
         if is_joker(c):

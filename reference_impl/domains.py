@@ -18,8 +18,6 @@ from __future__ import annotations
 from functools import lru_cache
 from math import gcd
 
-from tractor_dsl.checker import multiplier_counts
-
 CARDS_PER_DECK = 54
 
 
@@ -54,6 +52,7 @@ def point_step(rules) -> int:
 @lru_cache(maxsize=256)   # per Rules object (a mutant is one too): bounded
 def largest_multiplier(rules) -> int:
     """The largest kitty multiplier in magnitude, over every row and card count (0 with no table)."""
+    from tractor_dsl.checker import multiplier_counts   # the rows' card counts, as the checker proves them
     most = 0
     tables = list(rules["kitty.multiplier"].values())
     if rules["kitty.banker_multiplier"] is not None:

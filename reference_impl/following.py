@@ -45,15 +45,17 @@ def ladder_for(ctx: Context, unit: Unit, trace: Trace) -> list:
 def _ladder(rules, unit: Unit) -> tuple[str, tuple[tuple[list[Unit], str], ...]]:
     """What :func:`ladder_for` gives for ``unit``, once per ruleset: the clause it adds, and each entry with
     its description (:func:`describe_units`)."""
-    key = ("follow ladder", unit)
-    found = rules.memo.get(key)
+    ladders = rules.memo.get("follow ladders")
+    if ladders is None:
+        ladders = rules.memo["follow ladders"] = {}
+    found = ladders.get(unit)
     if found is None:
         if unit in rules.ladders:
             clause, entries = rules.ladder_clause[unit], rules.ladders[unit]
         else:
             clause = rules.clause("follow.unlisted")
             entries = derived_ladder(unit, rules["follow.unlisted"] == "component_ladders")
-        found = rules.memo[key] = (clause, tuple((list(e), describe_units(e)) for e in entries))
+        found = ladders[unit] = (clause, tuple((list(e), describe_units(e)) for e in entries))
     return found
 
 
@@ -69,13 +71,17 @@ def obligation(ctx: Context, lead: Combo, suit_holding: Counter | dict, trace: T
     rules = ctx.rules
     runs = ctx.runs[lead.suit]
     where = ctx.where  # every card of the holding is of the lead's suit: its positions are in ``runs``
-    protect = not rules["follow.break_triple_for_pair"]
+    values = rules.values
+    protect = not values["follow.break_triple_for_pair"]
     components = lead.components
-    if rules.decks >= 3 and any(c.size == 2 for c in components):
-        trace.add(rules.clause("follow.break_triple_for_pair"))
+    if rules.decks >= 3:
+        for c in components:
+            if c.size == 2:
+                trace.add(rules.clause("follow.break_triple_for_pair"))
+                break
     required: list[Unit] = []
     chosen: list[str] = []
-    in_tractors = _tractor_cards(ctx, lead, suit_holding, trace)
+    in_tractors = _tractor_cards(ctx, lead, suit_holding, trace) if values.get("follow.protect_tractors") else ()
     for comp in components:
         size = comp.size
         # can_form never changes the counts it is given: the holding itself serves, but for the pair rule
@@ -150,7 +156,12 @@ def _count(cards: Iterable[int]) -> dict[int, int]:
     return counts
 
 
-def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: list[int]) -> Judgment:
+def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: list[int],
+                       obliged: tuple | None = None) -> Judgment:
+    """Whether ``play`` from ``hand`` (card -> copies) legally follows ``lead``. ``obliged``, when given, is what
+    :func:`obligation` gives for this hand's holding of the led suit, as (required, chosen, the clause ids it
+    consulted): a caller that worked it out already (:func:`reference_impl.legal.follow_options`) is not
+    made to work it out again."""
     rules = ctx.rules
     n = len(lead.cards)
     if len(play) != n:
@@ -178,7 +189,11 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
                             f"holds {held} card(s) of {ctx.suit_name(suit)} and must play them all")
     if held <= n:
         return Judgment(True, trace.tuple(), "ok", "all cards of the led suit are played")
-    required, chosen = obligation(ctx, lead, in_suit, trace)
+    if obliged is None:
+        required, chosen = obligation(ctx, lead, in_suit, trace)
+    else:
+        required, chosen = list(obliged[0]), list(obliged[1])
+        trace.add(*obliged[2])
     runs = ctx.runs[suit]
     where = ctx.where  # the cards of the play in the led suit: their positions are in ``runs``
     if can_form(required, runs, play_in_suit, where):

@@ -311,7 +311,7 @@ def _play_trick(ctx, hands, leader: int, banker_team: int, table: _Table, trace:
             journal.append(("follows", (ctx.level, ctx.trump, tuple(lead), tuple(sorted(hands[seat]))), options))
         current = tuple((s, tuple(p)) for s, p in plays)
         play = list(table.players[seat].follow(table.view(seat, hands, current), options))
-        if not judge_follow_combo(ctx, combo, options.hand, play).value:
+        if not judge_follow_combo(ctx, combo, options.hand, play, options.obliged).value:
             raise HandError(f"seat {seat} followed with {format_cards(play)}, which is not a legal follow")
         plays.append((seat, play))
     for seat, play in plays:

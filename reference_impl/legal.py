@@ -64,6 +64,8 @@ class Follows:
     free: int
     required: tuple[str, ...] = ()       # the ladder entries that required ``units``
     _placements: list | None = field(default=None, repr=False)
+    # what following.obligation gave for the holding of the led suit: (required, chosen, clause ids), or None
+    obliged: tuple | None = field(default=None, repr=False)
 
     @property
     def n(self) -> int:
@@ -91,7 +93,7 @@ class Follows:
                 yield play
 
     def __contains__(self, play: Iterable[int]) -> bool:
-        return bool(judge_follow_combo(self.ctx, self.lead, self.hand, list(play)).value)
+        return bool(judge_follow_combo(self.ctx, self.lead, self.hand, list(play), self.obliged).value)
 
     def count(self, limit: int | None = None) -> int:
         """How many legal follows there are (stops counting at ``limit``)."""
@@ -166,7 +168,9 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
         if must_suit:
             return Follows(ctx, lead, hand, tuple(sorted(in_suit.elements())), (), Counter(), off_suit, n - held)
         return Follows(ctx, lead, hand, (), (), Counter(), Counter(hand), n)
-    required, chosen = obligation(ctx, lead, in_suit, Trace())
+    trace = Trace()
+    required, chosen = obligation(ctx, lead, in_suit, trace)
+    obliged = (tuple(required), tuple(chosen), tuple(trace.ids))
     units = tuple(sorted(required, key=lambda u: (-u[1], -u[0])))
     extra = Counter() if must_suit else off_suit
     if not extra:  # a required single is any card of the pool: it is a free card
@@ -174,7 +178,7 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
         units = tuple(u for u in units if u != (1, 1))
     else:
         free = n - sum(sz * ln for sz, ln in units)
-    return Follows(ctx, lead, hand, (), units, in_suit, extra, free, tuple(chosen))
+    return Follows(ctx, lead, hand, (), units, in_suit, extra, free, tuple(chosen), obliged=obliged)
 
 
 def _placements(ctx: Context, suit: int, units: tuple[Unit, ...], counts: Counter,
@@ -321,13 +325,16 @@ def lead_units(ctx: Context, hand: Counter) -> list[Play]:
         return out + _mixed_tractors(ctx, hand, t_sizes)
     min_len = ctx.rules["tractor.min_length"]
     seen: set = set()
+    where, suit_of = ctx.where, ctx.suit
     for size in t_sizes:
+        big = [c for c, n in hand.items() if n >= size]
+        if len(big) < min_len:
+            continue  # a tractor takes a card held ``size`` times at each of min_len positions at least
         # the positions, run by run, where the hand holds a card ``size`` times: tractors lie within them
         marked: dict[tuple[int, int], set[int]] = {}
-        for c, n in hand.items():
-            if n >= size:
-                for r, p in ctx.where[c]:
-                    marked.setdefault((ctx.suit[c], r), set()).add(p)
+        for c in big:
+            for r, p in where[c]:
+                marked.setdefault((suit_of[c], r), set()).add(p)
         for (suit, r), ps in sorted(marked.items()):
             if len(ps) < min_len:
                 continue

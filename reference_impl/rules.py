@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from tractor_dsl.checker import CheckedRuleset, load
+from tractor_dsl.checked import CheckedRuleset
 from tractor_dsl.diagnostics import SpecError
 from tractor_dsl.patterns import pattern_units, shape_unit
 from tractor_dsl.vocabulary import PLAY_REASONS, english
@@ -22,7 +22,8 @@ class Rules:
         self.name = checked.name
         v = checked.values
         self.values = v
-        self.memo: dict = {}  # what the interpreter works out once per ruleset (follow ladders, clause ids)
+        self.memo: dict = {}  # what the interpreter works out once per ruleset (follow ladders, ...)
+        self._clause_ids: dict[str, str] = {}  # setting -> the id of the clause that sets it, as asked
         self.decks: int = v["equipment.decks"]
         self.hand_size: int = v["equipment.hand_size"]
         self.kitty_size: int = v["equipment.kitty_size"]
@@ -62,11 +63,10 @@ class Rules:
 
     def clause(self, name: str) -> str:
         """The id of the clause that sets ``name``."""
-        key = ("clause", name)
         try:
-            return self.memo[key]
+            return self._clause_ids[name]
         except KeyError:
-            found = self.memo[key] = self.checked.origins[name].clause.id
+            found = self._clause_ids[name] = self.checked.origins[name].clause.id
             return found
 
     def clauses_of(self, name: str) -> tuple[str, ...]:
@@ -129,10 +129,11 @@ def _cached_load():
     from pathlib import Path
 
     import tractor_dsl
-    from tractor_dsl.checker import default_spec_dir
+    from tractor_dsl.bundled import default_spec_dir
 
     where = os.environ.get("TRACTOR_CACHE_DIR", str(Path.home() / ".cache" / "tractor-rulebook"))
     if where == "off":
+        from tractor_dsl.checker import load
         return load()
     digest = hashlib.sha256(sys.version.encode())
     # the folders too: a checked library holds the paths of its files (which say what is bundled and what is
@@ -147,6 +148,7 @@ def _cached_load():
         cached = _read_private(path)
         if cached is not None:
             return cached
+    from tractor_dsl.checker import load   # only when the cache cannot serve: checking costs its imports too
     lib = load()
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -201,9 +203,22 @@ def _read_private(path):
             st = os.fstat(fh.fileno())
             if not stat.S_ISREG(st.st_mode) or not _owned_and_closed(st):
                 return None
-            return pickle.load(fh)
+            return _load_without_collecting(pickle, fh)
     except Exception:  # no cache yet, or one from another version: load afresh
         return None
+
+
+def _load_without_collecting(pickle, fh):
+    """``pickle.load(fh)`` with the cyclic collector paused: every object it makes lives on, and the collections
+    its allocations would start (a third of the load) could free none of them."""
+    import gc
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.load(fh)
+    finally:
+        if was:
+            gc.enable()
 
 
 def rules_for(name: str) -> Rules:
@@ -223,14 +238,28 @@ def _bundled(name: str) -> Rules:
 
 def ruleset_names() -> list[str]:
     """The bundled rulesets (the rulebooks and their derived rulesets, not the house-rule catalogue)."""
-    from tractor_dsl.bundled import is_catalogue
-    return sorted(n for n, rs in _library().rulesets.items() if not is_catalogue(rs.file))
+    return list(_names()[1])
 
 
 def catalogue_names() -> list[str]:
     """The house-rule files of the catalogue (``spec/variants/``), each stating readings of VARIANTS.md."""
-    from tractor_dsl.bundled import is_catalogue
-    return sorted(n for n, rs in _library().rulesets.items() if is_catalogue(rs.file))
+    return list(_names()[2])
+
+
+_NAMES: tuple = (None, (), ())   # (the library, its bundled names, its catalogue names)
+
+
+def _names() -> tuple:
+    """The library's rulesets told apart once (a file's place is resolved on disk for each): an engine asks at
+    its handshake and again for the names it knows."""
+    global _NAMES
+    lib = _library()
+    if _NAMES[0] is not lib:
+        from tractor_dsl.bundled import is_catalogue
+        inside = {n: is_catalogue(rs.file) for n, rs in lib.rulesets.items()}
+        _NAMES = (lib, tuple(sorted(n for n, c in inside.items() if not c)),
+                  tuple(sorted(n for n, c in inside.items() if c)))
+    return _NAMES
 
 
 # --------------------------------------------------------------------------- rulesets in users' files
@@ -278,6 +307,7 @@ def load_file(path) -> Rules:
     if key is not None and key in _FILES:
         rules = _FILES[key]
     else:
+        from tractor_dsl.checker import load
         lib = load([p])
         if lib.errors:
             raise SpecError(lib.errors)

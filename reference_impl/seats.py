@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections import _count_elements  # noqa: PLC2701 - the C counting loop behind Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -59,6 +60,16 @@ class SeatView:
     kitty: Play | None = None
     buried: Play | None = None
 
+    def __init__(self, seat: int, rules: Rules, level: str, hand: Play, first_hand: bool, banker: int | None,
+                 levels: tuple[str, str], declarations: tuple = (), ctx: Context | None = None, tricks: tuple = (),
+                 current: tuple = (), kitty: Play | None = None, buried: Play | None = None):
+        # the generated __init__ without object.__setattr__ per field (as DeclarationState's): a hand draws a
+        # view for every declaration, lead and follow
+        d = self.__dict__
+        d["seat"], d["rules"], d["level"], d["hand"], d["first_hand"] = seat, rules, level, hand, first_hand
+        d["banker"], d["levels"], d["declarations"], d["ctx"] = banker, levels, declarations, ctx
+        d["tricks"], d["current"], d["kitty"], d["buried"] = tricks, current, kitty, buried
+
     @property
     def team(self) -> int:
         return self.seat % 2
@@ -91,7 +102,8 @@ class Player(Protocol):
 
 def declaration_candidates(rules: Rules, level: str, hand: Play) -> list[Play]:
     """What a hand could show to declare (level cards of one suit, joker pairs, with the first-hand token)."""
-    counts = Counter(hand)
+    counts: dict[int, int] = {}
+    _count_elements(counts, hand)  # Counter's C loop, into a plain dict (only read with get)
     out: list[Play] = []
     required = rules["declare.first_hand_card"]
     extra = card(*required) if required is not None else None

@@ -81,8 +81,25 @@ def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
     """The index (0 = the leader) of the play that wins, with the trick's points."""
     rules = ctx.rules
     combos = [classify(ctx, p) for p in plays]
-    lead = combos[0]
     trace = Trace()
+    winner = _winner(ctx, combos, trace)
+    table = rules.card_points.__getitem__
+    points = sum(sum(map(table, p)) for p in plays)
+    trace.add(rules.clause("equipment.points"))
+    return Judgment(winner, trace.tuple(), "ok", f"play {winner + 1} wins (plays counted from 1, the lead first)",
+                    {"points": points, "combos": combos})
+
+
+def winning_play(ctx: Context, plays: Sequence[Iterable[int]]) -> int:
+    """``judge_trick(ctx, plays).value`` without the points, the clauses and the judgment (a player weighing
+    its candidate plays asks it for each)."""
+    return _winner(ctx, [classify(ctx, p) for p in plays], Trace())
+
+
+def _winner(ctx: Context, combos: list[Combo], trace: Trace) -> int:
+    """Which of the classified plays wins (see the module docstring), the clauses consulted added to ``trace``."""
+    rules = ctx.rules
+    lead = combos[0]
     trace.add(rules.clause("trump.order"), rules.clause("trump.equal_cards"))
     if lead.kind == "throw" or rules["ruff.structure"] == "any_trumps":
         trace.add(rules.clause("compare.multi"))
@@ -105,8 +122,4 @@ def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
             winner, best, best_trump = i, strength, True
         elif strength > best:
             winner, best = i, strength
-    table = rules.card_points.__getitem__
-    points = sum(sum(map(table, p)) for p in plays)
-    trace.add(rules.clause("equipment.points"))
-    return Judgment(winner, trace.tuple(), "ok", f"play {winner + 1} wins (plays counted from 1, the lead first)",
-                    {"points": points, "combos": combos})
+    return winner

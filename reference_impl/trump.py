@@ -44,6 +44,7 @@ class Context:
     runs: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]  # per effective suit: runs of positions of cards
     wrap_cards: frozenset = frozenset()  # cards of the AA22 run
     where: tuple = ()  # per card: ((run index, position index), ...) in its effective suit's runs
+    spot: tuple = ()   # per card: its one place as run * SPOT_RUN + position, or -1 (more places, or none)
     memo: dict = field(default_factory=dict, compare=False, repr=False)  # classify's answers, by cards
 
     def is_trump(self, c: int) -> bool:
@@ -102,8 +103,8 @@ def _context(rules: Rules, level: str, trump: int | None) -> Context:
 
 
 def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
-    """The tables of a :class:`Context` after its rules, level and trump: suit, key, tier, runs, wrap_cards
-    and where (all immutable)."""
+    """The tables of a :class:`Context` after its rules, level and trump: suit, key, tier, runs, wrap_cards,
+    where and spot (all immutable)."""
     fixed = list(reversed(rules["trump.fixed_ranks"]))  # stated highest first; kept lowest first, as RANKS are
     order = rules["trump.order"]
     # without the level tiers the level cards stay in their suits; at the no-trump level there are none (V66)
@@ -228,7 +229,13 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
             for p, pos in enumerate(run):
                 for c in pos:
                     where[c].append((r, p))
-    return (tuple(suit), tuple(key), tuple(tier_of), frozen_runs, wrap, tuple(tuple(w) for w in where))
+    spot = tuple(w[0][0] * SPOT_RUN + w[0][1] if len(w) == 1 and w[0][1] < SPOT_RUN - 1 else -1 for w in where)
+    return (tuple(suit), tuple(key), tuple(tier_of), frozen_runs, wrap, tuple(tuple(w) for w in where), spot)
+
+
+# A card's one place in its suit's runs as one number: positions of one run are consecutive numbers, and
+# since no position reaches SPOT_RUN - 1, no two places of different runs are.
+SPOT_RUN = 64
 
 
 def _split(positions, linked) -> list[list]:

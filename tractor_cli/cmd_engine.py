@@ -28,8 +28,25 @@ def run(args) -> int:
         return 0
     try:
         from conformance.protocol.engine_io import serve
-        return serve()
+        status = serve()
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    if getattr(args, "_whole_process", False):
+        end_process(status)
+    return status
+
+
+def end_process(status: int) -> None:
+    """End an engine process once its answers are out, without the interpreter's teardown: freeing the
+    checked library, the caches and every module one by one cost an eighth of a run of 20,000 requests.
+    The engine holds no file but stdout and stderr, flushed here, and starts no process."""
+    import os
+    import sys
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:   # the runner is gone: nothing left to tell it
+        pass
+    os._exit(status)

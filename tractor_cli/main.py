@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     from reference_impl import announce
     from tractor_dsl.diagnostics import showable
     announce.TELL = lambda line: print(showable(f"tractor {args.command}: {line}"), file=sys.stderr)
+    args._whole_process = argv is None   # the console script (or python -m): the command is the process
     try:
         return args._run(args)
     except SystemExit as e:   # a command that exits with a status

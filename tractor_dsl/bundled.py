@@ -1,6 +1,7 @@
 """Where the bundled rulebooks are: the repository's ``spec/`` folder, installed as the package ``tractor_spec``."""
 from __future__ import annotations
 
+from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -20,6 +21,13 @@ def is_catalogue(file: str) -> bool:
     """Whether ``file`` is a house-rule file of the catalogue (``spec/variants/``): checked with the library
     and found by name, but not one of the bundled rulebooks the suite, the vectors and the site are made for."""
     try:
-        return Path(file).resolve().is_relative_to(default_spec_dir() / CATALOGUE)
+        return Path(file).resolve().is_relative_to(_catalogue_dir())
     except (OSError, ValueError):
         return False
+
+
+@lru_cache(maxsize=1)
+def _catalogue_dir() -> Path:
+    """``spec/variants/``, found once (finding the installed package costs more than the question, and every
+    ruleset of the library is asked it when an engine starts)."""
+    return default_spec_dir() / CATALOGUE

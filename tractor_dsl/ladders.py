@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import model as m
-from .checker import CheckedRuleset
+from .checked import CheckedRuleset
 from .patterns import shape_unit
 
 Unit = tuple[int, int]

@@ -58,9 +58,11 @@ def _interpreter(name: str):
 
 @lru_cache(maxsize=None)
 def _module_ok(name: str) -> bool:
+    """Whether the interpreter module ``reference_impl.<name>`` is there, found without importing it: an
+    engine imports what the requests it gets need (:func:`_interpreter`), not every module at the handshake."""
+    from importlib.util import find_spec
     try:
-        importlib.import_module(f"reference_impl.{name}")
-        return True
+        return find_spec(f"reference_impl.{name}") is not None
     except ImportError:
         return False
 

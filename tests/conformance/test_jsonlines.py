@@ -116,6 +116,8 @@ def _decode(line: bytes):
     b' \t{"seq": 3, "input": {"cards": ["10H", "J+"]}}\r ', b'"a\x01"', b'01', b'[1,]',
     b'[' * (JSON_DEPTH + 1) + b']' * (JSON_DEPTH + 1), b'[' * 3000 + b']' * 3000,
     b'{"seq": 7, "note": "1234567890123456789012"}', b'"\\u0000\\/"',
+    b'{"a":1,"a":2}', b'{"a" : 1, "a": 2}', b'{"a":"x\\":","b":1}', b'{"a":[{"c":1,"c":2}]}', b'[[{"c":[],"c":{}}]]',
+    b'{"a":\t{"b": [1, {"d": 2, "d" :3}]}}',
 ])
 def test_decode_gives_the_standard_librarys_reading(line):
     assert _decode(line) == _stdlib_decode(line)
@@ -141,3 +143,40 @@ RESULTS = st.recursive(st.none() | st.booleans() | st.integers() | ANY_TEXT,
 def test_encode_result_writes_the_bytes_encode_writes(value):
     from conformance.protocol.jsonlines import encode_result
     assert encode_result({"seq": 1, "result": value}) == encode({"seq": 1, "result": value})
+
+
+def _plain_keys(value) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(_plain_keys(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_plain_keys(v) for v in value)
+    return 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(VALUES, st.sampled_from([(",", ":"), (", ", ": "), (",", " : "), (",\t", ":\r\n")]))
+def test_the_duplicate_key_check_counts_as_the_plain_procedures(value, separators):
+    """decode's check that orjson kept every key: keys counted without recursion, marks without the regex
+    where no quote is followed by a blank."""
+    from conformance.protocol.jsonlines import _DIGITS_AS_ZERO, _KEY_MARK, _key_marks, _keys, _object_keys
+    assert _keys(value) == _plain_keys(value)
+    line = json.dumps(value, separators=separators).encode()
+    assert _object_keys(value, line) in (None, _plain_keys(value))
+    assert _key_marks(line, line.translate(_DIGITS_AS_ZERO)) == len(_KEY_MARK.findall(line))
+
+
+CARD_TEXT = st.text(st.sampled_from("0123456789JQKASHDC+-"), max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(ANY_TEXT, VALUES, max_size=4), st.lists(st.lists(CARD_TEXT, max_size=5), max_size=3))
+def test_keys_counted_through_objects_alone_are_all_the_keys_or_none(value, card_lists):
+    """A request's shape (objects holding objects and lists of card strings) is counted through its objects
+    alone; anything else is counted so too or left to _keys (an object in a list, a brace in a string)."""
+    from conformance.protocol.jsonlines import _object_keys
+    request = {"seq": 1, "op": "follow", "input": {"level": "2", "trump": None, "plays": card_lists}}
+    line = json.dumps(request, separators=(",", ":")).encode()
+    assert _object_keys(request, line) == _plain_keys(request)
+    mixed = {**value, **request}
+    line = json.dumps(mixed, separators=(",", ":")).encode()
+    assert _object_keys(mixed, line) in (None, _plain_keys(mixed))

@@ -123,13 +123,14 @@ def test_two_checkouts_of_the_same_sources_keep_caches_of_their_own(tmp_path, mo
     """A checked library holds its files' paths (what is bundled, what is the catalogue): a clean clone with
     the same sources read another checkout's cache and took the catalogue of spec/variants/ for bundled."""
     import shutil
-    from tractor_dsl import checker
+    from tractor_dsl import bundled, checker
     cache = tmp_path / "cache"
     monkeypatch.setenv("TRACTOR_CACHE_DIR", str(cache))
     rules._cached_load()
     copy = tmp_path / "clone" / "spec"
     shutil.copytree(checker.default_spec_dir(), copy)
-    monkeypatch.setattr(checker, "default_spec_dir", lambda: copy)
+    monkeypatch.setattr(checker, "default_spec_dir", lambda: copy)     # where the checker reads the files
+    monkeypatch.setattr(bundled, "default_spec_dir", lambda: copy)     # where the cache key is made
     lib = rules._cached_load()
     assert len(list(cache.glob("library-*.pickle"))) == 2
     assert all(str(rs.file).startswith(str(copy)) for rs in lib.rulesets.values())

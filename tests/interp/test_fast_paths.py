@@ -11,7 +11,7 @@ import pytest
 
 from reference_impl import combos
 from reference_impl.combos import best_component, decompose
-from reference_impl.rules import ruleset_names, rules_for
+from reference_impl.rules import catalogue_names, ruleset_names, rules_for
 from reference_impl.trump import TRUMP, context
 from tractor_dsl import patterns
 
@@ -191,5 +191,76 @@ def test_contexts_share_tables_only_over_the_settings_they_are_made_of(name):
             made_of = set(trump_module.TABLE_SETTINGS) | set(trump_module.OPTIONAL_TABLE_SETTINGS)
             assert seen.read <= made_of, seen.read - made_of
             ctx = context(rules, level, t)
-            assert (ctx.suit, ctx.key, ctx.tier, ctx.runs, ctx.wrap_cards, ctx.where) == fresh
+            assert (ctx.suit, ctx.key, ctx.tier, ctx.runs, ctx.wrap_cards, ctx.where, ctx.spot) == fresh
             assert ctx.rules is rules
+
+
+def _plain_consecutive(ctx, ids):
+    """combos._consecutive as first written: every run of the first card, each card's position looked up."""
+    for run, _ in ctx.where[ids[0]]:
+        positions = []
+        for c in ids:
+            found = [pp for rr, pp in ctx.where[c] if rr == run]
+            if not found:
+                break
+            positions.append(found[0])
+        else:
+            positions.sort()
+            if len(set(positions)) == len(positions) and positions[-1] - positions[0] == len(positions) - 1:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("name", ruleset_names() + catalogue_names())
+def test_consecutive_by_places_is_the_plain_lookup(name):
+    # a card's one place as a number (Context.spot): the house rules' extra runs (V21) give cards two places
+    rules = rules_for(name)
+    rng = random.Random(name)
+    for level in ("2", "5", "9", "A"):
+        if level in rules["trump.fixed_ranks"]:
+            continue
+        for trump in (None, 0, 3):
+            ctx = context(rules, level, trump)
+            for suit in range(5):
+                cards = [c for c in range(54) if ctx.suit[c] == suit]
+                if len(cards) < 2:
+                    continue
+                for _ in range(150):
+                    ids = rng.sample(cards, rng.randint(2, min(5, len(cards))))
+                    if rng.random() < 0.5:  # neighbours, the sets a tractor is made of
+                        r = rng.randrange(len(ctx.runs[suit]))
+                        run = ctx.runs[suit][r]
+                        start = rng.randrange(len(run))
+                        ids = list(dict.fromkeys(rng.choice(pos) for pos in run[start:start + rng.randint(1, 4)]))
+                    assert combos._consecutive(ctx, ids) == _plain_consecutive(ctx, ids), (level, trump, ids)
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_follow_judged_with_the_options_obligation_is_judged_as_without(name):
+    # a whole hand judges each follow with the obligation follow_options worked out for the same holding
+    from reference_impl.combos import classify
+    from reference_impl.following import judge_follow_combo
+    from reference_impl.legal import follow_options
+    rules = rules_for(name)
+    rng = random.Random(name)
+    deck = [c for c in range(54) for _ in range(rules.decks)]
+    obliged = 0
+    for level, trump in [("2", 1), ("7", 0), ("A", 3), ("5", None), ("10", 2)]:
+        if level in rules["trump.fixed_ranks"]:
+            continue
+        ctx = context(rules, level, trump)
+        for _ in range(120):
+            cards = rng.sample(deck, 30)
+            lead_cards, hand = cards[:rng.choice([1, 2, 4, 6])], cards[8:8 + rng.randint(6, 22)]
+            lead = classify(ctx, lead_cards)
+            if lead.kind in ("mixed", "empty"):
+                continue
+            options = follow_options(ctx, lead, hand)
+            obliged += options.obliged is not None
+            plays = [list(p) for p, _ in zip(options, range(6))] + [rng.sample(hand, min(len(hand), lead.n))]
+            for play in plays:
+                fast = judge_follow_combo(ctx, lead, options.hand, play, options.obliged)
+                plain = judge_follow_combo(ctx, lead, options.hand, play)
+                assert (fast.value, fast.clauses, fast.reason, fast.detail, fast.extra) == \
+                    (plain.value, plain.clauses, plain.reason, plain.detail, plain.extra), (lead_cards, hand, play)
+    assert obliged > 50   # most positions ask the obligation

@@ -19,7 +19,8 @@
   cards, points last.
 
 Card order, suits and what wins come from the trick's context and from
-:func:`reference_impl.trick.judge_trick`; the player never sees another hand.
+:func:`reference_impl.trick.winning_play` (the winner :func:`~reference_impl.trick.judge_trick` names); the
+player never sees another hand.
 Ties are broken by the cards themselves, so its choices do not depend on the
 order in which the interpreter lists the options.
 """
@@ -29,11 +30,35 @@ import random
 from collections import Counter
 
 from reference_impl.cards import RANKS
-from reference_impl.legal import Follows, Leads, _counter, _placements
+from reference_impl.legal import Follows, Leads, _placements
 from reference_impl.seats import SeatView
-from reference_impl.trick import judge_trick, points_of
+from reference_impl.trick import points_of, winning_play
 from reference_impl.trump import TRUMP
 
+
+_TABLES: dict = {}   # trump context -> what _card_tables works out: the same for every player of a hand
+
+
+def _card_tables(ctx) -> tuple:
+    """(cost per card, the cards by strength, each card's place in the orders of :meth:`HeuristicPlayer._orders`)
+    in a trump context, worked out once for all the players of its hands."""
+    found = _TABLES.get(ctx)
+    if found is None:
+        points = ctx.rules.card_points
+        cost = tuple((20 + (k - 100) if k >= 100 else k) + 3 * points[c] + (15 if ctx.suit[c] == TRUMP else 0)
+                     for c, k in enumerate(ctx.key))
+
+        def places(key) -> tuple[int, ...]:
+            out = [0] * 54
+            for i, c in enumerate(sorted(range(54), key=key)):
+                out[c] = i
+            return tuple(out)
+        orders = (places(lambda c: (cost[c], c)), places(lambda c: (-points[c], cost[c], c)),
+                  places(lambda c: (points[c], cost[c], c)), places(lambda c: (points[c], -cost[c], c)))
+        if len(_TABLES) >= 64:   # contexts of many levels and trumps: keep a few
+            _TABLES.clear()
+        found = _TABLES[ctx] = (cost, tuple(sorted(range(54), key=lambda c: -ctx.key[c])), orders)
+    return found
 
 
 class HeuristicPlayer:
@@ -56,8 +81,24 @@ class HeuristicPlayer:
 
     def _cost(self, ctx, c: int) -> int:
         """What playing ``c`` away gives up: its strength, and its points (which an opponent may take)."""
-        k = ctx.key[c]  # _rank and _points, written out: the player weighs every card of every option
-        return (20 + (k - 100) if k >= 100 else k) + 3 * ctx.rules.card_points[c] + (15 if ctx.suit[c] == TRUMP else 0)
+        return self._costs(ctx)[c]
+
+    @staticmethod
+    def _by_strength(ctx) -> tuple[int, ...]:
+        """The cards 0–53 from the highest order key down."""
+        return _card_tables(ctx)[1]
+
+    @staticmethod
+    def _orders(ctx) -> tuple[tuple[int, ...], ...]:
+        """Per card 0–53, its place in the orders the player picks cards by: (cheap: cost, card), (rich: most
+        points, cost, card), (dull: points, cost, card), (giving: points, dearest, card). Each order is total,
+        so the card with the least (or most) place is the one min (or max) over the same key finds."""
+        return _card_tables(ctx)[2]
+
+    @staticmethod
+    def _costs(ctx) -> tuple[int, ...]:
+        """:meth:`_cost` of every card 0–53 in ``ctx`` (the player weighs every card of every option)."""
+        return _card_tables(ctx)[0]
 
     def _unseen(self, view: SeatView) -> list[int]:
         """Copies of each card (0–53) that some other hand may still hold."""
@@ -70,7 +111,8 @@ class HeuristicPlayer:
                 for c in p:
                     seen[c] += 1
         self._seen = (first, len(view.tricks), seen)
-        out = [view.rules.decks - k for k in seen]
+        decks = view.rules.decks
+        out = [decks - k for k in seen]
         for _, p in view.current:
             for c in p:
                 out[c] -= 1
@@ -158,7 +200,6 @@ class HeuristicPlayer:
 
     def lead(self, view: SeatView, options: Leads) -> list[int]:
         ctx = view.ctx
-        hand = Counter(view.hand)
         unseen = self._unseen(view)
         voids = self._voids(view)
         opponents = [(view.seat + 1) % 4, (view.seat + 3) % 4]
@@ -172,13 +213,14 @@ class HeuristicPlayer:
         # the highest unseen card of each suit held in at least 1, 2, 3 copies
         tops: dict[tuple[int, int], int] = {}
         suit_of = ctx.suit
-        for d, m in enumerate(unseen):
+        for d in self._by_strength(ctx):  # the strongest first: the first card met of a suit and size is its top
+            m = unseen[d]
             if m > 0:
-                kd, sd = key[d], suit_of[d]
+                sd = suit_of[d]
                 for size in range(1, m + 1):
                     k = (sd, size)
-                    if tops.get(k, -1) < kd:
-                        tops[k] = kd
+                    if k not in tops:
+                        tops[k] = key[d]
 
         def safe(unit: tuple) -> bool:
             if unit.count(unit[0]) != len(unit):  # cards of more than one kind
@@ -212,16 +254,18 @@ class HeuristicPlayer:
         safe_side = [u for u in side if safe(u)]
         if safe_side:
             return list(max(safe_side, key=lambda u: (len(u), key[u[0]], u)))
-        trumps = sum(m for c, m in hand.items() if ctx.suit[c] == TRUMP)
+        trumps = sum(1 for c in view.hand if ctx.suit[c] == TRUMP)
         if view.is_banker_side and trumps * 5 >= 2 * len(view.hand):
             trump_units = [u for u in units if ctx.suit[u[0]] == TRUMP]
             return list(min(trump_units, key=lambda u: (-len(u), key[u[0]], u)))
         length = Counter(ctx.suit[c] for c in view.hand)
         singles = [u for u in units if len(u) == 1]
 
+        points = ctx.rules.card_points
+
         def dull(u: tuple) -> tuple:
             c = u[0]
-            return (ctx.suit[c] == TRUMP, self._points(ctx.rules, c) > 0, length[ctx.suit[c]], key[c], c)
+            return (ctx.suit[c] == TRUMP, points[c] > 0, length[ctx.suit[c]], key[c], c)
         return list(min(singles, key=dull))
 
     # ------------------------------------------------------------------ following
@@ -233,19 +277,19 @@ class HeuristicPlayer:
         trick_points = sum(points_of(ctx.rules, p) for p in plays)
         if options.n == 1:
             return self._follow_single(view, options, plays, last, trick_points)
-        winner = judge_trick(ctx, plays).value
+        winner = winning_play(ctx, plays)
         partner_winning = view.current[winner][0] == view.partner
         candidates = self._candidates(ctx, options)
         if partner_winning and (last or winner == 0 and len(plays) == 2):
             return list(max(candidates, key=lambda p: (points_of(ctx.rules, p) - self._spend(ctx, p) / 50, p)))
         if not partner_winning:
-            winners = [p for p in candidates if judge_trick(ctx, plays + [list(p)]).value == len(plays)]
+            winners = [p for p in candidates if winning_play(ctx, plays + [list(p)]) == len(plays)]
             if winners and (trick_points > 0 or last or not self._is_ruff(ctx, options, winners[0])):
                 return list(min(winners, key=lambda p: (self._spend(ctx, p), p)))
         return list(min(candidates, key=lambda p: (points_of(ctx.rules, p), self._spend(ctx, p), p)))
 
     def _spend(self, ctx, play) -> int:
-        return sum(self._cost(ctx, c) for c in play)
+        return sum(map(self._costs(ctx).__getitem__, play))
 
     @staticmethod
     def _is_ruff(ctx, options: Follows, play) -> bool:
@@ -255,15 +299,20 @@ class HeuristicPlayer:
         """A few plays worth weighing: each placement of the required units with the cheapest free cards
         and with the richest, and, when void in a side suit, ruffs in the lead's structure."""
         out = set()
+        cheap, rich_first = self._orders(ctx)[:2]
         placements = options.placements()[:24]
         for placed in placements:
-            rest = _counter(options.pool)
-            rest.subtract(placed)
-            rest.update(options.extra)
-            pool = sorted(rest.elements(), key=lambda c: (self._cost(ctx, c), c))
+            # what the placement leaves of the pool, and the extra cards: counted in a plain dict (the order
+            # they come in is the sort's alone: cards of equal place are the same card)
+            rest = dict(options.pool)
+            for c in placed:
+                rest[c] -= 1
+            for c, k in options.extra.items():
+                rest[c] = rest.get(c, 0) + k
+            pool = sorted([c for c, k in rest.items() for _ in range(k)], key=cheap.__getitem__)
             base = options.forced + placed
             out.add(tuple(sorted(base + tuple(pool[:options.free]))))
-            rich = sorted(pool, key=lambda c: (-self._points(ctx.rules, c), self._cost(ctx, c), c))
+            rich = sorted(pool, key=rich_first.__getitem__)
             out.add(tuple(sorted(base + tuple(rich[:options.free]))))
         lead = options.lead
         if not options.pool and not options.forced and lead.suit != TRUMP:
@@ -291,24 +340,24 @@ class HeuristicPlayer:
             if (ruff, key[c]) > (best_ruff, best_rank):
                 best, best_rank, best_ruff = i, key[c], ruff
         mine = list(options.forced) if options.forced else sorted(set(options.pool) | set(options.extra))
-        rules = ctx.rules
+        cheap, _, dull, giving = self._orders(ctx)
         partner_winning = view.current[best][0] == view.partner
         if partner_winning:
             unseen = self._unseen(view)
             top = best_ruff or not any(m > 0 and suit[d] == led and key[d] > best_rank for d, m in enumerate(unseen))
             if last or top:
-                return [max(mine, key=lambda c: (self._points(rules, c), -self._cost(ctx, c), c))]
-            return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c), c))]
+                return [max(mine, key=giving.__getitem__)]
+            return [min(mine, key=dull.__getitem__)]
 
-        def beats(c: int) -> bool:
+        # the cards that beat the best play so far: of the led suit and higher, or a ruff of a side suit
+        winners = []
+        for c in mine:
             ruff = suit[c] == TRUMP and led != TRUMP
-            if suit[c] != led and not ruff:
-                return False
-            return (ruff, key[c]) > (best_ruff, best_rank)
-        winners = [c for c in mine if beats(c)]
+            if (suit[c] == led or ruff) and (ruff, key[c]) > (best_ruff, best_rank):
+                winners.append(c)
         if winners:
-            cheapest = min(winners, key=lambda c: (self._cost(ctx, c), c))
+            cheapest = min(winners, key=cheap.__getitem__)
             ruff = suit[cheapest] == TRUMP and led != TRUMP
             if trick_points > 0 or last or not ruff:
                 return [cheapest]
-        return [min(mine, key=lambda c: (self._points(rules, c), self._cost(ctx, c), c))]
+        return [min(mine, key=dull.__getitem__)]
