@@ -203,9 +203,12 @@ class _Shared:
 def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
     """Ruleset arguments (bundled names or paths of users' rule files) as names, and each file's ruleset
     as the handshake announces it to the engine: name, what it extends, path and text (docs/protocol.md)."""
-    from reference_impl.rules import is_rule_file, load_file
+    from reference_impl.rules import catalogue_names, is_rule_file, library_file, load_file
     names, files = [], []
+    catalogue = set(catalogue_names())
     for spec in specs:
+        if spec in catalogue:   # a house-rule file of the catalogue, by name: announced as its file is
+            spec = library_file(spec)
         if not is_rule_file(spec):
             names.append(spec)
             continue

@@ -246,6 +246,26 @@ def catalogue_names() -> list[str]:
     return list(_names()[2])
 
 
+def library_file(name: str) -> str:
+    """The file of the library that defines the bundled or catalogue ruleset ``name`` (a KeyError if none)."""
+    return _library().rulesets[name].file
+
+
+def _library_ruleset(p) -> "Rules | None":
+    """A file of the library itself given by its path (a rulebook, a derived ruleset or a house-rule file of
+    the catalogue): the library's own ruleset, checked with the library, as its name gives it. Read alone,
+    it would find nothing it extends."""
+    import os
+    from tractor_dsl.bundled import default_spec_dir
+    try:
+        if not p.resolve().is_relative_to(default_spec_dir()):
+            return None
+        return next((_bundled(n) for n, rs in _library().rulesets.items()
+                     if os.path.exists(rs.file) and os.path.samefile(rs.file, p)), None)
+    except (OSError, ValueError):
+        return None
+
+
 _NAMES: tuple = (None, (), ())   # (the library, its bundled names, its catalogue names)
 
 
@@ -306,6 +326,8 @@ def load_file(path) -> Rules:
         key = None
     if key is not None and key in _FILES:
         rules = _FILES[key]
+    elif key is not None and (mine := _library_ruleset(p)) is not None:
+        rules = _FILES[key] = mine
     else:
         from tractor_dsl.checker import load
         lib = load([p])

@@ -39,6 +39,8 @@ SLOW_MODULES = {
 SLOW_TESTS = {
     "tests/conformance/test_vectors.py::test_every_vector_line_is_valid": "every vector line against the schemas",
     "tests/conformance/test_vectors.py::test_export_and_check_round_trip": "every ruleset's vectors written and read",
+    "tests/conformance/test_catalogue_by_name.py::test_every_catalogue_file_has_a_default_suite":
+        "the default suite of every house-rule file, generated",
 }
 
 

@@ -168,8 +168,10 @@ def _cards(value, what: str) -> list[int]:
 
 @lru_cache(maxsize=None)
 def _known_rulesets() -> frozenset:
-    from reference_impl.rules import ruleset_names
-    return frozenset(ruleset_names()) | frozenset(SERVED)
+    """The names a request may give: the bundled rulesets, the house-rule catalogue's (found by name like
+    every command finds them, though the handshake lists the bundled ones) and the files served."""
+    from reference_impl.rules import catalogue_names, ruleset_names
+    return frozenset(ruleset_names()) | frozenset(catalogue_names()) | frozenset(SERVED)
 
 
 def _rules(name):
