@@ -113,10 +113,16 @@ def redeal_for_contents(rules: Rules, level: str, hands, trace: list[str] | None
     return False
 
 
-def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dict[int, list[int]], list[int]]:
+def dealt_pack(rules: Rules) -> list[int]:
+    """The cards a hand of the ruleset deals: its decks, less the cards ``equipment.removed`` takes out (V05)."""
     pack = full_pack(rules.decks)
-    for rank, suit in rules.checked.values.get("equipment.removed") or ():   # cards out of the pack (V05)
+    for rank, suit in rules.checked.values.get("equipment.removed") or ():
         pack.remove(card(rank, suit))
+    return pack
+
+
+def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dict[int, list[int]], list[int]]:
+    pack = dealt_pack(rules)
     rng.shuffle(pack)
     players = rules["equipment.players"]  # four: the schema allows no other number
     hands: dict[int, list[int]] = {s: [] for s in range(players)}

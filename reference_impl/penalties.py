@@ -252,8 +252,13 @@ def judge_penalties(rules: Rules, faults: Sequence[Fault], attackers_points: int
 
 
 def by_points_step(rules: Rules) -> int:
-    """Points per level above the stage: the attackers' +1 band's low end minus ``score.threshold``."""
+    """Points per level above the stage: the attackers' +1 band's low end minus ``score.threshold``; a table
+    with no +1 band of its own reaches +1 inside a stepping band (``band 40.. -> attackers +0 step 20``, V01:
+    +1 from 60)."""
     lows = [b.low for b in rules.bands if b.side == "attackers" and b.levels == 1 and b.low is not None]
+    if not lows:
+        lows = [b.low + (1 - b.levels) * b.step for b in rules.bands
+                if b.side == "attackers" and b.step and b.low is not None and b.levels <= 1]
     if not lows:
         raise ValueError(f"{rules.name} has no attackers' +1 band to take the step from")
     return min(lows) - rules["score.threshold"]

@@ -103,15 +103,14 @@ def _remove(hand: list[int], cards) -> None:
 
 def hand_machine(engine, ruleset: str) -> type[RuleBasedStateMachine]:
     """A state machine class that plays whole hands of ``ruleset`` through ``engine`` (see the module doc)."""
-    from reference_impl.cards import full_pack
     from reference_impl.combos import classify
-    from reference_impl.hand import _declaration_options
+    from reference_impl.hand import _declaration_options, dealt_pack
     from reference_impl.rules import rules_for
     from reference_impl.sampling import random_follow, random_lead
     from reference_impl.trump import context
 
     rules = rules_for(ruleset)
-    pack_tokens = tuple(_fmt(sorted(full_pack(rules.decks))))
+    pack_tokens = tuple(_fmt(sorted(dealt_pack(rules))))   # the removed cards (V05) out
     fixed = set(rules["trump.fixed_ranks"])
     levels = tuple(r for r in rules["level.ranks"] if r not in fixed and r != "NT")   # NT (V66): no rank
     start = rules["level.start"] if rules["level.start"] in levels else levels[0]

@@ -148,7 +148,10 @@ def build(d: Draw, rules, sc: Scenario) -> dict:
         off = Counter(singles(d, other_pool, n - m + d.int(0, 3)) or [])
         play = list(in_suit.elements()) + (singles(d, off, n - m) or [])
         if d.bool() and m and off - Counter(play[m:]):  # one led-suit card kept back
-            play[d.int(0, m - 1)] = singles(d, off - Counter(play[m:]), 1)[0]
+            instead = singles(d, off - Counter(play[m:]), 1)[0]   # drawn before the place, as the suite's
+            kept = d.int(0, m - 1)                                 # vectors were
+            d.require(kept < len(play))   # a suit too short for m cards (level cards in their suits, V06)
+            play[kept] = instead
         return _input(level, trump, lead_cards, in_suit + off, play)
 
     rungs: list = []

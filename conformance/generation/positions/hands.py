@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reference_impl.cards import full_pack, rank_of
+from reference_impl.cards import rank_of
 from reference_impl.combos import classify, tractor_candidates, unit_sizes
 from reference_impl.following import judge_follow_combo, obligation
+from reference_impl.hand import dealt_pack
 from reference_impl.rules import Trace
 from reference_impl.trump import context
 
@@ -138,7 +139,7 @@ def build_hand(d: Draw, rules, sc: Scenario) -> dict:
     banker = None if first_hand else d.int(0, 3)
     if at is not None and banker is not None:   # the banker's team plays the level aimed at (level.knock_back)
         team_levels[banker % 2] = at
-    pack = d.permutation(full_pack(rules.decks))
+    pack = d.permutation(dealt_pack(rules))
     n = rules.hand_size
     hands = [pack[i * n:(i + 1) * n] for i in range(4)]
     kitty = pack[4 * n:]

@@ -33,7 +33,10 @@ def edge_points(rules) -> tuple[int, ...]:
             for m in range(1, 5):
                 edges += [band.low + m * band.step - 5, band.low + m * band.step]
     edges += [-5, -100, 0, top, top + 5, 20 * top]
-    return tuple(v for v in dict.fromkeys(edges) if covered(rules, v))
+    from reference_impl.domains import point_step, points_bound
+    bound, step = points_bound(rules), point_step(rules)   # points a hand of the ruleset can give (v42: no throw
+    return tuple(v for v in dict.fromkeys(edges)            # penalty leaves 20 packs' worth out of reach)
+                 if covered(rules, v) and abs(v) <= bound and v % step == 0)
 
 
 def result_scenarios(rules) -> tuple[Scenario, ...]:
