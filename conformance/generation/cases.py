@@ -64,7 +64,8 @@ def available_operations() -> list[str]:
 
 
 def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
-             counts: dict | int | None = None, rules=None, decisions: bool = True, executor=None) -> list[dict]:
+             counts: dict | int | None = None, rules=None, decisions: bool = True, executor=None,
+             decided: list[dict] | None = None) -> list[dict]:
     """The seeded suite for ``ruleset`` (decision positions, then the random complement), in operation order.
 
     ``counts`` sets the random complement per operation (an int for every
@@ -72,14 +73,18 @@ def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
     one; ``decisions=False`` leaves out the decision positions (a small
     random sample, for tests of the runner); ``executor`` searches the
     distinguishing positions in parallel (the same suite on any number of
-    workers).
+    workers); ``decided`` gives the decision positions' cases already made
+    (a bundled ruleset's from its vectors), which are then not searched.
     """
     from reference_impl.rules import rules_for
     from conformance.generation.decisions import decision_positions
     rules = rules or rules_for(ruleset)
     wanted = [op for op in (ops or protocol.OPERATIONS) if op in set(available_operations())]
     by_op: dict[str, dict[str, dict]] = {op: {} for op in wanted}
-    positions = decision_positions(rules, seed, executor=executor)[0] if decisions else []
+    positions = decision_positions(rules, seed, executor=executor)[0] if decisions and decided is None else []
+    for case in decided or ():
+        if case["op"] in by_op:
+            by_op[case["op"]][case["id"]] = case
     for p in positions:
         if p.op not in by_op:
             continue
@@ -123,8 +128,13 @@ def suite(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0, counts:
     """What ``tractor conform --ruleset R`` runs: the vectors of a bundled ruleset at the default seed and
     counts (they are exactly what :func:`generate` gives, and load at once), else generated cases (their
     distinguishing positions searched on ``jobs`` local processes or a Dask ``scheduler``)."""
-    if seed == VECTOR_SEED and counts is None and (VECTOR_DIR / ruleset).is_dir():
-        return vector_cases(VECTOR_DIR, [ruleset], list(ops) if ops else None)
+    if seed == VECTOR_SEED and (VECTOR_DIR / ruleset).is_dir():
+        vectors = vector_cases(VECTOR_DIR, [ruleset], list(ops) if ops else None)
+        if counts is None:
+            return vectors
+        # other counts: the decision positions do not depend on them, and a bundled ruleset's are its vectors'
+        # cases that decide something (the drift check keeps them what generate() finds); the random part anew
+        return generate(ruleset, ops, seed, counts, decided=[c for c in vectors if c.get("decides")])
     if jobs == 1 and not scheduler:
         return generate(ruleset, ops, seed, counts)
     from conformance.running.parallel import executor

@@ -77,3 +77,12 @@ def test_decision_cases_say_what_they_decide(all_vectors):
     decided = [c for cases in all_vectors.values() for c in cases if c.get("decides")]
     assert len(decided) > 1000
     assert all(isinstance(d, str) and d for c in decided for d in c["decides"])
+
+
+def test_a_bundled_suite_at_other_counts_takes_its_decision_positions_from_the_vectors():
+    """`conform --count N` on a bundled ruleset reads the decision positions from its vectors instead of
+    searching them again; the suite is the one generate() finds by searching (the vectors' drift check keeps
+    the two equal)."""
+    from conformance.generation.cases import generate, suite
+    for ops, count in ((["classify", "winner"], 3), (["result", "kitty"], 20)):
+        assert suite("r000", ops, 0, count) == generate("r000", ops, 0, count)
