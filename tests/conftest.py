@@ -41,6 +41,19 @@ SLOW_TESTS = {
     "tests/conformance/test_vectors.py::test_export_and_check_round_trip": "every ruleset's vectors written and read",
     "tests/conformance/test_catalogue_by_name.py::test_every_catalogue_file_has_a_default_suite":
         "the default suite of every house-rule file, generated",
+    # whole conform runs whose cases are generated (a house file's, another seed's) and then analysed: the
+    # README's test command stays within its five minutes on two cores
+    "tests/conformance/test_asked_as.py::test_the_command_asks_a_house_file_under_the_name_the_engine_knows":
+        "three conform runs of a house file",
+    "tests/cli/test_conform_output.py::test_the_printed_explain_command_reproduces_the_case":
+        "a run of another seed, then explain",
+    "tests/cli/test_conform_output.py::test_the_analysis_after_the_run_says_what_it_does":
+        "a failing run on two workers with its analysis",
+    "tests/conformance/test_rule_files.py::test_play_and_vectors_take_a_file": "games and vectors of a house file",
+    "tests/parallel/test_parallel.py::test_attribution_and_clustering_give_the_same_analysis_on_any_number_of_workers":
+        "the analysis run twice",
+    "tests/conformance/test_run_plan.py::test_a_failing_engine_is_status_1_with_its_findings":
+        "a failing run with its findings",
 }
 
 

@@ -84,5 +84,4 @@ def test_a_bundled_suite_at_other_counts_takes_its_decision_positions_from_the_v
     searching them again; the suite is the one generate() finds by searching (the vectors' drift check keeps
     the two equal)."""
     from conformance.generation.cases import generate, suite
-    for ops, count in ((["classify", "winner"], 3), (["result", "kitty"], 20)):
-        assert suite("r000", ops, 0, count) == generate("r000", ops, 0, count)
+    assert suite("r000", ["classify", "result"], 0, 20) == generate("r000", ["classify", "result"], 0, 20)
