@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Iterator
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -31,3 +32,16 @@ def _catalogue_dir() -> Path:
     """``spec/variants/``, found once (finding the installed package costs more than the question, and every
     ruleset of the library is asked it when an engine starts)."""
     return default_spec_dir() / CATALOGUE
+
+
+def table_rows(name: str, columns: int) -> Iterator[list[str]]:
+    """The rows of a bundled tab-separated table (``spec/NAME``, e.g. ``inventory.tsv``): blank lines and
+    ``#`` comments skipped, each row split into ``columns`` fields (the last keeps any further tab); a row
+    with fewer is a ValueError."""
+    text = (default_spec_dir() / name).read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            row = line.split("\t", columns - 1)
+            if len(row) != columns:
+                raise ValueError(f"{name}: {len(row)} field(s) where {columns} are needed: {line[:80]}")
+            yield row

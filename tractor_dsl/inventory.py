@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from .bundled import default_spec_dir
+from .bundled import table_rows
 
 
 @dataclass(frozen=True)
@@ -29,14 +29,7 @@ class Entry:
 
 @lru_cache(maxsize=1)
 def entries() -> tuple[Entry, ...]:
-    text = (default_spec_dir() / "inventory.tsv").read_text(encoding="utf-8")
-    out = []
-    for line in text.splitlines():
-        if not line or line.startswith("#"):
-            continue
-        cid, kind, summary, zh = line.split("\t", 3)
-        out.append(Entry(cid, kind, summary, zh))
-    return tuple(out)
+    return tuple(Entry(*row) for row in table_rows("inventory.tsv", 4))
 
 
 @lru_cache(maxsize=1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .bundled import default_spec_dir
+from .bundled import table_rows
 
 
 @dataclass(frozen=True)
@@ -25,13 +25,7 @@ class Variant:
 
 @lru_cache(maxsize=1)
 def variants() -> tuple[Variant, ...]:
-    text = (default_spec_dir() / "variants.tsv").read_text(encoding="utf-8")
-    out = []
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            vid, point, point_zh, en, zh = line.split("\t", 4)
-            out.append(Variant(vid, point, point_zh, en, zh))
-    return tuple(out)
+    return tuple(Variant(*row) for row in table_rows("variants.tsv", 5))
 
 
 @lru_cache(maxsize=1)
