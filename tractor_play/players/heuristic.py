@@ -19,7 +19,7 @@
   cards, points last.
 
 Card order, suits and what wins come from the trick's context and from
-:func:`reference_impl.trick.winning_play` (the winner :func:`~reference_impl.trick.judge_trick` names); the
+:func:`reference_impl.trick.standing` (the winner :func:`~reference_impl.trick.judge_trick` names); the
 player never sees another hand.
 Ties are broken by the cards themselves, so its choices do not depend on the
 order in which the interpreter lists the options.
@@ -32,7 +32,7 @@ from collections import Counter
 from reference_impl.cards import RANKS
 from reference_impl.legal import Follows, Leads, _placements
 from reference_impl.seats import SeatView
-from reference_impl.trick import points_of, winning_play
+from reference_impl.trick import points_of, standing
 from reference_impl.trump import TRUMP
 
 
@@ -277,13 +277,14 @@ class HeuristicPlayer:
         trick_points = sum(points_of(ctx.rules, p) for p in plays)
         if options.n == 1:
             return self._follow_single(view, options, plays, last, trick_points)
-        winner = winning_play(ctx, plays)
+        now = standing(ctx, plays)
+        winner = now.winner
         partner_winning = view.current[winner][0] == view.partner
         candidates = self._candidates(ctx, options)
         if partner_winning and (last or winner == 0 and len(plays) == 2):
             return list(max(candidates, key=lambda p: (points_of(ctx.rules, p) - self._spend(ctx, p) / 50, p)))
         if not partner_winning:
-            winners = [p for p in candidates if winning_play(ctx, plays + [list(p)]) == len(plays)]
+            winners = [p for p in candidates if now.taken_by(p)]
             if winners and (trick_points > 0 or last or not self._is_ruff(ctx, options, winners[0])):
                 return list(min(winners, key=lambda p: (self._spend(ctx, p), p)))
         return list(min(candidates, key=lambda p: (points_of(ctx.rules, p), self._spend(ctx, p), p)))
