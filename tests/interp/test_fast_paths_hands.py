@@ -1,8 +1,9 @@
 """The fast paths of whole hands give the answers of the plain procedures they stand for.
 
-As :mod:`tests.interp.test_fast_paths`, for the procedures a whole hand asks most often: who takes a trick
-when one more play is weighed against the plays before it, written here the plain way, on random tricks of
-every bundled ruleset.
+As :mod:`tests.interp.test_fast_paths`, for the procedures a whole hand asks most often, on random positions
+of every bundled ruleset: who takes a trick when one more play is weighed against the plays before it (the
+weighing written here the plain way), and one more declaration judged after the sequence before it (against
+:func:`reference_impl.declaring.judge_declarations` of the whole sequence).
 """
 import random
 
@@ -82,3 +83,48 @@ def test_a_trick_standing_is_the_plain_weighing_of_every_play(name):
                     assert fast == (_plain_winner(ctx, plays[:k] + [p]) == k), (plays[:k], p)
                     taken += fast
     assert taken > 100
+
+
+def _shows(rules, level, rng):
+    """What a seat might show: level cards of a suit, jokers, the first-hand token, now and then anything."""
+    from reference_impl.cards import card
+    from reference_impl.seats import declaration_candidates
+    hand = tuple(sorted(rng.sample([c for c in range(54) for _ in range(rules.decks)], 30)))
+    shows = declaration_candidates(rules, level, hand)
+    shows += [(c,) * rng.randint(1, rules.decks) for c in (52, 53, card(level, "S"), rng.randrange(54))]
+    return shows
+
+
+@pytest.mark.parametrize("name", ruleset_names() + ["v74_retake_after_overcall", "v75_suit_precedence"])
+def test_a_declaration_judged_after_the_remembered_sequence_is_judged_as_the_whole_sequence(name):
+    from reference_impl.declaring import Declaring, judge_declarations
+    rules = rules_for(name)
+    rng = random.Random(name)
+    legal = 0
+    for level in ("2", "5", "A", "10"):
+        if level in rules["trump.fixed_ranks"]:
+            continue
+        for _ in range(40):
+            first_hand = rng.random() < 0.5
+            banker = None if first_hand else rng.randrange(4)
+            kitty_taken = rng.random() < 0.2
+            wrong = [(rng.randrange(4), [rng.randrange(52)])] if rng.random() < 0.3 else []
+            declaring = Declaring(rules, level, first_hand, kitty_taken, banker, wrong)
+            sequence = []
+            for _ in range(rng.randint(1, 6)):
+                seat = rng.randrange(4)
+                steps = _shows(rules, level, rng)
+                for shown in steps:
+                    fast = declaring.judge_next(seat, shown)
+                    plain = judge_declarations(rules, level, sequence + [(seat, list(shown))], first_hand,
+                                               kitty_taken, banker, wrong)
+                    assert (fast.value, fast.clauses, fast.reason, fast.detail, fast.extra) == \
+                        (plain.value, plain.clauses, plain.reason, plain.detail, plain.extra), (sequence, shown)
+                made = [s for s in steps if judge_declarations(rules, level, sequence + [(seat, list(s))],
+                                                               first_hand, False, banker, wrong).value.legal]
+                if made:
+                    shown = rng.choice(made)
+                    legal += 1
+                    sequence.append((seat, list(shown)))
+                    declaring.add(seat, shown)
+    assert legal > 50
