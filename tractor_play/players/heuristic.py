@@ -64,7 +64,7 @@ def _card_tables(ctx) -> tuple:
 class HeuristicPlayer:
     def __init__(self, seed):
         self.rng = random.Random(seed)
-        self._seen: tuple = (None, 0, [0] * 54)   # (first trick, tricks counted, copies seen per card)
+        self._seen: tuple = (None, 0, None)   # (first trick, tricks counted, copies per card not seen in them)
         self._void_cache: tuple = (None, 0, {})    # (first trick, tricks counted, voids seen)
 
     # ------------------------------------------------------------------ helpers
@@ -103,16 +103,15 @@ class HeuristicPlayer:
     def _unseen(self, view: SeatView) -> list[int]:
         """Copies of each card (0–53) that some other hand may still hold."""
         first = view.tricks[0] if view.tricks else None
-        cached_first, counted, seen = self._seen
-        if cached_first is not first or counted > len(view.tricks):
-            counted, seen = 0, [0] * 54
+        cached_first, counted, left = self._seen
+        if cached_first is not first or counted > len(view.tricks) or left is None:
+            counted, left = 0, [view.rules.decks] * 54
         for t in view.tricks[counted:]:
             for _, p in t.plays:
                 for c in p:
-                    seen[c] += 1
-        self._seen = (first, len(view.tricks), seen)
-        decks = view.rules.decks
-        out = [decks - k for k in seen]
+                    left[c] -= 1
+        self._seen = (first, len(view.tricks), left)
+        out = left.copy()
         for _, p in view.current:
             for c in p:
                 out[c] -= 1
@@ -212,15 +211,17 @@ class HeuristicPlayer:
 
         # the highest unseen card of each suit held in at least 1, 2, 3 copies
         tops: dict[tuple[int, int], int] = {}
+        most: dict[int, int] = {}   # suit -> the most copies of one card met so far: those sizes have their top
         suit_of = ctx.suit
         for d in self._by_strength(ctx):  # the strongest first: the first card met of a suit and size is its top
             m = unseen[d]
             if m > 0:
                 sd = suit_of[d]
-                for size in range(1, m + 1):
-                    k = (sd, size)
-                    if k not in tops:
-                        tops[k] = key[d]
+                had = most.get(sd, 0)
+                if m > had:
+                    most[sd] = m
+                    for size in range(had + 1, m + 1):
+                        tops[(sd, size)] = key[d]
 
         def safe(unit: tuple) -> bool:
             if unit.count(unit[0]) != len(unit):  # cards of more than one kind
