@@ -16,7 +16,6 @@ from typing import Any
 
 from .cards import card, format_cards, full_pack
 from .combos import classify
-from .following import judge_follow_combo
 from .leading import judge_lead
 from .rules import Rules
 from .legal import follow_options, lead_options
@@ -323,7 +322,7 @@ def _play_trick(ctx, hands, leader: int, banker_team: int, table: _Table, trace:
             journal.append(("follows", (ctx.level, ctx.trump, tuple(lead), tuple(sorted(hands[seat]))), options))
         current = tuple((s, tuple(p)) for s, p in plays)
         play = list(table.players[seat].follow(table.view(seat, hands, current), options))
-        if not judge_follow_combo(ctx, combo, options.hand, play, options.obliged).value:
+        if not options.judge(play).value:   # judge_follow_combo, with what follow_options worked out
             raise HandError(f"seat {seat} followed with {format_cards(play)}, which is not a legal follow")
         plays.append((seat, play))
     for seat, play in plays:

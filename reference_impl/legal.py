@@ -66,6 +66,7 @@ class Follows:
     _placements: list | None = field(default=None, repr=False)
     # what following.obligation gave for the holding of the led suit: (required, chosen, clause ids), or None
     obliged: tuple | None = field(default=None, repr=False)
+    suited: Counter | None = field(default=None, repr=False)   # the hand's cards of the led suit, when counted
 
     @property
     def n(self) -> int:
@@ -93,7 +94,12 @@ class Follows:
                 yield play
 
     def __contains__(self, play: Iterable[int]) -> bool:
-        return bool(judge_follow_combo(self.ctx, self.lead, self.hand, list(play), self.obliged).value)
+        return bool(self.judge(play).value)
+
+    def judge(self, play: Iterable[int]):
+        """:func:`following.judge_follow_combo` of ``play`` from this hand, with the obligation and the holding
+        of the led suit worked out here."""
+        return judge_follow_combo(self.ctx, self.lead, self.hand, list(play), self.obliged, self.suited)
 
     def count(self, limit: int | None = None) -> int:
         """How many legal follows there are (stops counting at ``limit``)."""
@@ -166,8 +172,9 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
     must_suit = ctx.rules["follow.suit"]
     if held <= n:
         if must_suit:
-            return Follows(ctx, lead, hand, tuple(sorted(in_suit.elements())), (), Counter(), off_suit, n - held)
-        return Follows(ctx, lead, hand, (), (), Counter(), Counter(hand), n)
+            return Follows(ctx, lead, hand, tuple(sorted(in_suit.elements())), (), Counter(), off_suit, n - held,
+                           suited=in_suit)
+        return Follows(ctx, lead, hand, (), (), Counter(), Counter(hand), n, suited=in_suit)
     trace = Trace()
     required, chosen = obligation(ctx, lead, in_suit, trace)
     obliged = (tuple(required), tuple(chosen), tuple(trace.ids))
@@ -178,7 +185,7 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
         units = tuple(u for u in units if u != (1, 1))
     else:
         free = n - sum(sz * ln for sz, ln in units)
-    return Follows(ctx, lead, hand, (), units, in_suit, extra, free, tuple(chosen), obliged=obliged)
+    return Follows(ctx, lead, hand, (), units, in_suit, extra, free, tuple(chosen), obliged=obliged, suited=in_suit)
 
 
 def _placements(ctx: Context, suit: int, units: tuple[Unit, ...], counts: Counter,
