@@ -172,14 +172,14 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
     must_suit = ctx.rules["follow.suit"]
     if held <= n:
         if must_suit:
-            return Follows(ctx, lead, hand, tuple(sorted(in_suit.elements())), (), Counter(), off_suit, n - held,
+            return Follows(ctx, lead, hand, tuple(sorted(in_suit.elements())), (), _counter(()), off_suit, n - held,
                            suited=in_suit)
-        return Follows(ctx, lead, hand, (), (), Counter(), Counter(hand), n, suited=in_suit)
+        return Follows(ctx, lead, hand, (), (), _counter(()), _counter(hand), n, suited=in_suit)
     trace = Trace()
     required, chosen = obligation(ctx, lead, in_suit, trace)
     obliged = (tuple(required), tuple(chosen), tuple(trace.ids))
     units = tuple(sorted(required, key=lambda u: (-u[1], -u[0])))
-    extra = Counter() if must_suit else off_suit
+    extra = _counter(()) if must_suit else off_suit
     if not extra:  # a required single is any card of the pool: it is a free card
         free = n - sum(sz * ln for sz, ln in units if (sz, ln) != (1, 1))
         units = tuple(u for u in units if u != (1, 1))
@@ -321,12 +321,14 @@ def lead_units(ctx: Context, hand: Counter) -> list[Play]:
     """Every single, pair, triple and tractor ``hand`` holds, each once, as sorted tuples."""
     out: list[Play] = []
     sizes = sorted(unit_sizes(ctx))
+    least = sizes[0] if sizes else 2   # a card held fewer times is a single only
     for c in sorted(hand):
         n = hand[c]
         out.append((c,))
-        for s in sizes:
-            if n >= s:
-                out.append((c,) * s)
+        if n >= least:
+            for s in sizes:
+                if n >= s:
+                    out.append((c,) * s)
     t_sizes = tractor_sizes(ctx)
     if ctx.rules["tractor.mixed"] and len(t_sizes) > 1:
         return out + _mixed_tractors(ctx, hand, t_sizes)
