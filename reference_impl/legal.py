@@ -166,8 +166,12 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
     n = lead.n
     suit = lead.suit
     s = ctx.suit
-    in_suit = _counter({c: k for c, k in hand.items() if s[c] == suit})
-    off_suit = _counter({c: k for c, k in hand.items() if s[c] != suit})
+    in_suit, off_suit = _counter(()), _counter(())   # the hand's cards of the led suit, and the others
+    for c, k in hand.items():
+        if s[c] == suit:
+            in_suit[c] = k
+        else:
+            off_suit[c] = k
     held = sum(in_suit.values())
     must_suit = ctx.rules["follow.suit"]
     if held <= n:

@@ -150,11 +150,16 @@ class HeuristicPlayer:
         jokers = sum(1 for c in view.hand if c >= 52)
         level_cards = sum(1 for c in view.hand if c < 52 and c % 13 == RANKS.index(view.level))
         best, best_n = None, 0
+        suited: dict[int, int] = {}   # shown card -> the other cards of its suit held (options share cards)
         for option in options:
             # the trumps this declaration would make: its suit, the level cards and the jokers
             n = jokers + level_cards
             if option[0] < 52:
-                n += sum(1 for c in view.hand if c < 52 and c // 13 == option[0] // 13 and c % 13 != option[0] % 13)
+                shown = option[0]
+                if shown not in suited:
+                    suited[shown] = sum(1 for c in view.hand if c < 52 and c // 13 == shown // 13
+                                        and c % 13 != shown % 13)
+                n += suited[shown]
             if standing == view.seat:
                 n += len(option)  # reinforcing: the same trump, made safer
             if best is None or (n, len(option)) > (best_n, len(best)):
@@ -205,7 +210,7 @@ class HeuristicPlayer:
         ruffable = {s for o in opponents for s in voids.get(o, ())}
         key = ctx.key
         units = options.units
-        tractors = [u for u in units if u.count(u[0]) != len(u)]  # units of more than one kind of card
+        tractors = [u for u in units if u[0] != u[-1]]  # units of more than one kind of card (units are sorted)
         if tractors:
             return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]], u)))
 
@@ -273,9 +278,9 @@ class HeuristicPlayer:
 
     def follow(self, view: SeatView, options: Follows) -> list[int]:
         ctx = view.ctx
-        plays = [list(p) for _, p in view.current]
+        plays = [p for _, p in view.current]
         last = len(plays) == 3
-        trick_points = sum(points_of(ctx.rules, p) for p in plays)
+        trick_points = points_of(ctx.rules, [c for p in plays for c in p])
         if options.n == 1:
             return self._follow_single(view, options, plays, last, trick_points)
         now = standing(ctx, plays)
