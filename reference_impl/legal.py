@@ -326,8 +326,7 @@ def lead_units(ctx: Context, hand: Counter) -> list[Play]:
     out: list[Play] = []
     sizes = sorted(unit_sizes(ctx))
     least = sizes[0] if sizes else 2   # a card held fewer times is a single only
-    for c in sorted(hand):
-        n = hand[c]
+    for c, n in sorted(hand.items()):
         out.append((c,))
         if n >= least:
             for s in sizes:
