@@ -48,10 +48,12 @@ def _upgrades(ctx: Context, lead: Combo, play: Combo) -> bool:
 
 
 def _structure_ok(ctx: Context, lead: Combo, play: Combo, ruff: bool, trace: Trace) -> bool:
-    if play.n != lead.n:
+    if len(play.cards) != len(lead.cards):
         return False
-    if lead.kind != "throw" and play.kind == lead.kind and play.largest.unit == lead.largest.unit:
-        return True
+    if lead.kind != "throw" and play.kind == lead.kind:
+        mine, led = play.components[0], lead.components[0]   # the largest components: the same unit
+        if mine.size == led.size and mine.length == led.length:
+            return True
     if ruff:
         trace.add(ctx.rules.clause("ruff.structure"))
         structure = ctx.rules["ruff.structure"]

@@ -241,7 +241,10 @@ class HeuristicPlayer:
             card at least the highest unseen card of its suit, whatever its shape."""
             if check == "components_unbeatable":
                 return safe(unit)
-            return all(tops.get((ctx.suit[c], 1), -1) <= key[c] for c in unit)
+            for c in unit:
+                if tops.get((suit_of[c], 1), -1) > key[c]:
+                    return False
+            return True
 
         side = [u for u in units if ctx.suit[u[0]] != TRUMP and ctx.suit[u[0]] not in ruffable]
         if options.throws_allowed:
