@@ -326,9 +326,11 @@ def lead_units(ctx: Context, hand: Counter) -> list[Play]:
     out: list[Play] = []
     sizes = sorted(unit_sizes(ctx))
     least = sizes[0] if sizes else 2   # a card held fewer times is a single only
+    often: list[tuple[int, int]] = []  # the cards held at least that often, with their copies
     for c, n in sorted(hand.items()):
         out.append((c,))
         if n >= least:
+            often.append((c, n))
             for s in sizes:
                 if n >= s:
                     out.append((c,) * s)
@@ -339,7 +341,7 @@ def lead_units(ctx: Context, hand: Counter) -> list[Play]:
     seen: set = set()
     where, suit_of = ctx.where, ctx.suit
     for size in t_sizes:
-        big = [c for c, n in hand.items() if n >= size]
+        big = [c for c, n in (often if size >= least else hand.items()) if n >= size]
         if len(big) < min_len:
             continue  # a tractor takes a card held ``size`` times at each of min_len positions at least
         # the positions, run by run, where the hand holds a card ``size`` times: tractors lie within them

@@ -42,7 +42,7 @@ def best_unit_key(ctx: Context, unit: tuple[int, int], counts: dict, suit: int) 
 
 def _upgrades(ctx: Context, lead: Combo, play: Combo) -> bool:
     """A tractor of triples answering a tractor of pairs with as many cards (999888 vs AAKKQQ)."""
-    if not ctx.rules["compare.element_over_length"] or lead.kind != "tractor" or play.kind != "tractor":
+    if lead.kind != "tractor" or play.kind != "tractor" or not ctx.rules["compare.element_over_length"]:
         return False
     return lead.largest.size == 2 and play.largest.size == 3 and lead.n == play.n
 
