@@ -145,36 +145,90 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
     The first refused declaration stops the judgment; ``extra["index"]`` is
     its position in ``sequence``.
     """
-    trace = Trace()
-    trace.add(rules.clause("declare.overcall_by"))
-    barred: set[tuple[int, int]] = set()  # (seat, suit) a partner's wrong declaration closed
-    if wrong:
-        trace.add(rules.clause("declare.wrong_bars_partner"))
-        if rules["declare.wrong_bars_partner"]:
-            barred = {((seat + 2) % 4, suit_of(c)) for seat, cards in wrong for c in cards if not is_joker(c)}
-    moves = rules["declare.first_hand_banker"] == "last_declarer"
-    if moves != (rules["declare.overcall_moves_bank"] == "first_hand"):
-        raise ValueError(f"{rules.name}: declare.first_hand_banker = {rules['declare.first_hand_banker']} "
-                         f"contradicts declare.overcall_moves_bank = {rules['declare.overcall_moves_bank']}")
-    token = None
-    if first_hand and rules["declare.first_hand_card"] is not None:
-        token = card(*rules["declare.first_hand_card"])
-    state = DeclarationState(True, None, None, None if first_hand else banker, None)
-    sequence = [(seat, list(cards)) for seat, cards in sequence]
+    declaring = Declaring(rules, level, first_hand, kitty_taken, banker, wrong)
+    last = len(sequence) - 1
+    for i, (seat, shown) in enumerate(sequence):
+        refused = declaring.step(seat, shown, i == last)
+        if refused is not None:
+            return refused
+    return declaring.judgment()
 
-    def refuse(i: int, reason: str, detail: str) -> Judgment:
-        trace.add(rules.clause("declare.wrong_points"))
+
+class Declaring:
+    """The declarations of a hand judged one at a time (what :func:`judge_declarations` does in order).
+
+    :meth:`judge_next` judges one more declaration after those already
+    :meth:`add`-ed — the judgment :func:`judge_declarations` gives for the
+    sequence with it appended — without judging the earlier ones again (a
+    hand judges every declaration each seat could make, at every turn).
+    """
+
+    __slots__ = ("rules", "level", "first_hand", "kitty_taken", "barred", "token", "moves", "retake", "state",
+                 "own", "trace", "sequence")
+
+    def __init__(self, rules: Rules, level: str, first_hand: bool, kitty_taken: bool = False,
+                 banker: int | None = None, wrong: Sequence[tuple[int, Iterable[int]]] = ()):
+        self.rules, self.level, self.first_hand, self.kitty_taken = rules, level, first_hand, kitty_taken
+        trace = self.trace = Trace()
+        trace.add(rules.clause("declare.overcall_by"))
+        self.barred: set[tuple[int, int]] = set()  # (seat, suit) a partner's wrong declaration closed
+        if wrong:
+            trace.add(rules.clause("declare.wrong_bars_partner"))
+            if rules["declare.wrong_bars_partner"]:
+                self.barred = {((seat + 2) % 4, suit_of(c)) for seat, cards in wrong for c in cards
+                               if not is_joker(c)}
+        self.moves = rules["declare.first_hand_banker"] == "last_declarer"
+        if self.moves != (rules["declare.overcall_moves_bank"] == "first_hand"):
+            raise ValueError(f"{rules.name}: declare.first_hand_banker = {rules['declare.first_hand_banker']} "
+                             f"contradicts declare.overcall_moves_bank = {rules['declare.overcall_moves_bank']}")
+        self.token = None
+        if first_hand and rules["declare.first_hand_card"] is not None:
+            self.token = card(*rules["declare.first_hand_card"])
+        self.state = DeclarationState(True, None, None, None if first_hand else banker, None)
+        self.retake = bool(rules.checked.values.get("declare.retake"))
+        self.own: dict[int, tuple[int, int]] = {}   # seat -> (card, copies) of its own last declaration
+        self.sequence: list[tuple[int, list[int]]] = []
+
+    def judgment(self) -> Judgment:
+        """The judgment of the declarations stepped through, every one legal."""
+        return Judgment(self.state, self.trace.tuple(), "ok", "legal", {"index": None, "penalty_points": 0})
+
+    def add(self, seat: int, shown: Iterable[int]) -> None:
+        """Take one more declaration, judged legal, as made (it is not the last of a judged sequence)."""
+        if self.step(seat, shown, False) is not None:
+            raise ValueError(f"seat {seat}'s declaration {list(shown)} is refused: it cannot be added")
+
+    def judge_next(self, seat: int, shown: Iterable[int]) -> Judgment:
+        """:func:`judge_declarations` of the declarations added so far and then this one."""
+        fork = Declaring.__new__(Declaring)
+        fork.rules, fork.level, fork.first_hand, fork.kitty_taken = self.rules, self.level, self.first_hand, \
+            self.kitty_taken
+        fork.barred, fork.token, fork.moves, fork.retake = self.barred, self.token, self.moves, self.retake
+        fork.state, fork.own, fork.sequence = self.state, dict(self.own), list(self.sequence)
+        fork.trace = Trace()
+        fork.trace.ids = list(self.trace.ids)
+        refused = fork.step(seat, shown, True)   # a Judgment of a refusal is false: tested against None
+        return fork.judgment() if refused is None else refused
+
+    def _refuse(self, reason: str, detail: str) -> Judgment:
+        rules, state = self.rules, self.state
+        i = len(self.sequence) - 1
+        self.trace.add(rules.clause("declare.wrong_points"))
         refused = DeclarationState(False, state.trump, state.declarer, state.banker, state.strength,
                                    state.card, state.overcalls)
-        return Judgment(refused, trace.tuple(), reason, f"declaration {i} (seat {sequence[i][0]}): {detail}",
+        return Judgment(refused, self.trace.tuple(), reason, f"declaration {i} (seat {self.sequence[i][0]}): {detail}",
                         {"index": i, "penalty_points": rules["declare.wrong_points"]})
 
-    retake = bool(rules.checked.values.get("declare.retake"))
-    own: dict[int, tuple[int, int]] = {}   # seat -> (card, copies) of its own last declaration
-    for i, (seat, shown) in enumerate(sequence):
-        if kitty_taken and i == len(sequence) - 1 and rules["declare.closes"] == "kitty_taken":
+    def step(self, seat: int, shown: Iterable[int], last: bool) -> Judgment | None:
+        """Judge one more declaration (``last`` when it ends the sequence judged): None when it stands, the
+        refusal when it is refused (the state then stays that before it)."""
+        rules, trace, state, own, level, refuse = self.rules, self.trace, self.state, self.own, self.level, \
+            self._refuse
+        first_hand, token = self.first_hand, self.token
+        self.sequence.append((seat, list(shown)))
+        if self.kitty_taken and last and rules["declare.closes"] == "kitty_taken":
             trace.add(rules.clause("declare.closes"))
-            return refuse(i, "kitty_taken", "the kitty has been taken up")
+            return refuse("kitty_taken", "the kitty has been taken up")
         declared = list(shown)
         reinforcing = (state.declarer == seat and bool(declared)
                        and declared.count(state.card) == len(declared))
@@ -184,40 +238,41 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
                 if not all(c == token for c in declared):
                     declared.remove(token)
             elif not reinforcing:
-                return refuse(i, "missing_first_hand_card", f"{text(token)} not shown")
+                return refuse("missing_first_hand_card", f"{text(token)} not shown")
         if not declared:
-            return refuse(i, "wrong_count", "no cards declared")
+            return refuse("wrong_count", "no cards declared")
         c = declared[0]
         if declared.count(c) != len(declared):  # a card other than the first
-            return refuse(i, "mixed_cards", " ".join(text(d) for d in declared))
+            return refuse("mixed_cards", " ".join(text(d) for d in declared))
         n = len(declared)
         if is_joker(c):
             trace.add(rules.clause("declare.joker_pairs"))
             if not rules["declare.joker_pairs"]:
-                return refuse(i, "jokers_not_allowed", text(c))
+                return refuse("jokers_not_allowed", text(c))
             if n < 2:
-                return refuse(i, "wrong_count", "a joker declares only as a pair")
+                return refuse("wrong_count", "a joker declares only as a pair")
         elif rank_of(c) != level:
-            return refuse(i, "not_level_card", f"{text(c)} is not a level card at level {level}")
+            return refuse("not_level_card", f"{text(c)} is not a level card at level {level}")
         if level == NO_TRUMP_LEVEL:   # V66: no card is a level card, and a joker pair names nothing more
             trace.add(rules.clause("level.ranks"))
-            return refuse(i, "not_level_card", f"nothing is declared at the no-trump level {NO_TRUMP_LEVEL}: "
-                                               f"the hand is played without a trump suit")
-        elif i == len(sequence) - 1 and (seat, suit_of(c)) in barred:
-            return refuse(i, "partner_barred", f"seat {seat}'s partner declared {text(c)[-1]} wrongly")
+            return refuse("not_level_card", f"nothing is declared at the no-trump level {NO_TRUMP_LEVEL}: "
+                                            f"the hand is played without a trump suit")
+        elif last and (seat, suit_of(c)) in self.barred:
+            return refuse("partner_barred", f"seat {seat}'s partner declared {text(c)[-1]} wrongly")
         if n > rules.decks:
-            return refuse(i, "wrong_count", f"{n} copies of {text(c)} with {rules.decks} decks")
+            return refuse("wrong_count", f"{n} copies of {text(c)} with {rules.decks} decks")
 
-        if retake and seat != state.declarer and own.get(seat, (None,))[0] == c and not is_joker(c):
+        if self.retake and seat != state.declarer and own.get(seat, (None,))[0] == c and not is_joker(c):
             # declare.retake: an overcalled declarer adds copies of his card; an equal count takes trump back
             trace.add(*rules.clauses_of("declare.retake"))
             total = own[seat][1] + n
             if total > rules.decks:
-                return refuse(i, "wrong_count", f"{total} copies of {text(c)} with {rules.decks} decks")
+                return refuse("wrong_count", f"{total} copies of {text(c)} with {rules.decks} decks")
             if total >= state.strength[0] and not is_joker(state.card):
                 own[seat] = (c, total)
-                state = DeclarationState(True, suit_of(c), seat, state.banker, (total, 0), c, state.overcalls + 1)
-                continue
+                self.state = DeclarationState(True, suit_of(c), seat, state.banker, (total, 0), c,
+                                              state.overcalls + 1)
+                return None
         if state.card is None:  # the first declaration
             trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
             if is_joker(c):
@@ -225,45 +280,45 @@ def judge_declarations(rules: Rules, level: str, sequence: Sequence[tuple[int, I
             new_banker = seat if first_hand else state.banker
             if first_hand:
                 trace.add(rules.clause("declare.first_hand_banker"))
-            state = DeclarationState(True, trump, seat, new_banker, (n, _JOKER_RANK.get(c, 0)), c, 0)
+            self.state = DeclarationState(True, trump, seat, new_banker, (n, _JOKER_RANK.get(c, 0)), c, 0)
             own[seat] = (c, n)
-            continue
+            return None
         if seat == state.declarer and c == state.card:
             trace.add(rules.clause("declare.reinforce"))
             if not rules["declare.reinforce"]:
-                return refuse(i, "no_reinforce", f"seat {seat} adds {text(c)}")
+                return refuse("no_reinforce", f"seat {seat} adds {text(c)}")
             total = state.strength[0] + n
             if total > rules.decks:
-                return refuse(i, "wrong_count", f"{total} copies of {text(c)} with {rules.decks} decks")
-            state = DeclarationState(True, state.trump, seat, state.banker, (total, state.strength[1]),
-                                     c, state.overcalls)
+                return refuse("wrong_count", f"{total} copies of {text(c)} with {rules.decks} decks")
+            self.state = DeclarationState(True, state.trump, seat, state.banker, (total, state.strength[1]),
+                                          c, state.overcalls)
             own[seat] = (c, total)
-            continue
+            return None
         if seat == state.declarer:
             trace.add(rules.clause("declare.self_overcall"))
             if not rules["declare.self_overcall"]:
-                return refuse(i, "self_overcall", f"seat {seat} already declared {text(state.card)}")
+                return refuse("self_overcall", f"seat {seat} already declared {text(state.card)}")
         if state.overcalls >= 1:
             trace.add(rules.clause("declare.after_overcall"))
             if rules["declare.after_overcall"] == "jokers_only" and not is_joker(c):
-                return refuse(i, "jokers_only", f"{text(c)} after an overcall")
+                return refuse("jokers_only", f"{text(c)} after an overcall")
         strength = (n, _JOKER_RANK.get(c, 0))
         precedes = _precedes(rules, c, state.card, n, state.strength[0])
         if precedes:
             trace.add(*rules.clauses_of("declare.suit_precedence"))
         if not precedes and not _strength_beats(rules, strength, state.strength):
-            return refuse(i, "too_weak", f"{n} × {text(c)} does not beat {state.strength[0]} × {text(state.card)}")
+            return refuse("too_weak", f"{n} × {text(c)} does not beat {state.strength[0]} × {text(state.card)}")
         trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
         if is_joker(c):
             trace.add(rules.clause("declare.joker_trump"))
         new_banker = state.banker
         if first_hand:
             trace.add(rules.clause("declare.first_hand_banker"), rules.clause("declare.overcall_moves_bank"))
-            if moves:
+            if self.moves:
                 new_banker = seat
-        state = DeclarationState(True, trump, seat, new_banker, strength, c, state.overcalls + 1)
+        self.state = DeclarationState(True, trump, seat, new_banker, strength, c, state.overcalls + 1)
         own[seat] = (c, n)
-    return Judgment(state, trace.tuple(), "ok", "legal", {"index": None, "penalty_points": 0})
+        return None
 
 
 def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,

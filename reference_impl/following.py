@@ -157,11 +157,11 @@ def _count(cards: Iterable[int]) -> dict[int, int]:
 
 
 def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: list[int],
-                       obliged: tuple | None = None) -> Judgment:
+                       obliged: tuple | None = None, in_suit: dict | None = None) -> Judgment:
     """Whether ``play`` from ``hand`` (card -> copies) legally follows ``lead``. ``obliged``, when given, is what
     :func:`obligation` gives for this hand's holding of the led suit, as (required, chosen, the clause ids it
-    consulted): a caller that worked it out already (:func:`reference_impl.legal.follow_options`) is not
-    made to work it out again."""
+    consulted), and ``in_suit`` that holding (card -> copies, as ``hand`` lists them): a caller that worked
+    them out already (:func:`reference_impl.legal.follow_options`) is not made to work them out again."""
     rules = ctx.rules
     n = len(lead.cards)
     if len(play) != n:
@@ -176,7 +176,8 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
     trace = Trace()
     trace.ids.append(rules.clause("follow.suit"))
     suit_of = ctx.suit
-    in_suit = {c: k for c, k in hand.items() if suit_of[c] == suit}
+    if in_suit is None:
+        in_suit = {c: k for c, k in hand.items() if suit_of[c] == suit}
     held = sum(in_suit.values())
     play_in_suit = {c: k for c, k in played.items() if suit_of[c] == suit}
     followed = sum(play_in_suit.values())

@@ -16,7 +16,6 @@ from typing import Any
 
 from .cards import card, format_cards, full_pack
 from .combos import classify
-from .following import judge_follow_combo
 from .leading import judge_lead
 from .rules import Rules
 from .legal import follow_options, lead_options
@@ -140,20 +139,25 @@ def _declaration_options(rules: Rules, level: str, hand: list[int]) -> list[list
 def declare_phase(rules: Rules, level: str, hands, first_drawer: int, first_hand: bool, banker: int | None,
                   players, trace: list[str], levels=None, journal: list | None = None):
     """Players declare, overcall and reinforce in turn until a full round passes with nothing new."""
-    from .declaring import judge_declarations
+    from .declaring import Declaring
     sequence: list[tuple[int, list[int]]] = []
+    declaring = Declaring(rules, level, first_hand, banker=banker)  # the sequence so far, judged
     state = None
     quiet = 0
     seat = first_drawer
     rounds = 0
     team_levels = (levels[0], levels[1]) if levels else (level, level)
+    held: dict[int, tuple] = {}   # seat -> (its hand, what it could show): no card moves while seats declare
     while quiet < 4 and rounds < 40:
         rounds += 1
         made = False
-        hand = tuple(sorted(hands[seat]))
+        if seat not in held:
+            hand = tuple(sorted(hands[seat]))
+            held[seat] = (hand, declaration_candidates(rules, level, hand))
+        hand, candidates = held[seat]
         options, judged = [], {}
-        for option in declaration_candidates(rules, level, hand):
-            j = judge_declarations(rules, level, sequence + [(seat, list(option))], first_hand, banker=banker)
+        for option in candidates:
+            j = declaring.judge_next(seat, option)   # judge_declarations(sequence + [(seat, option)])
             if j.value.legal:
                 options.append(option)
                 judged[option] = j
@@ -168,6 +172,7 @@ def declare_phase(rules: Rules, level: str, hands, first_drawer: int, first_hand
                 if choice not in judged:
                     raise HandError(f"seat {seat} declared {format_cards(choice)}, which is not among its options")
                 sequence.append((seat, list(choice)))
+                declaring.add(seat, choice)
                 state = judged[choice].value
                 trace.extend(judged[choice].clauses)
                 if journal is not None:
@@ -317,7 +322,7 @@ def _play_trick(ctx, hands, leader: int, banker_team: int, table: _Table, trace:
             journal.append(("follows", (ctx.level, ctx.trump, tuple(lead), tuple(sorted(hands[seat]))), options))
         current = tuple((s, tuple(p)) for s, p in plays)
         play = list(table.players[seat].follow(table.view(seat, hands, current), options))
-        if not judge_follow_combo(ctx, combo, options.hand, play, options.obliged).value:
+        if not options.judge(play).value:   # judge_follow_combo, with what follow_options worked out
             raise HandError(f"seat {seat} followed with {format_cards(play)}, which is not a legal follow")
         plays.append((seat, play))
     for seat, play in plays:

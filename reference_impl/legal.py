@@ -66,6 +66,7 @@ class Follows:
     _placements: list | None = field(default=None, repr=False)
     # what following.obligation gave for the holding of the led suit: (required, chosen, clause ids), or None
     obliged: tuple | None = field(default=None, repr=False)
+    suited: Counter | None = field(default=None, repr=False)   # the hand's cards of the led suit, when counted
 
     @property
     def n(self) -> int:
@@ -93,7 +94,12 @@ class Follows:
                 yield play
 
     def __contains__(self, play: Iterable[int]) -> bool:
-        return bool(judge_follow_combo(self.ctx, self.lead, self.hand, list(play), self.obliged).value)
+        return bool(self.judge(play).value)
+
+    def judge(self, play: Iterable[int]):
+        """:func:`following.judge_follow_combo` of ``play`` from this hand, with the obligation and the holding
+        of the led suit worked out here."""
+        return judge_follow_combo(self.ctx, self.lead, self.hand, list(play), self.obliged, self.suited)
 
     def count(self, limit: int | None = None) -> int:
         """How many legal follows there are (stops counting at ``limit``)."""
@@ -160,25 +166,30 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
     n = lead.n
     suit = lead.suit
     s = ctx.suit
-    in_suit = _counter({c: k for c, k in hand.items() if s[c] == suit})
-    off_suit = _counter({c: k for c, k in hand.items() if s[c] != suit})
+    in_suit, off_suit = _counter(()), _counter(())   # the hand's cards of the led suit, and the others
+    for c, k in hand.items():
+        if s[c] == suit:
+            in_suit[c] = k
+        else:
+            off_suit[c] = k
     held = sum(in_suit.values())
     must_suit = ctx.rules["follow.suit"]
     if held <= n:
         if must_suit:
-            return Follows(ctx, lead, hand, tuple(sorted(in_suit.elements())), (), Counter(), off_suit, n - held)
-        return Follows(ctx, lead, hand, (), (), Counter(), Counter(hand), n)
+            return Follows(ctx, lead, hand, tuple(sorted(in_suit.elements())), (), _counter(()), off_suit, n - held,
+                           suited=in_suit)
+        return Follows(ctx, lead, hand, (), (), _counter(()), _counter(hand), n, suited=in_suit)
     trace = Trace()
     required, chosen = obligation(ctx, lead, in_suit, trace)
     obliged = (tuple(required), tuple(chosen), tuple(trace.ids))
     units = tuple(sorted(required, key=lambda u: (-u[1], -u[0])))
-    extra = Counter() if must_suit else off_suit
+    extra = _counter(()) if must_suit else off_suit
     if not extra:  # a required single is any card of the pool: it is a free card
         free = n - sum(sz * ln for sz, ln in units if (sz, ln) != (1, 1))
         units = tuple(u for u in units if u != (1, 1))
     else:
         free = n - sum(sz * ln for sz, ln in units)
-    return Follows(ctx, lead, hand, (), units, in_suit, extra, free, tuple(chosen), obliged=obliged)
+    return Follows(ctx, lead, hand, (), units, in_suit, extra, free, tuple(chosen), obliged=obliged, suited=in_suit)
 
 
 def _placements(ctx: Context, suit: int, units: tuple[Unit, ...], counts: Counter,
@@ -314,12 +325,15 @@ def lead_units(ctx: Context, hand: Counter) -> list[Play]:
     """Every single, pair, triple and tractor ``hand`` holds, each once, as sorted tuples."""
     out: list[Play] = []
     sizes = sorted(unit_sizes(ctx))
-    for c in sorted(hand):
-        n = hand[c]
+    least = sizes[0] if sizes else 2   # a card held fewer times is a single only
+    often: list[tuple[int, int]] = []  # the cards held at least that often, with their copies
+    for c, n in sorted(hand.items()):
         out.append((c,))
-        for s in sizes:
-            if n >= s:
-                out.append((c,) * s)
+        if n >= least:
+            often.append((c, n))
+            for s in sizes:
+                if n >= s:
+                    out.append((c,) * s)
     t_sizes = tractor_sizes(ctx)
     if ctx.rules["tractor.mixed"] and len(t_sizes) > 1:
         return out + _mixed_tractors(ctx, hand, t_sizes)
@@ -327,7 +341,7 @@ def lead_units(ctx: Context, hand: Counter) -> list[Play]:
     seen: set = set()
     where, suit_of = ctx.where, ctx.suit
     for size in t_sizes:
-        big = [c for c, n in hand.items() if n >= size]
+        big = [c for c, n in (often if size >= least else hand.items()) if n >= size]
         if len(big) < min_len:
             continue  # a tractor takes a card held ``size`` times at each of min_len positions at least
         # the positions, run by run, where the hand holds a card ``size`` times: tractors lie within them

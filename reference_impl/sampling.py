@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from .combos import Combo, classify, tractor_candidates, unit_sizes
 from .following import judge_follow_combo, obligation
@@ -41,8 +41,18 @@ def _take(counts: Counter, cards: Iterable[int]) -> None:
 
 
 def realize(ctx: Context, units: list[tuple[int, int]], suit: int, holding: Counter,
-            rng: random.Random) -> list[int] | None:
-    """A random choice of cards from ``holding`` forming ``units`` (tractors first), or None."""
+            pick: Callable[[list], Any], prefer_exact: Callable[[], bool],
+            order: Callable[[Iterable[int]], list[int]] = sorted) -> list[int] | None:
+    """A choice of cards from ``holding`` forming ``units`` (tractors first), or None when they cannot be taken.
+
+    ``pick`` chooses one of a list of options: the tractors in the order of
+    :func:`combos.tractor_candidates`, or the cards held often enough for a
+    pair or a triple, listed by ``order`` (lowest first by default, as a
+    ``Draw`` of the suite's positions reads its lists; the random sampler
+    :func:`random_follow` lists them as the holding does). ``prefer_exact()``
+    says whether to choose among the cards held exactly that often, when
+    there are some, so that triples are not broken needlessly.
+    """
     counts = Counter(holding)
     chosen: list[int] = []
     for size, length in sorted(units, key=lambda u: (-u[1], -u[0])):
@@ -50,15 +60,13 @@ def realize(ctx: Context, units: list[tuple[int, int]], suit: int, holding: Coun
             options = list(tractor_candidates(ctx, counts, suit, size, length))
             if not options:
                 return None
-            cards = [c for c in rng.choice(options) for _ in range(size)]
+            cards = [c for c in pick(options) for _ in range(size)]
         else:
-            options = [c for c, n in counts.items() if n >= size]
+            options = order(c for c, k in counts.items() if k >= size)
             if not options:
                 return None
-            # prefer cards that are exactly the size, so triples are not broken needlessly
             exact = [c for c in options if counts[c] == size]
-            c = rng.choice(exact if exact and rng.random() < 0.7 else options)
-            cards = [c] * size
+            cards = [pick(exact if exact and prefer_exact() else options)] * size
         _take(counts, cards)
         chosen.extend(cards)
     return chosen
@@ -78,7 +86,7 @@ def random_follow(ctx: Context, lead: Combo, hand: Iterable[int], rng: random.Ra
         return play
     for _ in range(20):
         required, _ = obligation(ctx, lead, in_suit, Trace())
-        play = realize(ctx, required, lead.suit, in_suit, rng)
+        play = realize(ctx, required, lead.suit, in_suit, rng.choice, lambda: rng.random() < 0.7, list)
         if play is None:
             continue
         rest = Counter(in_suit)

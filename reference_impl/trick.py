@@ -42,16 +42,18 @@ def best_unit_key(ctx: Context, unit: tuple[int, int], counts: dict, suit: int) 
 
 def _upgrades(ctx: Context, lead: Combo, play: Combo) -> bool:
     """A tractor of triples answering a tractor of pairs with as many cards (999888 vs AAKKQQ)."""
-    if not ctx.rules["compare.element_over_length"] or lead.kind != "tractor" or play.kind != "tractor":
+    if lead.kind != "tractor" or play.kind != "tractor" or not ctx.rules["compare.element_over_length"]:
         return False
     return lead.largest.size == 2 and play.largest.size == 3 and lead.n == play.n
 
 
 def _structure_ok(ctx: Context, lead: Combo, play: Combo, ruff: bool, trace: Trace) -> bool:
-    if play.n != lead.n:
+    if len(play.cards) != len(lead.cards):
         return False
-    if lead.kind != "throw" and play.kind == lead.kind and play.largest.unit == lead.largest.unit:
-        return True
+    if lead.kind != "throw" and play.kind == lead.kind:
+        mine, led = play.components[0], lead.components[0]   # the largest components: the same unit
+        if mine.size == led.size and mine.length == led.length:
+            return True
     if ruff:
         trace.add(ctx.rules.clause("ruff.structure"))
         structure = ctx.rules["ruff.structure"]
@@ -93,11 +95,38 @@ def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
 def winning_play(ctx: Context, plays: Sequence[Iterable[int]]) -> int:
     """``judge_trick(ctx, plays).value`` without the points, the clauses and the judgment (a player weighing
     its candidate plays asks it for each)."""
-    return _winner(ctx, [classify(ctx, p) for p in plays], Trace())
+    return standing(ctx, plays).winner
+
+
+class Standing:
+    """The trick so far: the play that wins it (``winner``, 0 = the leader) and with what strength, and
+    whether one more play would take it (:meth:`taken_by`) — what :func:`winning_play` answers for the plays
+    with that one added, without weighing the earlier plays again (a player asks it of every candidate)."""
+
+    __slots__ = ("ctx", "lead", "winner", "best", "best_trump", "_trace")
+
+    def __init__(self, ctx: Context, lead: Combo, winner: int, best: tuple, best_trump: bool, trace: Trace):
+        self.ctx, self.lead, self.winner, self.best, self.best_trump, self._trace = \
+            ctx, lead, winner, best, best_trump, trace
+
+    def taken_by(self, cards: Iterable[int]) -> bool:
+        """Whether ``cards``, played next, would win the trick."""
+        return _takes(self.ctx, self.lead, classify(self.ctx, cards), self.best, self.best_trump,
+                      self._trace) is not None
+
+
+def standing(ctx: Context, plays: Sequence[Iterable[int]]) -> Standing:
+    """The :class:`Standing` of a trick after ``plays`` (the lead first)."""
+    return _standing(ctx, [classify(ctx, p) for p in plays], Trace())
 
 
 def _winner(ctx: Context, combos: list[Combo], trace: Trace) -> int:
     """Which of the classified plays wins (see the module docstring), the clauses consulted added to ``trace``."""
+    return _standing(ctx, combos, trace).winner
+
+
+def _standing(ctx: Context, combos: list[Combo], trace: Trace) -> Standing:
+    """The plays weighed in order, each against the best before it (:func:`_takes`)."""
     rules = ctx.rules
     lead = combos[0]
     trace.add(rules.clause("trump.order"), rules.clause("trump.equal_cards"))
@@ -107,19 +136,28 @@ def _winner(ctx: Context, combos: list[Combo], trace: Trace) -> int:
     best = _strength(ctx, lead, lead, False)
     best_trump = lead.suit == TRUMP
     for i, play in enumerate(combos[1:], start=1):
-        if play.kind in ("mixed", "empty"):
-            continue
-        ruff = play.suit == TRUMP and lead.suit != TRUMP
-        if play.suit != lead.suit and not ruff:
-            continue
-        upgraded = _upgrades(ctx, lead, play)
-        if upgraded:
-            trace.add(rules.clause("compare.element_over_length"))
-        if not upgraded and not _structure_ok(ctx, lead, play, ruff, trace):
-            continue
-        strength = _strength(ctx, lead, play, upgraded)
-        if ruff and not best_trump:
-            winner, best, best_trump = i, strength, True
-        elif strength > best:
-            winner, best = i, strength
-    return winner
+        strength = _takes(ctx, lead, play, best, best_trump, trace)
+        if strength is not None:
+            winner, best, best_trump = i, strength, best_trump or play.suit == TRUMP
+    return Standing(ctx, lead, winner, best, best_trump, trace)
+
+
+def _takes(ctx: Context, lead: Combo, play: Combo, best: tuple, best_trump: bool, trace: Trace) -> tuple | None:
+    """The strength with which ``play`` takes the trick from the best play before it (of strength ``best``,
+    trump or not), or None when it does not: it must be of the led suit or a ruff of a side suit, with the
+    lead's structure; a first ruff takes a side suit's trick, otherwise only a stronger play takes it (the
+    first of equals wins)."""
+    if play.kind in ("mixed", "empty"):
+        return None
+    ruff = play.suit == TRUMP and lead.suit != TRUMP
+    if play.suit != lead.suit and not ruff:
+        return None
+    upgraded = _upgrades(ctx, lead, play)
+    if upgraded:
+        trace.add(ctx.rules.clause("compare.element_over_length"))
+    if not upgraded and not _structure_ok(ctx, lead, play, ruff, trace):
+        return None
+    strength = _strength(ctx, lead, play, upgraded)
+    if (ruff and not best_trump) or strength > best:
+        return strength
+    return None

@@ -259,8 +259,10 @@ def test_a_follow_judged_with_the_options_obligation_is_judged_as_without(name):
             obliged += options.obliged is not None
             plays = [list(p) for p, _ in zip(options, range(6))] + [rng.sample(hand, min(len(hand), lead.n))]
             for play in plays:
-                fast = judge_follow_combo(ctx, lead, options.hand, play, options.obliged)
                 plain = judge_follow_combo(ctx, lead, options.hand, play)
-                assert (fast.value, fast.clauses, fast.reason, fast.detail, fast.extra) == \
-                    (plain.value, plain.clauses, plain.reason, plain.detail, plain.extra), (lead_cards, hand, play)
+                # with the obligation, and with the holding of the led suit too (Follows.judge, a whole hand's)
+                for fast in (judge_follow_combo(ctx, lead, options.hand, play, options.obliged),
+                             options.judge(play)):
+                    assert (fast.value, fast.clauses, fast.reason, fast.detail, fast.extra) == \
+                        (plain.value, plain.clauses, plain.reason, plain.detail, plain.extra), (lead_cards, hand, play)
     assert obliged > 50   # most positions ask the obligation

@@ -19,7 +19,7 @@
   cards, points last.
 
 Card order, suits and what wins come from the trick's context and from
-:func:`reference_impl.trick.winning_play` (the winner :func:`~reference_impl.trick.judge_trick` names); the
+:func:`reference_impl.trick.standing` (the winner :func:`~reference_impl.trick.judge_trick` names); the
 player never sees another hand.
 Ties are broken by the cards themselves, so its choices do not depend on the
 order in which the interpreter lists the options.
@@ -32,7 +32,7 @@ from collections import Counter
 from reference_impl.cards import RANKS
 from reference_impl.legal import Follows, Leads, _placements
 from reference_impl.seats import SeatView
-from reference_impl.trick import points_of, winning_play
+from reference_impl.trick import points_of, standing
 from reference_impl.trump import TRUMP
 
 
@@ -64,7 +64,7 @@ def _card_tables(ctx) -> tuple:
 class HeuristicPlayer:
     def __init__(self, seed):
         self.rng = random.Random(seed)
-        self._seen: tuple = (None, 0, [0] * 54)   # (first trick, tricks counted, copies seen per card)
+        self._seen: tuple = (None, 0, None)   # (first trick, tricks counted, copies per card not seen in them)
         self._void_cache: tuple = (None, 0, {})    # (first trick, tricks counted, voids seen)
 
     # ------------------------------------------------------------------ helpers
@@ -103,16 +103,15 @@ class HeuristicPlayer:
     def _unseen(self, view: SeatView) -> list[int]:
         """Copies of each card (0–53) that some other hand may still hold."""
         first = view.tricks[0] if view.tricks else None
-        cached_first, counted, seen = self._seen
-        if cached_first is not first or counted > len(view.tricks):
-            counted, seen = 0, [0] * 54
+        cached_first, counted, left = self._seen
+        if cached_first is not first or counted > len(view.tricks) or left is None:
+            counted, left = 0, [view.rules.decks] * 54
         for t in view.tricks[counted:]:
             for _, p in t.plays:
                 for c in p:
-                    seen[c] += 1
-        self._seen = (first, len(view.tricks), seen)
-        decks = view.rules.decks
-        out = [decks - k for k in seen]
+                    left[c] -= 1
+        self._seen = (first, len(view.tricks), left)
+        out = left.copy()
         for _, p in view.current:
             for c in p:
                 out[c] -= 1
@@ -151,11 +150,16 @@ class HeuristicPlayer:
         jokers = sum(1 for c in view.hand if c >= 52)
         level_cards = sum(1 for c in view.hand if c < 52 and c % 13 == RANKS.index(view.level))
         best, best_n = None, 0
+        suited: dict[int, int] = {}   # shown card -> the other cards of its suit held (options share cards)
         for option in options:
             # the trumps this declaration would make: its suit, the level cards and the jokers
             n = jokers + level_cards
             if option[0] < 52:
-                n += sum(1 for c in view.hand if c < 52 and c // 13 == option[0] // 13 and c % 13 != option[0] % 13)
+                shown = option[0]
+                if shown not in suited:
+                    suited[shown] = sum(1 for c in view.hand if c < 52 and c // 13 == shown // 13
+                                        and c % 13 != shown % 13)
+                n += suited[shown]
             if standing == view.seat:
                 n += len(option)  # reinforcing: the same trump, made safer
             if best is None or (n, len(option)) > (best_n, len(best)):
@@ -206,21 +210,23 @@ class HeuristicPlayer:
         ruffable = {s for o in opponents for s in voids.get(o, ())}
         key = ctx.key
         units = options.units
-        tractors = [u for u in units if u.count(u[0]) != len(u)]  # units of more than one kind of card
+        tractors = [u for u in units if u[0] != u[-1]]  # units of more than one kind of card (units are sorted)
         if tractors:
             return list(max(tractors, key=lambda u: (len(u), ctx.suit[u[0]] != TRUMP, -key[u[0]], u)))
 
         # the highest unseen card of each suit held in at least 1, 2, 3 copies
         tops: dict[tuple[int, int], int] = {}
+        most: dict[int, int] = {}   # suit -> the most copies of one card met so far: those sizes have their top
         suit_of = ctx.suit
         for d in self._by_strength(ctx):  # the strongest first: the first card met of a suit and size is its top
             m = unseen[d]
             if m > 0:
                 sd = suit_of[d]
-                for size in range(1, m + 1):
-                    k = (sd, size)
-                    if k not in tops:
-                        tops[k] = key[d]
+                had = most.get(sd, 0)
+                if m > had:
+                    most[sd] = m
+                    for size in range(had + 1, m + 1):
+                        tops[(sd, size)] = key[d]
 
         def safe(unit: tuple) -> bool:
             if unit.count(unit[0]) != len(unit):  # cards of more than one kind
@@ -235,7 +241,10 @@ class HeuristicPlayer:
             card at least the highest unseen card of its suit, whatever its shape."""
             if check == "components_unbeatable":
                 return safe(unit)
-            return all(tops.get((ctx.suit[c], 1), -1) <= key[c] for c in unit)
+            for c in unit:
+                if tops.get((suit_of[c], 1), -1) > key[c]:
+                    return False
+            return True
 
         side = [u for u in units if ctx.suit[u[0]] != TRUMP and ctx.suit[u[0]] not in ruffable]
         if options.throws_allowed:
@@ -272,18 +281,19 @@ class HeuristicPlayer:
 
     def follow(self, view: SeatView, options: Follows) -> list[int]:
         ctx = view.ctx
-        plays = [list(p) for _, p in view.current]
+        plays = [p for _, p in view.current]
         last = len(plays) == 3
-        trick_points = sum(points_of(ctx.rules, p) for p in plays)
+        trick_points = points_of(ctx.rules, [c for p in plays for c in p])
         if options.n == 1:
             return self._follow_single(view, options, plays, last, trick_points)
-        winner = winning_play(ctx, plays)
+        now = standing(ctx, plays)
+        winner = now.winner
         partner_winning = view.current[winner][0] == view.partner
         candidates = self._candidates(ctx, options)
         if partner_winning and (last or winner == 0 and len(plays) == 2):
             return list(max(candidates, key=lambda p: (points_of(ctx.rules, p) - self._spend(ctx, p) / 50, p)))
         if not partner_winning:
-            winners = [p for p in candidates if winning_play(ctx, plays + [list(p)]) == len(plays)]
+            winners = [p for p in candidates if now.taken_by(p)]
             if winners and (trick_points > 0 or last or not self._is_ruff(ctx, options, winners[0])):
                 return list(min(winners, key=lambda p: (self._spend(ctx, p), p)))
         return list(min(candidates, key=lambda p: (points_of(ctx.rules, p), self._spend(ctx, p), p)))

@@ -21,10 +21,11 @@ from collections import Counter
 from reference_impl.cards import full_pack
 from reference_impl.combos import classify
 from reference_impl.leading import judge_lead
+from reference_impl.sampling import realize
 from reference_impl.trump import TRUMP
 
 from conformance.generation.positions.draw import Draw
-from conformance.generation.positions.hands import _realize, draw_follow, draw_lead
+from conformance.generation.positions.hands import draw_follow, draw_lead
 from conformance.generation.positions.suits import draw_context, fmt
 
 
@@ -114,7 +115,8 @@ def build_winner(d: Draw, rules) -> dict:
         hand = hands[seat]
         trumps = [c for c in hand if ctx.suit[c] == TRUMP]
         if not any(ctx.suit[c] == lead_suit for c in hand) and len(trumps) >= len(lead) and d.chance(7, 10):
-            shaped = _realize(d, ctx, classify(ctx, lead).units, TRUMP, Counter(trumps)) if d.chance(7, 10) else None
+            shaped = (realize(ctx, classify(ctx, lead).units, TRUMP, Counter(trumps), d.pick, lambda: d.chance(2, 3))
+                      if d.chance(7, 10) else None)
             plays[seat] = shaped if shaped is not None else d.sample(trumps, len(lead))
         else:
             plays[seat] = draw_follow(d, ctx, lead, hand)

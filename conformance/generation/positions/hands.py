@@ -18,6 +18,7 @@ from reference_impl.combos import classify, tractor_candidates, unit_sizes
 from reference_impl.following import judge_follow_combo, obligation
 from reference_impl.hand import dealt_pack
 from reference_impl.rules import Trace
+from reference_impl.sampling import realize
 from reference_impl.trump import context
 
 from conformance.generation.positions.draw import Draw
@@ -90,7 +91,7 @@ def draw_follow(d: Draw, ctx, lead_cards: list[int], hand: list[int]) -> list[in
         return play + d.sample(sorted(rest.elements()), n - len(play))
     required, _ = obligation(ctx, lead, in_suit, Trace())
     for turn in range(4):
-        play = _realize(d, ctx, required, lead.suit, in_suit)
+        play = realize(ctx, required, lead.suit, in_suit, d.pick, lambda: d.chance(2, 3))
         if play is None:
             continue
         rest = Counter(in_suit)
@@ -105,26 +106,6 @@ def draw_follow(d: Draw, ctx, lead_cards: list[int], hand: list[int]) -> list[in
             return play
     d.require(False)
     return []
-
-
-def _realize(d: Draw, ctx, units, suit, holding: Counter) -> list[int] | None:
-    counts = Counter(holding)
-    chosen: list[int] = []
-    for size, length in sorted(units, key=lambda u: (-u[1], -u[0])):
-        if length > 1:
-            options = list(tractor_candidates(ctx, counts, suit, size, length))
-            if not options:
-                return None
-            cards = [c for c in d.pick(options) for _ in range(size)]
-        else:
-            options = sorted(c for c, k in counts.items() if k >= size)
-            if not options:
-                return None
-            exact = [c for c in options if counts[c] == size]
-            cards = [d.pick(exact if exact and d.chance(2, 3) else options)] * size
-        _take(counts, cards)
-        chosen += cards
-    return chosen
 
 
 def build_hand(d: Draw, rules, sc: Scenario) -> dict:
