@@ -149,7 +149,7 @@ def _points(rules: Rules, inp: dict):
     return {"points": points_of(rules, cards)}, (rules.clause("equipment.points"),)
 
 
-def _deal(rules: Rules, inp: dict):
+def _pack(rules: Rules, inp: dict):
     players = rules["equipment.players"]
     clauses = tuple(dict.fromkeys(rules.clause(k) for k in ("equipment.decks", "equipment.players",
                                                              "equipment.hand_size", "equipment.kitty_size",
@@ -212,7 +212,7 @@ def _redeal(rules: Rules, inp: dict):
 
 
 DOC_OPS: dict[str, Callable[[Rules, dict], tuple[dict, tuple]]] = {
-    "order": _order, "points": _points, "deal": _deal, "value": _value, "next_banker": _next_banker,
+    "order": _order, "points": _points, "pack": _pack, "value": _value, "next_banker": _next_banker,
     "timeout": _timeout, "first_hand": _first_hand, "redeal": _redeal,
 }
 
