@@ -2,10 +2,11 @@
 
 A :class:`Question` is an operation and its input: one of the protocol's
 operations (``classify``, ``lead``, ``follow``, ``winner``, ``kitty``,
-``result``, ``advance``, ``declare``, ``undeclared``, ``hand``, ``penalty``) with exactly
-the input a request carries — or one of the few questions only the rulebook
-asks (:data:`DOC_OPS`: how cards rank, how many points cards hold, how the
-pack is dealt, whether a hand as dealt is dealt again, what a setting is, who
+``result``, ``advance``, ``declare``, ``undeclared``, ``hand``, ``penalty``,
+``deal``) with exactly the input a request carries — or one of the few
+questions only the rulebook asks (:data:`DOC_OPS`: how cards rank, how many
+points cards hold, how the pack is dealt (``pack``: the protocol's ``deal``
+judges one deal), whether a hand as dealt is dealt again, what a setting is, who
 banks next, who wins at time, where a game starts). :func:`ask` answers it under a ruleset: the
 result, the deciding clauses, and whether two answers are the same
 (:attr:`Outcome.answer`, the compared fields of the protocol).
