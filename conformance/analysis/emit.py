@@ -120,7 +120,8 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
         written: set[str] = set()
         for r in _clause_rules(clause, reading):
             if isinstance(r, m.Setting) and r.path in new:
-                lines.append(f"    set {r.path} = {_source(r.path, final.checked.values.get(r.path), new[r.path])}")
+                if final.checked.values.get(r.path) is not None:   # unset by the engine (no card removed): no line
+                    lines.append(f"    set {r.path} = {_source(r.path, final.checked.values[r.path], new[r.path])}")
                 written.add(r.path)
             elif isinstance(r, m.Follow) and f"follow {r.lead}" in new:
                 lines.append(f"    follow {r.lead}: {new[f'follow {r.lead}']}")
@@ -137,8 +138,8 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
                 lines.append(f"    {key}: {new[key]}")
             elif key == "score.bands":
                 lines += [f"    band {b}" for b in new[key].split("; ")]
-            else:
-                lines.append(f"    set {key} = {_source(key, final.checked.values.get(key), new[key])}")
+            elif final.checked.values.get(key) is not None:
+                lines.append(f"    set {key} = {_source(key, final.checked.values[key], new[key])}")
         lines.append(f"  }} because {because}")
     lines.append("}")
     from tractor_dsl.formatter import format_text
