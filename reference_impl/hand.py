@@ -120,6 +120,61 @@ def dealt_pack(rules: Rules) -> list[int]:
     return pack
 
 
+DEAL_REASONS = ("ok", "wrong_hand_size", "wrong_kitty_size", "not_the_pack", "no_points", "no_trumps")
+
+
+def judge_deal(rules: Rules, level: str, hands: list[list[int]], kitty: list[int]):
+    """The referee's question on a deal before any declaration: is it a proper deal of the ruleset, and must
+    the cards be dealt again?
+
+    *Proper*: every hand holds ``equipment.hand_size`` cards, the kitty ``equipment.kitty_size``, and together
+    they are exactly the ruleset's pack (:func:`dealt_pack`: its decks less ``equipment.removed``, V05) — no
+    card missing, none extra, none of the removed ones. *Redeal*: a proper deal whose hands meet a condition of
+    ``deal.redeal_if`` (V82, :func:`redeal_for_contents`); false when the deal is not proper or the ruleset has
+    no such rule. The judgment's value is ``(proper, redeal)``; ``reason`` one of :data:`DEAL_REASONS` (the
+    first thing wrong, or the condition that demands the redeal), ``detail`` says where."""
+    from .rules import Judgment
+    from .cards import format_cards
+    clauses = list(dict.fromkeys(rules.clause(k) for k in ("equipment.decks", "equipment.hand_size",
+                                                            "equipment.kitty_size")))
+    clauses += [c for c in rules.clauses_of("equipment.removed") if c not in clauses]
+    n, k = rules.hand_size, rules.kitty_size
+    for seat, hand in enumerate(hands):
+        if len(hand) != n:
+            return Judgment((False, False), tuple(clauses), "wrong_hand_size",
+                            f"seat {seat} holds {len(hand)} card(s); a hand of {rules.name} holds {n}")
+    if len(kitty) != k:
+        return Judgment((False, False), tuple(clauses), "wrong_kitty_size",
+                        f"the kitty holds {len(kitty)} card(s); a kitty of {rules.name} holds {k}")
+    dealt = Counter(c for hand in hands for c in hand) + Counter(kitty)
+    pack = Counter(dealt_pack(rules))
+    if dealt != pack:
+        extra, missing = dealt - pack, pack - dealt
+        parts = []
+        if extra:
+            parts.append(f"{format_cards(sorted(extra.elements()))} not in the pack of {rules.name}")
+        if missing:
+            parts.append(f"{format_cards(sorted(missing.elements()))} missing")
+        return Judgment((False, False), tuple(clauses), "not_the_pack", "; ".join(parts))
+    conditions = rules.checked.values.get("deal.redeal_if") or ()
+    clauses += [c for c in rules.clauses_of("deal.redeal_if") if c not in clauses]   # V82
+    for seat, hand in enumerate(hands):
+        for condition in ("no_points", "no_trumps"):
+            if condition in conditions and _lacks(rules, level, hand, condition):
+                what = "point card" if condition == "no_points" else "card trump in every suit"
+                return Judgment((True, True), tuple(clauses), condition, f"seat {seat} holds no {what}: a redeal")
+    return Judgment((True, False), tuple(clauses), "ok", "")
+
+
+def _lacks(rules: Rules, level: str, hand, condition: str) -> bool:
+    """Whether ``hand`` holds no point card (``no_points``) or no card trump in every suit (``no_trumps``)."""
+    from .cards import is_joker, rank_of
+    if condition == "no_points":
+        return not any(rules.card_points[c] for c in hand)
+    always = {level, *rules["trump.fixed_ranks"]}
+    return not any(is_joker(c) or rank_of(c) in always for c in hand)
+
+
 def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dict[int, list[int]], list[int]]:
     pack = dealt_pack(rules)
     rng.shuffle(pack)

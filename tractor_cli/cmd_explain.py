@@ -24,7 +24,7 @@ from reference_impl.cards import CardError, parse_cards
 HELP = "judge one position (any operation of the engine protocol) and show the clauses that decided it"
 
 QUESTIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
-             "penalty")  # conformance.protocol.messages.OPERATIONS, in its order (a test holds them equal)
+             "penalty", "deal")  # conformance.protocol.messages.OPERATIONS, in its order (a test holds them equal)
 USAGE = ("tractor explain RULESET QUESTION [CARDS] [--level RANK] [--trump SUIT] [options of the question] [--zh]\n"
          "       tractor explain --case ID [--report FILE] [--zh]\n"
          "QUESTION: " + " ".join(QUESTIONS) + " (tractor explain -h: the options of each)")
@@ -51,7 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lead", help="follow: the lead")
     p.add_argument("--hand", help="follow: the follower's whole hand")
     p.add_argument("--play", help="follow: the proposed play")
-    p.add_argument("--kitty", help="kitty: the buried cards; undeclared: the kitty, first card turned first")
+    p.add_argument("--kitty", help="kitty: the buried cards; undeclared: the kitty, first card turned first; "
+                                   "deal: the kitty as dealt")
+    p.add_argument("--hands", nargs=4, metavar="HAND", help="deal: the four hands as dealt, by seat (0 first)")
     p.add_argument("--banker-seat", type=int, default=0, choices=range(4), metavar="SEAT",
                    help="kitty, declare (a later hand): the banker's seat (default 0)")
     p.add_argument("--points", type=int, help="result, penalty: the attackers' points (for penalty: before penalties)")
@@ -313,4 +315,9 @@ def _input(args, rules) -> dict:
         if args.points is None:
             raise CardError("--points is missing (the attackers' points before penalties)")
         return {"faults": [_fault(f) for f in args.fault], "attackers_points": args.points}
+    if q == "deal":
+        if not args.hands or args.kitty is None:
+            raise CardError("deal needs --hands with the four hands as dealt, by seat, and --kitty")
+        return {"level": args.level or rules["level.start"], "hands": [_tokens(h) for h in args.hands],
+                "kitty": _tokens(args.kitty)}
     raise CardError(f"unknown question {q}")  # pragma: no cover (argparse's choices)

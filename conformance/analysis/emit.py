@@ -120,7 +120,8 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
         written: set[str] = set()
         for r in _clause_rules(clause, reading):
             if isinstance(r, m.Setting) and r.path in new:
-                lines.append(f"    set {r.path} = {new[r.path]}")
+                if final.checked.values.get(r.path) is not None:   # unset by the engine (no card removed): no line
+                    lines.append(f"    set {r.path} = {_source(r.path, final.checked.values[r.path], new[r.path])}")
                 written.add(r.path)
             elif isinstance(r, m.Follow) and f"follow {r.lead}" in new:
                 lines.append(f"    follow {r.lead}: {new[f'follow {r.lead}']}")
@@ -137,9 +138,23 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
                 lines.append(f"    {key}: {new[key]}")
             elif key == "score.bands":
                 lines += [f"    band {b}" for b in new[key].split("; ")]
-            else:
-                lines.append(f"    set {key} = {new[key]}")
+            elif final.checked.values.get(key) is not None:
+                lines.append(f"    set {key} = {_source(key, final.checked.values[key], new[key])}")
         lines.append(f"  }} because {because}")
     lines.append("}")
     from tractor_dsl.formatter import format_text
     return format_text("\n".join(lines) + "\n", "<emitted>")   # the canonical layout of `tractor fmt`
+
+
+def _source(key: str, value, text: str) -> str:
+    """A setting's value as the rule language writes it: cards (``equipment.removed``, V05;
+    ``trump.named_cards``, V10) as records ``{ rank: 3, suit: clubs }``, which the canonical text of a feature
+    writes as pairs; anything else as that text."""
+    from tractor_dsl.schema import PARAMS_BY_NAME
+    from tractor_dsl.types import CardType, ListType, OptionalType
+    param = PARAMS_BY_NAME.get(key)
+    t = param.type if param is not None else None
+    t = t.inner if isinstance(t, OptionalType) else t
+    if isinstance(t, ListType) and isinstance(t.item, CardType) and value:
+        return "[" + ", ".join(f"{{ rank: {rank}, suit: {suit} }}" for rank, suit in value) + "]"
+    return text

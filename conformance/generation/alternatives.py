@@ -373,6 +373,28 @@ def _unstated_options(rules: Rules, add) -> None:
             add(rules.clause(near), name, f"{name}: {label}", changes, own.get(aimed))
     for name, label, changes, near, aimed, obs in house_rule_options(rules):
         add(rules.clause(near), name, f"{name}: {label}", changes, aimed, obs=obs)
+    _stated_deal_rules(rules, add)
+
+
+def _stated_deal_rules(rules: Rules, add) -> None:
+    """The other readings of the deal where a ruleset states V05 or V82 (the settings of the deal are otherwise
+    unobserved, :data:`UNOBSERVED_PREFIXES`): every card dealt and the kitty as large again; the redeal for one
+    condition only, or for none. Seen by ``deal`` alone."""
+    from conformance.generation.positions.dealing import poor_scenarios
+    values = rules.checked.values
+    removed = values.get("equipment.removed")
+    if removed:
+        whole = rules.kitty_size + len(removed)
+        add(rules.clause("equipment.removed"), "equipment.removed",
+            f"equipment.removed: no card removed, a kitty of {whole}",
+            {"equipment.removed": None, "equipment.kitty_size": whole}, obs=("deal",))
+    conditions = tuple(values.get("deal.redeal_if") or ())
+    if conditions:
+        options = [(c,) for c in ("no_points", "no_trumps") if (c,) != conditions]
+        for new in options + [None]:
+            label = "no redeal for a hand's contents" if new is None else f"a redeal for {new[0]} only"
+            add(rules.clause("deal.redeal_if"), "deal.redeal_if", f"deal.redeal_if: {label}",
+                {"deal.redeal_if": new}, poor_scenarios(rules), obs=("deal",))
 
 
 # Where a house rule that moves whole ranks or cards in the card order (V06, V09, V10) is observed: how cards
@@ -386,9 +408,12 @@ def house_rule_options(rules: Rules) -> list[tuple[str, str, dict, str, Any, tup
     it: (setting, label, changes, clause whose statement it would join, aimed scenarios or None, observing
     operations or None). Each is offered only where it can change an answer of the ruleset: V06 and V21 where
     the level cards are trump, V29 where there are triples, V09 where 2s alone are fixed trumps and 10 is a
-    mere level, V67 where J is a level. V05 (cards removed) and V82 (a redeal for a poor hand) are not among
-    them: the protocol has no operation on the deal, and every position showing them is impossible under one
-    of the two (``tractor diff`` shows them, by the deal and by a hand as dealt)."""
+    mere level, V67 where J is a level; V05 (two 3s of clubs removed, the kitty two cards smaller) where no
+    card is removed and two copies of the 3 of clubs are there to remove, V82 (a redeal for a hand with no
+    point card or no card trump in every suit) where the ruleset has no such rule. V05 and V82 are seen by the
+    ``deal`` operation alone (is this a proper deal, and is it dealt again?): every other position showing
+    them is impossible under one of the two (a kitty of one size is no kitty of the other)."""
+    from conformance.generation.positions.dealing import poor_scenarios
     from conformance.generation.positions.follow import STAND_IN
     from conformance.generation.positions.hands import hands_at, hand_scenarios
     from conformance.generation.positions.shapes import OFF_LEVEL
@@ -430,6 +455,15 @@ def house_rule_options(rules: Rules) -> list[tuple[str, str, dict, str, Any, tup
         later = tuple(sc for sc in hand_scenarios(rules) if sc.args == (False,))
         out.append(("score.banker_needs_last_trick", "the banker side rises only with the last trick (V68)",
                     {"score.banker_needs_last_trick": True}, "score.threshold", later, ("hand",)))
+    if not values.get("equipment.removed") and rules.decks >= 2 and rules.kitty_size >= 6:
+        smaller = rules.kitty_size - 2
+        out.append(("equipment.removed", f"the two 3s of clubs removed, a kitty of {smaller} (V05)",
+                    {"equipment.removed": (("3", "clubs"), ("3", "clubs")), "equipment.kitty_size": smaller},
+                    "equipment.kitty_size", None, ("deal",)))
+    if "deal.redeal_if" not in values:
+        out.append(("deal.redeal_if", "a redeal when a hand holds no point card or no card trump in every suit (V82)",
+                    {"deal.redeal_if": ("no_points", "no_trumps")}, "deal.direction", poor_scenarios(rules),
+                    ("deal",)))
     return out
 
 

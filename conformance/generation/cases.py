@@ -34,7 +34,8 @@ from conformance.protocol.engine import judge, supported_operations
 
 # Random complement: positions per operation on top of the decision positions.
 DEFAULT_COUNTS = {"classify": 160, "lead": 260, "follow": 700, "winner": 300, "kitty": 120, "result": 40,
-                  "advance": 60, "declare": 220, "undeclared": 80, "hand": 10, "penalty": 80}
+                  "advance": 60, "declare": 220, "undeclared": 80, "hand": 10, "penalty": 80,
+                  "deal": 24}
 VECTOR_SEED = 0
 VECTOR_DIR = Path(__file__).resolve().parent.parent / "vectors"   # conformance/vectors, data of the whole suite
 

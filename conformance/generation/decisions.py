@@ -43,9 +43,9 @@ from conformance.generation.positions import RandomDraw, Rejected, Scenario, att
 # The field an engine answering partially is most likely to answer.
 PRIMARY = {"classify": "kind", "lead": "legal", "follow": "legal", "winner": "winner", "kitty": "points",
            "result": "levels", "advance": "level", "declare": "legal", "undeclared": "trump", "hand": "levels",
-           "penalty": "points"}
+           "penalty": "points", "deal": "proper"}
 SEARCH_OPS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared",
-              "penalty")
+              "penalty", "deal")
 
 
 @dataclass

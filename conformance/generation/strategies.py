@@ -32,11 +32,11 @@ from conformance.generation.positions import HypothesisDraw, build, draw_scenari
 
 __all__ = ["OPERATIONS", "POSITIVE", "cases", "classify_inputs", "lead_inputs", "follow_inputs", "winner_inputs",
            "kitty_inputs", "result_inputs", "advance_inputs", "declare_inputs", "undeclared_inputs", "hand_inputs",
-           "penalty_inputs", "inputs", "clause_coverage", "executable_clauses"]
+           "penalty_inputs", "deal_inputs", "inputs", "clause_coverage", "executable_clauses"]
 
 #: The operations these strategies generate.
 OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
-              "penalty")
+              "penalty", "deal")
 
 
 def _rules(ruleset) -> Rules:
@@ -137,6 +137,11 @@ def penalty_inputs(ruleset) -> SearchStrategy[dict]:
     return inputs(ruleset, "penalty")
 
 
+def deal_inputs(ruleset) -> SearchStrategy[dict]:
+    """Inputs of ``deal``: four hands and a kitty as dealt (proper, with a poor hand, or not the ruleset's)."""
+    return inputs(ruleset, "deal")
+
+
 def cases(ruleset, ops: Sequence[str] | None = None) -> SearchStrategy[dict]:
     """Cases ``{"op": op, "input": {...}}`` for ``ruleset``, ``input`` as the op's request schema requires.
 
@@ -178,6 +183,7 @@ POSITIVE = {
     "undeclared": "a kitty card names trump (no redeal)",
     "hand": "the banker side keeps the bank",
     "penalty": "a fault decides the hand's result (consequence other than none)",
+    "deal": "the deal is proper and played (no redeal)",
 }
 
 
@@ -196,6 +202,8 @@ def _positive(op: str, inp: dict, result: dict) -> bool:
         return bool(result["won"])
     if op == "penalty":
         return result["consequence"] != "none"
+    if op == "deal":
+        return result["proper"] and not result["redeal"]
     return not result["redeal"]
 
 

@@ -36,6 +36,7 @@ NEEDS = {
     "undeclared": ("declaring",),
     "hand": ("trick", "leading", "kitty", "scoring"),
     "penalty": ("penalties",),
+    "deal": ("hand",),
 }
 
 
@@ -612,9 +613,33 @@ def _penalty(rules, inp):
              "next_banker": v.result.next_banker, "levels": v.result.levels}, j.clauses)
 
 
+def _deal(rules, inp):
+    """Is this a proper deal of the ruleset (its pack, its hand and kitty sizes), and must it be dealt again
+    (``deal.redeal_if``)? A deal that is not proper is an answer (``proper`` false), not an error; cards that
+    are no cards, or not four hands, are."""
+    from reference_impl.hand import judge_deal
+    level = inp.get("level")
+    if level not in protocol.LEVELS or level not in rules["level.ranks"]:
+        raise InputError(f"level: expected one of the levels of {rules.name} "
+                         f"({', '.join(rules['level.ranks'])}), not {level!r}")
+    hands_in = inp.get("hands")
+    if not isinstance(hands_in, list) or len(hands_in) != 4:
+        raise InputError("hands: expected the four hands as dealt, indexed by seat")
+    hands = [_cards(h, f"hands[{i}]") for i, h in enumerate(hands_in)]
+    if "kitty" not in inp:
+        raise InputError("kitty: expected the kitty as dealt (a list of card strings)")
+    kitty = _cards(inp.get("kitty"), "kitty")
+    j = judge_deal(rules, level, hands, kitty)
+    proper, redeal = j.value
+    out = {"proper": proper, "redeal": redeal, "reason": j.reason}   # reason, detail: informative
+    if j.detail:
+        out["detail"] = j.detail
+    return out, j.clauses
+
+
 HANDLERS = {"classify": _classify, "lead": _lead, "follow": _follow, "winner": _winner, "kitty": _kitty,
             "result": _result, "advance": _advance, "declare": _declare, "undeclared": _undeclared, "hand": _hand,
-            "penalty": _penalty}
+            "penalty": _penalty, "deal": _deal}
 
 
 def judge(op: str, ruleset: str, inp: dict) -> tuple[dict, tuple[str, ...]]:

@@ -26,7 +26,7 @@ SCHEMA_BASE = "https://tractor-rulebook.invalid/protocol/1/"
 
 # Operations, in the order the docs and reports list them.
 OPERATIONS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared", "hand",
-              "penalty")
+              "penalty", "deal")
 CONTROL = ("handshake", "shutdown")
 FAILURE_FIELDS = ("blocked", "penalty", "forced")   # lead's compared fields inside its ``failure`` object
 
@@ -48,6 +48,7 @@ COMPARED = {
     "undeclared": ("redeal", "trump", "banker_side", "level"),
     "hand": ("attackers_points", "next_banker", "levels", "knocked_back"),
     "penalty": ("points", "ends_hand", "consequence", "next_banker", "levels"),
+    "deal": ("proper", "redeal"),
 }
 
 _CARD = re.compile(r"^((10|[2-9JQKA])[SHDC]|J[+-])$")
@@ -60,6 +61,7 @@ REASON_CODES = ("ok", "wrong_card_count", "cards_not_held", "must_follow_suit", 
 DECLARE_REASON_CODES = ("ok", "kitty_taken", "missing_first_hand_card", "wrong_count", "mixed_cards", "not_level_card",
                         "jokers_not_allowed", "no_reinforce", "self_overcall", "jokers_only", "too_weak",
                         "partner_barred")
+DEAL_REASON_CODES = ("ok", "wrong_hand_size", "wrong_kitty_size", "not_the_pack", "no_points", "no_trumps")
 CONSEQUENCES = ("none", "attackers_take_stage", "attackers_take_stage_by_points", "stage_change_plus_one",
                 "banker_up_one", "opponents_up_two", "count_as_threshold", "count_below_threshold",
                 "hand_void_rebid", "banker_keeps", "opponents_up_one", "forfeit_game")
@@ -253,6 +255,8 @@ _FIELD_CHECKS: dict[str, dict[str, tuple]] = {
                 "consequence": (_kinds(*CONSEQUENCES), "must be a consequence code"),
                 "next_banker": (lambda v: v is None or _is_next_banker(v), "must be banker, attackers or null"),
                 "levels": (_is_count, "must be a non-negative integer")},
+    "deal": {"proper": (_is_bool, "must be a boolean"), "redeal": (_is_bool, "must be a boolean"),
+             "reason": (_kinds(*DEAL_REASON_CODES), "must be a deal reason code")},
 }
 
 

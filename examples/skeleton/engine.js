@@ -29,6 +29,7 @@ const HANDLERS = {
   undeclared: notYet,   // {redeal, trump, banker_side, level}
   hand: notYet,         // {attackers_points, next_banker, levels}
   penalty: notYet,      // {points, ends_hand, consequence, next_banker, levels}
+  deal: notYet,         // {proper, redeal}
 };
 
 function answer(req) {

@@ -33,6 +33,7 @@ HANDLERS = {
     "undeclared": not_yet,   # {redeal, trump, banker_side, level}
     "hand": not_yet,         # {attackers_points, next_banker, levels}
     "penalty": not_yet,      # {points, ends_hand, consequence, next_banker, levels}
+    "deal": not_yet,         # {proper, redeal}
 }
 
 

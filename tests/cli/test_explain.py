@@ -172,3 +172,21 @@ def test_a_mixed_tractor_is_named_as_one_not_as_a_tractor_of_pairs(capsys, tmp_p
     assert code == 0 and "answer: a mixed tractor: 2 adjacent pairs and triples" in out
     code, out, _ = _explain(capsys, str(f), "classify", "8H 8H 9H 9H 9H", "--level", "J", "--zh")
     assert code == 0 and "答案：2组对子与三条相连的拖拉机" in out
+
+
+def test_deal_takes_the_hands_and_the_kitty_and_says_whether_the_deal_is_proper(capsys):
+    """000:2.1: 108 cards, 25 to each player and a kitty of 8 — a proper deal of r000; V05 takes the two 3s of
+    clubs out and deals a kitty of 6, so the same deal is not a proper one of V05 (in Chinese too)."""
+    from reference_impl.cards import full_pack, text
+    from tractor_dsl.bundled import default_spec_dir
+    v05 = str(default_spec_dir() / "variants" / "v05_kitty_with_cards_removed.tractor")
+    pack = [text(c) for c in full_pack(2)]
+    deal = ["--hands", *[" ".join(pack[i * 25:(i + 1) * 25]) for i in range(4)], "--kitty", " ".join(pack[100:])]
+    code, out, err = _explain(capsys, "r000", "deal", *deal)
+    assert code == 0 and "answer: a proper deal; it stands" in out, out + err
+    code, out, err = _explain(capsys, v05, "deal", *deal)
+    assert code == 0 and "answer: not a proper deal (a kitty of the wrong size)" in out, out + err
+    code, out, _ = _explain(capsys, v05, "deal", "--zh", *deal)
+    assert "不是合规的发牌（底牌张数不对）" in out and "not a proper" not in out
+    code, _, err = _explain(capsys, "r000", "deal", "--kitty", "5S")
+    assert code != 0 and "--hands" in err

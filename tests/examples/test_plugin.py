@@ -55,10 +55,10 @@ def test_keyword_selection_and_collect_only(tmp_path):
     out = pytest_in(tmp_path, "--tractor-engine", TOY, "--tractor-ruleset", "r003", "--collect-only", "-q")
     assert out.returncode == 0, out.stdout + out.stderr
     for op in ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared",
-               "penalty"):
+               "penalty", "deal"):
         assert f"tractor::r003.{op}" in out.stdout
     out = pytest_in(tmp_path, "--tractor-engine", TOY, "--tractor-ruleset", "r003", "-k", "advance")
-    assert "1 passed, 9 deselected" in out.stdout, out.stdout
+    assert "1 passed, 10 deselected" in out.stdout, out.stdout
 
 
 def test_the_engine_s_own_tests_still_run_beside_the_suite(tmp_path):

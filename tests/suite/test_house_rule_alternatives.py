@@ -11,21 +11,24 @@ from reference_impl.rules import rules_for
 EXPECTED = {
     "r000": {"V06": ("trump.order", None), "V21": ("tractor.off_level_chain", "classify"),
              "V10": ("trump.named_cards", None), "V67": ("level.knock_back", "hand"),
-             "V68": ("score.banker_needs_last_trick", "hand")},          # two decks: no V29; no fixed 2s: no V09
+             "V68": ("score.banker_needs_last_trick", "hand"),
+             "V05": ("equipment.removed", "deal"), "V82": ("deal.redeal_if", "deal")},  # two decks: no V29; no fixed 2s: no V09
     "r001": {"V06": ("trump.order", None), "V21": ("tractor.off_level_chain", "classify"),
              "V10": ("trump.named_cards", None), "V09": ("trump.fixed_ranks", None),
              "V29": ("follow.pairs_before_triples", "follow"), "V67": ("level.knock_back", "hand"),
-             "V68": ("score.banker_needs_last_trick", "hand")},
+             "V68": ("score.banker_needs_last_trick", "hand"),
+             "V05": ("equipment.removed", "deal"), "V82": ("deal.redeal_if", "deal")},
     "r003": {"V06": ("trump.order", None), "V21": ("tractor.off_level_chain", "classify"),
              "V10": ("trump.named_cards", None), "V29": ("follow.pairs_before_triples", "follow"),
-             "V67": ("level.knock_back", "hand"), "V68": ("score.banker_needs_last_trick", "hand")},
+             "V67": ("level.knock_back", "hand"), "V68": ("score.banker_needs_last_trick", "hand"),
+             "V05": ("equipment.removed", "deal"), "V82": ("deal.redeal_if", "deal")},
 }
 
 
 def _house(rules):
     out = {}
     for a in alternatives(rules):
-        for vid in ("V06", "V09", "V10", "V21", "V29", "V67", "V68"):
+        for vid in ("V05", "V06", "V09", "V10", "V21", "V29", "V67", "V68", "V82"):
             if f"({vid})" in a.description:
                 out.setdefault(vid, []).append(a)
     return out
@@ -58,3 +61,45 @@ def test_the_jack_rule_and_the_last_trick_are_seen_on_whole_hands_only():
     house = _house(rules_for("r000"))
     assert house["V67"][0].observers == ("hand",) and house["V68"][0].observers == ("hand",)
     assert house["V67"][0].changes["level.knock_back"] == {"level": "J", "to": "2"}
+
+
+@pytest.mark.parametrize("name, kitty", [("r000", 6), ("r001", 4), ("r003", 4)])
+def test_the_removed_cards_and_the_redeal_are_seen_on_the_deal_alone(name, kitty):
+    """V05 (the two 3s of clubs out, the kitty two cards smaller: r000's 8 becomes 6) and V82 (a redeal for a hand
+    with no point card or no card trump in every suit) are observed by ``deal`` only: any other position showing
+    them is impossible under one of the two. V82's search is aimed at the poor hands it deals again."""
+    house = _house(rules_for(name))
+    [v05], [v82] = house["V05"], house["V82"]
+    assert v05.observers == ("deal",) and v82.observers == ("deal",)
+    assert v05.changes == {"equipment.removed": (("3", "clubs"), ("3", "clubs")), "equipment.kitty_size": kitty}
+    assert v82.changes == {"deal.redeal_if": ("no_points", "no_trumps")}
+    assert {sc.kind for sc in v82.targets} == {"poor"}
+    found = distinguish(rules_for(name), v82).found
+    assert answer(v82.rules, "deal", found.input) == {"proper": True, "redeal": True}
+
+
+def test_a_ruleset_that_removes_cards_or_redeals_is_not_offered_them_again():
+    from reference_impl.rules import load_file
+    from tractor_dsl.bundled import default_spec_dir
+    variants = default_spec_dir() / "variants"
+    assert "V05" not in _house(load_file(variants / "v05_kitty_with_cards_removed.tractor"))
+    assert "V82" not in _house(load_file(variants / "v82_redeal_poor_hands.tractor"))
+
+
+def test_a_ruleset_stating_v05_or_v82_has_the_other_readings_of_the_deal_as_alternatives():
+    """Where V05 or V82 is stated, the deal's other readings are alternatives seen by ``deal`` (so mutation and
+    findings on those catalogue files test their deal cases): every card dealt with a kitty of 8; the redeal for
+    one condition only, or for none."""
+    from reference_impl.rules import load_file
+    from tractor_dsl.bundled import default_spec_dir
+    variants = default_spec_dir() / "variants"
+    v05 = load_file(variants / "v05_kitty_with_cards_removed.tractor")
+    [whole] = [a for a in alternatives(v05) if a.feature == "equipment.removed"]
+    assert whole.changes == {"equipment.removed": None, "equipment.kitty_size": 8} and whole.observers == ("deal",)
+    v82 = load_file(variants / "v82_redeal_poor_hands.tractor")
+    redeals = [a for a in alternatives(v82) if a.feature == "deal.redeal_if"]
+    assert [a.changes["deal.redeal_if"] for a in redeals] == [("no_points",), ("no_trumps",), None]
+    for rules, alt in [(v05, whole)] + [(v82, a) for a in redeals]:
+        found = distinguish(rules, alt).found
+        assert found is not None and found.op == "deal", alt.description
+        assert answer(rules, "deal", found.input) != answer(alt.rules, "deal", found.input)

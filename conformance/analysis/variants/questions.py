@@ -2,10 +2,11 @@
 
 A :class:`Question` is an operation and its input: one of the protocol's
 operations (``classify``, ``lead``, ``follow``, ``winner``, ``kitty``,
-``result``, ``advance``, ``declare``, ``undeclared``, ``hand``, ``penalty``) with exactly
-the input a request carries — or one of the few questions only the rulebook
-asks (:data:`DOC_OPS`: how cards rank, how many points cards hold, how the
-pack is dealt, whether a hand as dealt is dealt again, what a setting is, who
+``result``, ``advance``, ``declare``, ``undeclared``, ``hand``, ``penalty``,
+``deal``) with exactly the input a request carries — or one of the few
+questions only the rulebook asks (:data:`DOC_OPS`: how cards rank, how many
+points cards hold, how the pack is dealt (``pack``: the protocol's ``deal``
+judges one deal), whether a hand as dealt is dealt again, what a setting is, who
 banks next, who wins at time, where a game starts). :func:`ask` answers it under a ruleset: the
 result, the deciding clauses, and whether two answers are the same
 (:attr:`Outcome.answer`, the compared fields of the protocol).
@@ -149,7 +150,7 @@ def _points(rules: Rules, inp: dict):
     return {"points": points_of(rules, cards)}, (rules.clause("equipment.points"),)
 
 
-def _deal(rules: Rules, inp: dict):
+def _pack(rules: Rules, inp: dict):
     players = rules["equipment.players"]
     clauses = tuple(dict.fromkeys(rules.clause(k) for k in ("equipment.decks", "equipment.players",
                                                              "equipment.hand_size", "equipment.kitty_size",
@@ -212,7 +213,7 @@ def _redeal(rules: Rules, inp: dict):
 
 
 DOC_OPS: dict[str, Callable[[Rules, dict], tuple[dict, tuple]]] = {
-    "order": _order, "points": _points, "deal": _deal, "value": _value, "next_banker": _next_banker,
+    "order": _order, "points": _points, "pack": _pack, "value": _value, "next_banker": _next_banker,
     "timeout": _timeout, "first_hand": _first_hand, "redeal": _redeal,
 }
 

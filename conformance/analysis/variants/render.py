@@ -118,6 +118,11 @@ def _split_top(s: str) -> list[str]:
     return out
 
 
+DEAL_REASONS_EN = {"wrong_hand_size": "a hand of the wrong size", "wrong_kitty_size": "a kitty of the wrong size",
+                   "not_the_pack": "not the ruleset's pack"}
+DEAL_REASONS_ZH = {"wrong_hand_size": "有一家张数不对", "wrong_kitty_size": "底牌张数不对", "not_the_pack": "牌不是本规则的那副牌"}
+
+
 def _shape_of(components: list[dict]) -> str:
     def one(c):
         name = {1: "single", 2: "pair", 3: "triple", 4: "quad"}[c["size"]]
@@ -186,7 +191,7 @@ def question_parts(q: Question, lang: str = "en") -> list[tuple[str, str]]:
     elif op == "points":
         body = ([("cards", " ".join(inp["cards"])), ("text", " 共多少分？")] if zh
                 else [("text", "how many points are in "), ("cards", " ".join(inp["cards"])), ("text", "?")])
-    elif op == "deal":
+    elif op == "pack":
         body = [("text", "如何发牌？" if zh else "how are the cards dealt?")]
     elif op == "redeal":
         body = ([("text", f"打{inp['level']}，一家发到 "), ("cards", " ".join(inp["hand"])), ("text", "：是否重新发牌？")]
@@ -275,6 +280,13 @@ def _game_question(op: str, inp: dict, lang: str) -> list[tuple[str, str]]:
         seed = inp.get("seed", 0)
         return [("text", f"一局开始（随机种子{seed}）：第一盘打几？" if zh else
                  f"a game begins (deal seed {seed}): at which level is the first hand played?")]
+    if op == "deal":
+        sizes = "、".join(str(len(h)) for h in inp["hands"]) if zh else ", ".join(str(len(h)) for h in inp["hands"])
+        k = len(inp["kitty"])
+        if zh:
+            return [("text", f"打{inp['level']}，四家依次发到{sizes}张，底牌{k}张：这副牌发得合规吗？要重新发牌吗？")]
+        return [("text", f"level {inp['level']}; the four hands are dealt {sizes} cards, the kitty {k}: "
+                         "is this a proper deal, and are the cards dealt again?")]
     if op == "penalty":
         p = inp["attackers_points"]
         faults = [_fault_text(f, lang) for f in inp["faults"]]
@@ -384,7 +396,7 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
                          + (f"gain {v}" if v >= 0 else f"lose {-v}"))]
     if op == "points":
         return [("text", f"{r['points']}分" if zh else f"{r['points']} points")]
-    if op == "deal":
+    if op == "pack":
         n = r["players"] * r["hand"] + r["kitty"]
         if zh:
             return [("text", f"{r['players']}家各{r['hand']}张＋底牌{r['kitty']}张＝{n}张（{r['decks']}副牌），共{r['points']}分")]
@@ -399,6 +411,13 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
             out.append(("text", f"；庄家一方退回{r['knocked_back']}" if zh else
                         f"; the banker's team goes back to {r['knocked_back']}"))
         return out
+    if op == "deal":
+        if not r["proper"]:
+            why = (DEAL_REASONS_ZH if zh else DEAL_REASONS_EN).get(r.get("reason"))
+            text = "不是合规的发牌" if zh else "not a proper deal"
+            return [("text", text + (f"（{why}）" if zh else f" ({why})") if why else text)]
+        return [("text", ("合规的发牌；重新发牌" if r["redeal"] else "合规的发牌；照打，不重新发牌") if zh else
+                 ("a proper deal; the cards are dealt again" if r["redeal"] else "a proper deal; it stands"))]
     if op == "redeal":
         return [("text", ("重新发牌" if r["redeal"] else "照打，不重新发牌") if zh else
                  ("the cards are dealt again" if r["redeal"] else "the deal stands"))]

@@ -92,7 +92,7 @@ CURATED: dict[str, list[Question]] = {
         ("3S 3S 4S 4S", "attackers"), ("3S 3S 3S 4S 4S 4S", "attackers"), ("AH AH KH", "attackers"),
         ("3S 3S", "banker"), ("3S", "banker"), ("AH AH", "attackers"))],
     "points": [Q("points", cards=_c("5H 10S KD 3C 5C"))],
-    "deal": [Q("deal")],
+    "pack": [Q("pack")],
     "result": [Q("result", attackers_points=p) for p in (
         -10, 0, 5, 35, 40, 55, 60, 75, 80, 85, 90, 100, 115, 120, 145, 150, 155, 160, 175, 180, 195, 200, 205, 210,
         235, 240, 280, 295, 300, 330, 360, 400)],
@@ -160,7 +160,7 @@ def families(key: str) -> list[str]:
     if key.startswith("follow "):
         return ["follow"]
     if key.startswith("equipment."):
-        return ["points", "winner"] if key == "equipment.points" else ["deal"]
+        return ["points", "winner"] if key == "equipment.points" else ["pack"]
     if key in ("trump.order", "trump.fixed_ranks", "trump.named_cards"):
         return ["order", "winner", "classify"]
     if key == "trump.equal_cards":

@@ -2,7 +2,7 @@
 
 A *position* is the input of one protocol operation (``classify``, ``lead``,
 ``follow``, ``winner``, ``kitty``, ``result``, ``advance``, ``declare``,
-``undeclared``, ``hand``, ``penalty``), exactly as ``conformance/protocol/schemas/<op>.request.json``
+``undeclared``, ``hand``, ``penalty``, ``deal``), exactly as ``conformance/protocol/schemas/<op>.request.json``
 describes it. Builders make positions of a :class:`Scenario` — what kind of
 position, aimed at which decision of the ruleset — drawing every choice
 through a :class:`Draw`:
@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Callable
 
 from conformance.generation.positions import dealt
+from conformance.generation.positions.dealing import build_deal, deal_scenarios
 from conformance.generation.positions.declaring import build_declare, build_undeclared, declare_scenarios, undeclared_scenarios
 from conformance.generation.positions.draw import Draw, HypothesisDraw, RandomDraw, Rejected
 from conformance.generation.positions.follow import build as build_follow, scenarios as follow_scenarios
@@ -38,12 +39,13 @@ BUILDERS: dict[str, Callable] = {
     "classify": build_classify, "lead": build_lead, "follow": build_follow, "winner": build_winner,
     "kitty": build_kitty, "result": build_result, "advance": build_advance, "declare": build_declare,
     "undeclared": build_undeclared, "hand": build_hand, "penalty": build_penalty,
+    "deal": build_deal,
 }
 _SCENARIOS: dict[str, Callable] = {
     "classify": classify_scenarios, "lead": lead_scenarios, "follow": follow_scenarios,
     "winner": winner_scenarios, "kitty": kitty_scenarios, "result": result_scenarios,
     "advance": advance_scenarios, "declare": declare_scenarios, "undeclared": undeclared_scenarios,
-    "hand": hand_scenarios, "penalty": penalty_scenarios,
+    "hand": hand_scenarios, "penalty": penalty_scenarios, "deal": deal_scenarios,
 }
 OPERATIONS = tuple(BUILDERS)
 # Positions from dealt hands, the complement of the aimed scenarios (kind "dealt").
@@ -59,14 +61,21 @@ def scenarios(rules, op: str) -> tuple[Scenario, ...]:
 
 @lru_cache(maxsize=None)
 def groups(rules, op: str) -> tuple[tuple[Scenario, ...], ...]:
-    """The scenarios of ``op`` in groups to draw evenly: a follow ladder's rungs per lead unit, else per kind.
+    """The scenarios of ``op`` in groups to draw evenly: a follow ladder's rungs per lead unit, a deal's
+    poor hands per condition (``deal.redeal_if``) and its improper ones by sizes or cards, else per kind.
 
     Drawing a group first, then a scenario of it, gives every lead unit (and
     every kind of position) its share, however many rungs a long ladder has.
     """
     out: dict[tuple, list[Scenario]] = {}
     for sc in scenarios(rules, op):
-        key = ("ladder", sc.args[0]) if op == "follow" and sc.kind in ("rung", "rungs") else (sc.kind,)
+        if op == "follow" and sc.kind in ("rung", "rungs"):
+            key = ("ladder", sc.args[0])
+        elif op == "deal" and sc.kind != "proper":
+            # a share each: a hand without points, one without trumps, the wrong sizes, the wrong cards
+            key = (sc.kind, sc.args[0] if sc.kind == "poor" else sc.args[0] in ("missing", "removed"))
+        else:
+            key = (sc.kind,)
         out.setdefault(key, []).append(sc)
     return tuple(tuple(g) for g in out.values())
 
