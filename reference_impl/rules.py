@@ -359,8 +359,9 @@ def read_ruleset(name: str) -> Rules | None:
 
 
 def known_names() -> list[str]:
-    """The bundled rulesets and those read from users' files in this process."""
-    return sorted(set(ruleset_names()) | set(_USER))
+    """Every ruleset :func:`rules_for` gives by name: the bundled ones, the catalogue's house-rule files and
+    those read from users' files in this process."""
+    return sorted(set(ruleset_names()) | set(catalogue_names()) | set(_USER))
 
 
 @dataclass

@@ -24,12 +24,12 @@ def run(args) -> int:
     from conformance.generation.cases import suite
     from conformance.analysis.mutation import STAGES, by_clause, run_default, run_generated
     from conformance.generation.suite import examples
-    from reference_impl.rules import is_rule_file, rules_for, ruleset_names
+    from reference_impl.rules import catalogue_names, is_rule_file, rules_for, ruleset_names
     if is_rule_file(args.ruleset):
         args.ruleset = rules_for(args.ruleset).name  # a user's rule file, known by its name from now on
-    elif args.ruleset not in ruleset_names():
-        print(f"tractor mutate: unknown ruleset {args.ruleset!r}; known: {', '.join(ruleset_names())}",
-              file=sys.stderr)
+    elif args.ruleset not in ruleset_names() and args.ruleset not in catalogue_names():
+        print(f"tractor mutate: unknown ruleset {args.ruleset!r}; known: {', '.join(ruleset_names())}"
+              " and the house-rule files of spec/variants/ (by name or path)", file=sys.stderr)
         return 2
     stages = [s.strip() for s in args.stages.split(",") if s.strip()]
     bad = [s for s in stages if s not in STAGES]

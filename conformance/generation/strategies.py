@@ -45,9 +45,11 @@ def _rules(ruleset) -> Rules:
         return ruleset
     if not isinstance(ruleset, str):
         raise TypeError(f"ruleset: expected a ruleset name such as 'r001', not {ruleset!r}")
-    names = known_names()   # the bundled ones and those read from users' files
-    if ruleset not in names:
-        raise ValueError(f"unknown ruleset {ruleset!r}; the spec defines {', '.join(names)}")
+    from reference_impl.rules import catalogue_names
+    if ruleset not in known_names():   # the bundled ones, the catalogue's and those read from users' files
+        listed = sorted(set(known_names()) - set(catalogue_names()))
+        raise ValueError(f"unknown ruleset {ruleset!r}; the spec defines {', '.join(listed)}"
+                         " and the house-rule files of spec/variants/")
     return rules_for(ruleset)
 
 

@@ -35,6 +35,16 @@ def test_a_catalogue_file_given_by_its_path_is_the_librarys_ruleset():
     assert "v75_suit_precedence" in hs["rulesets"]
 
 
+def test_mutate_takes_a_catalogue_ruleset_by_name():
+    """`tractor mutate v82_redeal_poor_hands` used to answer "unknown ruleset"; its mutants now include those of
+    the clause V82 adds (deal.redeal), and the default run kills every one that is not equivalent."""
+    r = cli("mutate", "v82_redeal_poor_hands", "--stages", "default", "--jobs", "1", timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert any(line.split()[:1] == ["deal.redeal"] for line in r.stdout.splitlines())
+    row = next(line.split() for line in r.stdout.splitlines() if line.startswith("default "))
+    assert int(row[4]) == 0 and row[5] == "100.0%", row   # survivors, kill rate
+
+
 def test_the_handshake_still_lists_the_bundled_rulesets_only():
     """Found by name, but not bundled: a run with no --ruleset stays on the rulebooks (docs/language.rst)."""
     hs = json.loads(cli("engine", "--handshake").stdout)["result"]
