@@ -414,7 +414,7 @@ FAILED = ("fail", "xfail", "xpass")
 
 
 def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: str | None = None,
-              progress=None) -> None:
+              progress=None, stop=None, parallel_shrink: bool | None = None) -> None:
     """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`), then
     cluster the failures no alternative explains (:mod:`conformance.analysis.clusters`), each cluster's first
     case shrunk through the protocol by the run's own engine when ``shrink``.
@@ -426,9 +426,13 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
     The alternatives are judged on the executor of ``jobs`` local processes
     or a Dask ``scheduler`` (:mod:`conformance.running.parallel`; the
     findings are the same on any number of workers); the engine is asked from
-    this process. ``progress(text)`` is told each step.
+    this process, and shrinking on the executor too, each chunk of clusters through an engine of its own,
+    when that pays (``parallel_shrink`` True or False decides instead; see
+    :func:`conformance.analysis.clusters.describe`). ``progress(text)`` is told each step; once ``stop()``
+    is true (a signal came), no more cluster is shrunk and the executor's workers are ended with their
+    engines.
     """
-    from reference_impl.rules import known_names, rules_for
+    from reference_impl.rules import known_names
     from conformance.analysis import clusters as clustering
     known = set(known_names())
     try:
@@ -452,7 +456,23 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
         session = EngineSession(runner)
     say = progress or (lambda text: None)
     failing = any(f for f, _ in by_ruleset.values())
-    from conformance.running.parallel import executor as open_executor
+    from conformance.running.parallel import default_jobs, executor as open_executor
+    workers = 2 if scheduler else default_jobs() if jobs is None or jobs <= 0 else jobs
+    try:
+        _attribute(result, by_ruleset, fields, charges, session, failing, jobs, scheduler, workers, say, stop,
+                   parallel_shrink, open_executor)
+    except clustering.ShrinkingStopped:
+        result.events.append({"kind": "shrinking_stopped", "message": "a signal came while clusters were "
+                              "shrunk: the rest keep their first position, and no other ruleset is analysed"})
+    for case, o in zip(result.cases, result.outcomes):
+        if o is not None and case["id"] in charges:
+            o.charged = charges[case["id"]].clauses
+
+
+def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, scheduler, workers, say, stop,
+               parallel_shrink, open_executor) -> None:
+    from reference_impl.rules import rules_for
+    from conformance.analysis import clusters as clustering
     with session if session is not None else nullcontext(), \
             (open_executor(jobs, scheduler) if failing and (jobs != 1 or scheduler) else nullcontext()) as ex:
         for ruleset, (fails, passes) in by_ruleset.items():
@@ -474,14 +494,17 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
                 say(f"analysing {ruleset}: clustering {len(a.unexplained)} unexplained failures")
             found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
                                        _alternatives(rules), fields, executor=ex)
-            clustering.describe(rules, found, case_of, engine_of, session, fields,
-                                progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"))
-            for c in found:
-                left -= set(c.cases)
-                for cid in c.cases:
-                    charges[cid] = Charge((c.clause,), "cluster", c.feature)
-            result.clusters.extend(found)
-            result.unexplained.extend(cid for cid in a.unexplained if cid in left)
-    for case, o in zip(result.cases, result.outcomes):
-        if o is not None and case["id"] in charges:
-            o.charged = charges[case["id"]].clauses
+            try:
+                complete = clustering.describe(
+                    rules, found, case_of, engine_of, session, fields,
+                    progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"),
+                    executor=ex, workers=workers, parallel=parallel_shrink, stop=stop)
+            finally:   # stopped or not, the clusters are the run's (those not shrunk keep their first position)
+                for c in found:
+                    left -= set(c.cases)
+                    for cid in c.cases:
+                        charges[cid] = Charge((c.clause,), "cluster", c.feature)
+                result.clusters.extend(found)
+                result.unexplained.extend(cid for cid in a.unexplained if cid in left)
+            if not complete:
+                raise clustering.ShrinkingStopped

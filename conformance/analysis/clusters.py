@@ -237,34 +237,147 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     return out[:MAX_CLUSTERS]
 
 
-def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None,
-             progress=None) -> None:
-    """Give each cluster its minimal position (shrunk through ``session``, an
-    :class:`~conformance.analysis.shrinking.EngineSession`, for the first :data:`SHRUNK`), the answers there and
-    its neighbours."""
+def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...], op_fields=None) -> dict:
+    """One cluster's first position shrunk through ``session`` and its neighbours asked: what :func:`describe`
+    writes into the cluster (``position``, ``spec``, ``engine``: answers there, ``steps``, ``neighbours``).
+    The same wherever it is computed: in this process or on a worker, with an engine of its own."""
     from conformance.analysis.shrinking import differing, neighbours, shrink
     from conformance.generation.decisions import answer
+    position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields)
+    near = neighbours(position)
+    judged = [(what, p, answer(rules, op, p)) for what, p in near]
+    judged = [(w, p, s) for w, p, s in judged if "error" not in s]
+    got = session.ask(ruleset, op, [p for _, p, _ in judged])
+    found = []
+    for (what, p, s), g in zip(judged, got):
+        d = differing(op, s, g, op_fields)
+        found.append({"change": what, "input": p, "spec": answer_text(s, wanted),
+                      "engine": None if g is None else answer_text(g, wanted), "differs": bool(d)})
+    return {"position": position, "spec": spec, "engine": engine, "steps": steps, "neighbours": found}
+
+
+def shrink_chunk(items: list[tuple], rules, engine: dict, fields: dict) -> list[dict | None]:
+    """On a worker: :func:`shrunk` for each ``(ruleset, op, input, wanted)`` of ``items`` through an engine
+    of the worker's own (``engine``: :func:`~conformance.analysis.shrinking.engine_spec`), stopped at the
+    end, whatever happens; None for each item when it cannot be started (the caller shrinks those itself)."""
+    from conformance.analysis.shrinking import EngineSession, runner_of
+    with EngineSession(runner_of(engine)) as session:
+        if not session.alive:
+            return [None] * len(items)
+        return [shrunk(rules, session, ruleset, op, inp, tuple(wanted), fields.get(op))
+                if session.alive else None for ruleset, op, inp, wanted in items]
+
+
+SHRINK_CHUNK = 2      # clusters per chunk shrunk on a worker, each chunk with an engine of its own
+
+
+def farm_out(first: float, rest: int, start: float, workers: int) -> bool:
+    """Whether shrinking ``rest`` more clusters pays on ``workers`` workers (each chunk of
+    :data:`SHRINK_CHUNK` starting its own engine, ``start`` seconds) rather than here, when the first took
+    ``first`` seconds: the estimated time in parallel against the time here."""
+    if rest < 2 or workers < 2:
+        return False
+    chunks = -(-rest // SHRINK_CHUNK)
+    lanes = min(workers, chunks)
+    here = first * rest
+    spread = -(-chunks // lanes) * start + here / lanes
+    return spread < here
+
+
+def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None,
+             progress=None, *, executor=None, workers: int = 1, parallel: bool | None = None,
+             stop=None) -> bool:
+    """Give each cluster its minimal position (shrunk through ``session``, an
+    :class:`~conformance.analysis.shrinking.EngineSession`, for the first :data:`SHRUNK`), the answers there and
+    its neighbours; whether every cluster that was to be shrunk was (False: ``stop()`` said to stop first).
+
+    The first is shrunk here. With an ``executor`` of ``workers`` workers, the others are shrunk there, each
+    chunk of :data:`SHRINK_CHUNK` clusters through an engine of its own, when that pays by :func:`farm_out` (the
+    first one's time against the engine's start; ``parallel`` True or False decides instead). Each cluster's
+    position is the same either way: shrinking asks the engine the same positions in the same order."""
+    import time
     fields = fields or {}
-    for i, c in enumerate(clusters):
+    for c in clusters:
         first = case_of[c.cases[0]]
-        op_fields = fields.get(c.op)
         c.shrunk_from = first["id"]
         c.position = first["input"]
-        spec = protocol.normalize(c.op, first["expected"], op_fields)
-        engine = engine_of[first["id"]]
-        if session is not None and session.alive and i < SHRUNK:
-            if progress is not None:
-                progress(f"shrinking cluster {i + 1} of {min(len(clusters), SHRUNK)} through the engine")
-            c.position, spec, engine, c.steps = shrink(rules, session, c.ruleset, c.op, first["input"], c.fields,
-                                                       op_fields)
-            engine = engine or engine_of[first["id"]]
-            near = neighbours(c.position)
-            judged = [(what, inp, answer(rules, c.op, inp)) for what, inp in near]
-            judged = [(w, inp, s) for w, inp, s in judged if "error" not in s]
-            got = session.ask(c.ruleset, c.op, [inp for _, inp, _ in judged])
-            for (what, inp, s), g in zip(judged, got):
-                d = differing(c.op, s, g, op_fields)
-                c.neighbours.append({"change": what, "input": inp, "spec": answer_text(s, c.fields),
-                                     "engine": None if g is None else answer_text(g, c.fields),
-                                     "differs": bool(d)})
-        c.spec, c.engine = answer_text(spec, c.fields), answer_text(engine, c.fields)
+        c.spec = answer_text(protocol.normalize(c.op, first["expected"], fields.get(c.op)), c.fields)
+        c.engine = answer_text(engine_of[first["id"]], c.fields)
+    todo = clusters[:SHRUNK] if session is not None and session.alive else []
+    n = len(todo)
+    stopped = lambda: stop is not None and stop()   # noqa: E731
+
+    def fill(c: Cluster, got: dict) -> None:
+        c.position, c.steps, c.neighbours = got["position"], got["steps"], got["neighbours"]
+        engine = got["engine"] or engine_of[c.shrunk_from]
+        c.spec, c.engine = answer_text(got["spec"], c.fields), answer_text(engine, c.fields)
+
+    def here(i: int) -> None:
+        c = todo[i]
+        if progress is not None:
+            progress(f"shrinking cluster {i + 1} of {n} through the engine")
+        fill(c, shrunk(rules, session, c.ruleset, c.op, case_of[c.shrunk_from]["input"], c.fields,
+                       fields.get(c.op)))
+
+    i = 0
+    t0 = time.monotonic()
+    if todo and not stopped():
+        here(0)
+        i = 1
+    first = time.monotonic() - t0
+    rest = list(range(i, n))
+    if rest and executor is not None and getattr(session, "spec", None) is not None and not stopped() and (
+            parallel if parallel is not None else farm_out(first, len(rest), session.start_seconds, workers)):
+        rest = _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped)
+    for j in rest:
+        if stopped() or not session.alive:
+            return False
+        here(j)
+    return not stopped() or not rest
+
+
+def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped) -> list[int]:
+    """Shrink the clusters ``rest`` (indices of ``todo``) on the executor; those left to shrink here (a worker
+    could not start the engine, or ``stopped()``: none)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from conformance.running.parallel import cut
+    chunks = cut(rest, SHRINK_CHUNK)
+    items = [[(todo[j].ruleset, todo[j].op, case_of[todo[j].shrunk_from]["input"], todo[j].fields) for j in chunk]
+             for chunk in chunks]
+    futures = {executor.submit(shrink_chunk, its, rules, session.spec, fields): k for k, its in enumerate(items)}
+    if progress is not None:
+        progress(f"shrinking clusters {rest[0] + 1} to {rest[-1] + 1} of {len(todo)} on {workers} workers, "
+                 "each with an engine of its own")
+    results: dict[int, list] = {}
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        for f in done:
+            try:
+                results[futures[f]] = f.result()
+            except Exception:   # noqa: BLE001 — a worker the signal ended too (sent to the whole group)
+                if not stopped():
+                    raise
+                pending.add(f)
+        if done and progress is not None:
+            progress(f"shrinking clusters {rest[0] + 1} to {rest[-1] + 1} of {len(todo)} on {workers} workers: "
+                     f"{sum(len(chunks[k]) for k in results)} of {len(rest)} done")
+        if pending and stopped():
+            break
+    left = []
+    for k, chunk in enumerate(chunks):
+        for j, got in zip(chunk, results.get(k, [None] * len(chunk))):
+            if got is None:
+                left.append(j)
+            else:
+                fill(todo[j], got)
+    if pending:   # the chunks still running are the executor's to end: raise out of it
+        for f in pending:
+            f.cancel()
+        raise ShrinkingStopped
+    return left
+
+
+class ShrinkingStopped(Exception):
+    """A signal came while clusters were shrunk on the executor: the executor is to be ended (its workers take
+    their engines with them), the clusters not yet shrunk keep their first position."""
