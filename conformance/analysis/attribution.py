@@ -135,7 +135,7 @@ def _judge_all(pool: list, base: Rules, cases: list[dict], engine_of: dict, fiel
 def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             alts: tuple[Alternative, ...] | None = None, rounds: int = 16,
             fields: dict[str, tuple[str, ...]] | None = None, *, executor=None,
-            progress=None) -> Analysis:
+            progress=None, charge_unexplained: bool = True) -> Analysis:
     """Findings and charges for ``failures`` (each a case and the engine's result), given the ``passes``.
 
     A greedy search over sets of alternatives: findings are found one at a
@@ -157,7 +157,9 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
 
     Each round's alternatives are judged on ``executor`` (one of
     :func:`conformance.running.parallel.executor`) when one is given;
-    ``progress(text)`` is told each round.
+    ``progress(text)`` is told each round. ``charge_unexplained=False`` leaves the unexplained failures
+    uncharged, for a caller that clusters them first (:func:`attribute`: a clustered failure is charged to its
+    cluster, and the clauses deciding the others are computed then, as :func:`charge_outside` does).
     """
     alts = alts if alts is not None else _alternatives(rules)
     fields = fields or {}                  # partial answers, declared: op -> the fields compared
@@ -287,6 +289,8 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         for cid in f.cases:
             charges[cid] = Charge((f.clause,), "finding", f.feature)
     unexplained = [case_of[cid] for cid in sorted(left)]
+    if not charge_unexplained:
+        return Analysis(findings, [c["id"] for c in unexplained], charges)
     if progress is not None and unexplained:
         progress(f"charging {min(len(unexplained), DECIDES_LIMIT)} unexplained failures to their clauses")
     decided = deciding_all([(case, engine_of[case["id"]], fields.get(case["op"]))
@@ -296,6 +300,25 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
     for case in unexplained[DECIDES_LIMIT:]:
         charges[case["id"]] = Charge(tuple(case.get("clauses", ())), "consulted")
     return Analysis(findings, [c["id"] for c in unexplained], charges)
+
+
+def charge_outside(unexplained: list[str], clustered: set[str], case_of: dict, engine_of: dict, alts, fields,
+                   known: dict, executor=None, progress=None) -> dict[str, Charge]:
+    """The charges of the unexplained failures outside every cluster, as :func:`analyse` gives them: the
+    deciding clauses for the first :data:`DECIDES_LIMIT` unexplained ones (``known``: those computed already,
+    case id -> charge), the consulted clauses for the others."""
+    first = [cid for cid in unexplained[:DECIDES_LIMIT] if cid not in clustered]
+    ask = [cid for cid in first if cid not in known]
+    if progress is not None and ask:
+        progress(f"charging {len(ask)} failures outside every cluster to their clauses")
+    known = {**known, **dict(zip(ask, deciding_all([(case_of[cid], engine_of[cid],
+                                                     fields.get(case_of[cid]["op"])) for cid in ask],
+                                                   alts, executor)))}
+    out = {cid: known[cid] for cid in first}
+    for cid in unexplained[DECIDES_LIMIT:]:
+        if cid not in clustered:
+            out[cid] = Charge(tuple(case_of[cid].get("clauses", ())), "consulted")
+    return out
 
 
 def _pairs(scored, anchor: Alternative | None = None) -> list[tuple[Alternative, Alternative]]:
@@ -480,7 +503,7 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
                 continue
             rules = rules_for(ruleset)
             say(f"analysing {ruleset}: {len(fails)} failures")
-            a = analyse(rules, fails, passes, fields=fields, executor=ex,
+            a = analyse(rules, fails, passes, fields=fields, executor=ex, charge_unexplained=False,
                         progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"))
             if session is not None:
                 say(f"analysing {ruleset}: asking the engine between values the suite cannot tell apart")
@@ -490,10 +513,11 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
             left = set(a.unexplained)
             case_of = {c["id"]: c for c, _ in fails}
             engine_of = {c["id"]: protocol.normalize(c["op"], got, fields.get(c["op"])) for c, got in fails}
+            decided: dict[str, Charge] = {}   # the deciding clauses computed for clustering, reused
             if a.unexplained:
                 say(f"analysing {ruleset}: clustering {len(a.unexplained)} unexplained failures")
             found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
-                                       _alternatives(rules), fields, executor=ex)
+                                       _alternatives(rules), fields, executor=ex, known=decided)
             try:
                 complete = clustering.describe(
                     rules, found, case_of, engine_of, session, fields,
@@ -504,6 +528,9 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
                     left -= set(c.cases)
                     for cid in c.cases:
                         charges[cid] = Charge((c.clause,), "cluster", c.feature)
+                charges.update(charge_outside(
+                    a.unexplained, set(a.unexplained) - left, case_of, engine_of, _alternatives(rules), fields,
+                    decided, ex, progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}")))
                 result.clusters.extend(found)
                 result.unexplained.extend(cid for cid in a.unexplained if cid in left)
             if not complete:

@@ -190,11 +190,12 @@ def _same_suit(rules, inp, hand, lead) -> int:
 # --------------------------------------------------------------------------- clustering
 
 def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fields=None,
-            executor=None) -> list[Cluster]:
+            executor=None, known: dict | None = None) -> list[Cluster]:
     """The unexplained failures (case, the engine's normalised answer) of one ruleset, in clusters (largest
     first; at most :data:`MAX_CLUSTERS`): alike in operation, the fields answered otherwise and the deciding
     clause (computed for a few cases of each shape, the others of that shape taking the same, on
-    ``executor`` when one is given), each described by the shape its positions share."""
+    ``executor`` when one is given; ``known``: case id -> the charge :func:`~conformance.analysis.charges.deciding`
+    gives it with these ``alts``, read and filled in), each described by the shape its positions share."""
     from conformance.analysis.charges import deciding_all
     fields = fields or {}
     shaped: dict[tuple, list[tuple[dict, list[str]]]] = {}
@@ -206,11 +207,15 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         shaped.setdefault((op, wrong, tuple(sh)), []).append((case, engine, sh))
     deciding: dict[tuple, tuple[str, ...]] = {}    # (op, wrong, shape) -> the clauses deciding its sampled cases
     weight: dict[tuple, Counter] = {}               # (op, wrong) -> clause -> cases it may have decided
+    known = {} if known is None else known
     sampled = [(key, case, engine) for key, members in shaped.items() for case, engine, _ in members[:CLAUSE_SAMPLE]]
+    ask = [(key, case, engine) for key, case, engine in sampled if case["id"] not in known]
+    got = dict(zip((case["id"] for _, case, _ in ask),
+                   deciding_all([(case, engine, fields.get(key[0])) for key, case, engine in ask], alts, executor)))
+    known.update(got)
     charged: dict[tuple, list] = {}
-    for (key, _, _), charge in zip(sampled, deciding_all([(case, engine, fields.get(key[0]))
-                                                          for key, case, engine in sampled], alts, executor)):
-        charged.setdefault(key, []).append(charge)
+    for key, case, _ in sampled:
+        charged.setdefault(key, []).append(known[case["id"]] if case["id"] in known else got[case["id"]])
     for key, members in shaped.items():
         op = key[0]
         found: list[str] = []
@@ -223,11 +228,14 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         for cl in found:
             counter[cl] += len(members)
     groups: dict[tuple, list[tuple[str, list[str]]]] = {}
+    rewrites: dict[tuple, set[str]] = {}   # (op, wrong, clause) -> the answers rewritten (spec's -> engine's)
     for key, members in shaped.items():   # each shape to the clause deciding most failures of its kind
         op, wrong = key[:2]
         clause = max(deciding[key], key=lambda cl: (weight[key[:2]][cl], -deciding[key].index(cl)))
-        for case, _, sh in members:
+        for case, engine, sh in members:
             groups.setdefault((op, wrong, clause), []).append((case["id"], sh))
+            rewrites.setdefault((op, wrong, clause), set()).add(_rewrite(op, wrong, case, engine, fields.get(op)))
+    groups = _one_rewrite_each(groups, rewrites)
     out: list[Cluster] = []
     for (op, wrong, clause), members in groups.items():
         kind = "reason_only" if wrong == ("reason",) else "cluster"
@@ -282,6 +290,29 @@ def farm_out(first: float, rest: int, start: float, workers: int) -> bool:
     here = first * rest
     spread = -(-chunks // lanes) * start + here / lanes
     return spread < here
+
+
+def _rewrite(op: str, wrong: tuple[str, ...], case: dict, engine: dict, op_fields) -> str:
+    """What the engine answers instead of the spec on the fields it gets wrong, as text (a key)."""
+    expected = protocol.normalize(op, case["expected"], op_fields)
+    return json.dumps([[expected.get(k), engine.get(k)] for k in wrong], sort_keys=True, default=str)
+
+
+def _one_rewrite_each(groups: dict, rewrites: dict) -> dict:
+    """Groups of one operation and fields whose failures are all one and the same rewrite of the spec's answer
+    (``reason must_play_pair`` always answered ``must_follow_suit``, whichever clause decides the pair) as one
+    group, under the clause deciding the most of them: one narrow bug, one finding."""
+    merged: dict[tuple, tuple] = {}   # (op, wrong, the one rewrite) -> the largest group's key
+    for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
+        if len(rewrites[key]) == 1:
+            merged.setdefault((*key[:2], next(iter(rewrites[key]))), key)
+    into = {key: merged.get((*key[:2], next(iter(rewrites[key])))) if len(rewrites[key]) == 1 else key
+            for key in groups}
+    out = {key: list(members) for key, members in groups.items() if into[key] == key}
+    for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):   # the largest group's cases first
+        if into[key] != key:
+            out[into[key]].extend(groups[key])
+    return out
 
 
 def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None,
