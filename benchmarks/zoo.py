@@ -94,9 +94,9 @@ def zoo(tmp: str) -> list[Zoo]:
     m3 = os.path.join(RULESETS, "mutant_r003.tractor")
     m4 = os.path.join(RULESETS, "mutant4_r001.tractor")
     three = [Deviation("the trump pair captures x2 per card", ("kitty.capture",), "kitty.multiplier"),
-             Deviation("a triple followed by three singles before a pair and a single", ("follow.triple",),
+             Deviation("a triple followed by three singles before a pair and a single", ("follow.suit",),
                        "follow triple"),
-             Deviation("the lowest score band ends at 30", ("score.table",), "score.table")]
+             Deviation("the lowest score band ends at 30", ("score.table",), "score.bands")]
     out = [
         Zoo("m1_r001 (1 difference)", "r001", mutant(m1, "r001"),
             [Deviation("A and 2 do not chain", ("tractor.ace_two",), "tractor.ace_two")]),
