@@ -361,10 +361,12 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
             parallel if parallel is not None else farm_out(first, len(rest), session.start_seconds, workers)):
         rest = _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped)
     for j in rest:
-        if stopped() or not session.alive:
+        if stopped():
             return False
+        if not session.alive:   # the engine died or hung: the rest keep their first position
+            break
         here(j)
-    return not stopped() or not rest
+    return True
 
 
 def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped) -> list[int]:

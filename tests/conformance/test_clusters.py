@@ -142,3 +142,19 @@ def test_a_run_charges_each_failure_as_analysing_then_clustering_every_failure_w
     assert len(found) >= 2 and fails
     assert {c["id"]: o.charged for c, o in zip(result.cases, result.outcomes) if o.status == "fail"} == \
         {cid: ch.clauses for cid, ch in charges.items()}
+
+
+def test_once_a_signal_came_no_cluster_is_shrunk_and_the_engine_is_stopped():
+    from conformance.analysis.attribution import attribute
+    from conformance.generation.cases import vector_cases
+    from conformance.running.runner import Runner
+    cases = [c for c in vector_cases(None, ["r001"], ["winner"]) if c["id"][-1] in "01234567"]
+    result = Runner(faux("tie_last")).run(cases, rulesets=["r001"])
+    seen = []
+    attribute(result, stop=lambda: True, progress=seen.append)
+    [c] = result.clusters
+    first = next(x for x in cases if x["id"] == c.shrunk_from)
+    assert c.steps == 0 and c.position == first["input"] and c.spec != c.engine
+    assert not any("shrinking" in t for t in seen)
+    assert [e["kind"] for e in result.events if e["kind"] == "shrinking_stopped"] == ["shrinking_stopped"]
+    assert result.runner.engine is None   # the engine started to shrink was stopped
