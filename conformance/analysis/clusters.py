@@ -277,18 +277,21 @@ def shrink_chunk(items: list[tuple], rules, engine: dict, fields: dict) -> list[
 
 
 SHRINK_CHUNK = 2      # clusters per chunk shrunk on a worker, each chunk with an engine of its own
+CHUNK_COST = 0.35     # seconds a chunk costs on a worker beyond starting its engine (sending the rules, the
+                      # worker's first answers): benchmarks/bench_shrinking.py, spin 0, 2 cores
 
 
 def farm_out(first: float, rest: int, start: float, workers: int) -> bool:
     """Whether shrinking ``rest`` more clusters pays on ``workers`` workers (each chunk of
-    :data:`SHRINK_CHUNK` starting its own engine, ``start`` seconds) rather than here, when the first took
-    ``first`` seconds: the estimated time in parallel against the time here."""
+    :data:`SHRINK_CHUNK` starting its own engine, ``start`` seconds, and costing :data:`CHUNK_COST` more)
+    rather than here, when the first took ``first`` seconds: the estimated time in parallel against the
+    time here. An engine as fast as the reference shrinks a cluster in hundredths of a second: here."""
     if rest < 2 or workers < 2:
         return False
     chunks = -(-rest // SHRINK_CHUNK)
     lanes = min(workers, chunks)
     here = first * rest
-    spread = -(-chunks // lanes) * start + here / lanes
+    spread = -(-chunks // lanes) * (start + CHUNK_COST) + here / lanes
     return spread < here
 
 

@@ -158,3 +158,10 @@ def test_once_a_signal_came_no_cluster_is_shrunk_and_the_engine_is_stopped():
     assert not any("shrinking" in t for t in seen)
     assert [e["kind"] for e in result.events if e["kind"] == "shrinking_stopped"] == ["shrinking_stopped"]
     assert result.runner.engine is None   # the engine started to shrink was stopped
+
+
+def test_shrinking_goes_to_the_workers_only_when_it_pays():
+    from conformance.analysis.clusters import farm_out
+    assert not farm_out(0.02, 7, 0.15, 2)       # an engine as fast as the reference: every cluster here
+    assert farm_out(2.0, 7, 0.15, 2)            # seconds per cluster: on the workers
+    assert not farm_out(2.0, 7, 0.15, 1) and not farm_out(2.0, 1, 0.15, 2)   # one worker, or one cluster left
