@@ -26,6 +26,7 @@ follower who must follow suit).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from contextlib import nullcontext
 from functools import lru_cache
@@ -434,6 +435,7 @@ def settle_rivals(rules: Rules, ruleset: str, findings: list[Finding], session, 
 
 
 FAILED = ("fail", "xfail", "xpass")
+SHRINK_ON_WORKERS = "TRACTOR_SHRINK_ON_WORKERS"   # 1: always on the workers, 0: always here (tests, benchmarks)
 
 
 def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: str | None = None,
@@ -450,7 +452,8 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
     or a Dask ``scheduler`` (:mod:`conformance.running.parallel`; the
     findings are the same on any number of workers); the engine is asked from
     this process, and shrinking on the executor too, each chunk of clusters through an engine of its own,
-    when that pays (``parallel_shrink`` True or False decides instead; see
+    when that pays (``parallel_shrink`` True or False decides instead, or the environment variable
+    :data:`SHRINK_ON_WORKERS` set to 1 or 0; see
     :func:`conformance.analysis.clusters.describe`). ``progress(text)`` is told each step; once ``stop()``
     is true (a signal came), no more cluster is shrunk and the executor's workers are ended with their
     engines.
@@ -481,6 +484,8 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
     failing = any(f for f, _ in by_ruleset.values())
     from conformance.running.parallel import default_jobs, executor as open_executor
     workers = 2 if scheduler else default_jobs() if jobs is None or jobs <= 0 else jobs
+    if parallel_shrink is None and os.environ.get(SHRINK_ON_WORKERS) in ("0", "1"):
+        parallel_shrink = os.environ[SHRINK_ON_WORKERS] == "1"
     try:
         _attribute(result, by_ruleset, fields, charges, session, failing, jobs, scheduler, workers, say, stop,
                    parallel_shrink, open_executor)

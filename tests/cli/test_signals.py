@@ -46,8 +46,8 @@ def test_sigterm_ends_every_process_the_command_started(tmp_path: Path, argv):
 @pytest.mark.skipif(not LINUX, reason="finds a command's descendants through /proc, which only Linux has")
 @pytest.mark.parametrize("sig,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_while_clusters_are_shrunk_on_workers_ends_every_worker_and_engine(tmp_path: Path, sig, status):
-    # an engine slow enough that shrinking its clusters pays on two workers, each with an engine of its own:
-    # the signal (to the whole group, as ^C on a terminal) comes while they shrink
+    # the clusters shrunk on two workers (as for an engine slow enough that it pays), each with an engine of its
+    # own: the signal (to the whole group, as ^C on a terminal) comes while they shrink
     import threading
     engines = Path(__file__).resolve().parents[1] / "conformance" / "engines"
     engine = shlex.join([sys.executable, str(engines / "several.py"), "spin=0.02", "tie_last", "joker_suit",
@@ -58,7 +58,7 @@ def test_a_signal_while_clusters_are_shrunk_on_workers_ends_every_worker_and_eng
                             "-k", "*3", "--jobs", "2",
                             "--report", str(rep), "--progress"],
                            cwd=tmp_path, stdout=processes.subprocess.PIPE, stderr=processes.subprocess.PIPE,
-                           text=True)
+                           text=True, env={**os.environ, "TRACTOR_SHRINK_ON_WORKERS": "1"})
     try:
         seen: set[int] = set()
         lines: list[str] = []
