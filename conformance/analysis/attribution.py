@@ -26,6 +26,7 @@ follower who must follow suit).
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from contextlib import nullcontext
@@ -71,6 +72,7 @@ class Analysis:
     findings: list[Finding]
     unexplained: list[str]
     charges: dict[str, Charge]        # case id -> charge
+    constant: set[str] = field(default_factory=set)   # operations answered alike whatever the spec says
 
 
 @lru_cache(maxsize=32)
@@ -166,7 +168,9 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
     fields = fields or {}                  # partial answers, declared: op -> the fields compared
     engine_of = {case["id"]: protocol.normalize(case["op"], got, fields.get(case["op"])) for case, got in failures}
     case_of = {case["id"]: case for case, _ in failures}
-    left = set(engine_of)
+    constant = constant_ops(failures, passes, fields)   # an engine answering one thing whatever the spec says
+    aside = {cid for cid in engine_of if case_of[cid]["op"] in constant}
+    left = set(engine_of) - aside
     done: set[str] = set()                 # failures explained by the findings so far
     base = rules
     findings: list[Finding] = []
@@ -289,9 +293,9 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
     for f in findings:
         for cid in f.cases:
             charges[cid] = Charge((f.clause,), "finding", f.feature)
-    unexplained = [case_of[cid] for cid in sorted(left)]
+    unexplained = [case_of[cid] for cid in sorted(left | aside)]
     if not charge_unexplained:
-        return Analysis(findings, [c["id"] for c in unexplained], charges)
+        return Analysis(findings, [c["id"] for c in unexplained], charges, constant)
     if progress is not None and unexplained:
         progress(f"charging {min(len(unexplained), DECIDES_LIMIT)} unexplained failures to their clauses")
     decided = deciding_all([(case, engine_of[case["id"]], fields.get(case["op"]))
@@ -300,7 +304,37 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         charges[case["id"]] = charge
     for case in unexplained[DECIDES_LIMIT:]:
         charges[case["id"]] = Charge(tuple(case.get("clauses", ())), "consulted")
-    return Analysis(findings, [c["id"] for c in unexplained], charges)
+    return Analysis(findings, [c["id"] for c in unexplained], charges, constant)
+
+
+CONSTANT_MIN = 20   # cases of an operation (passing and failing) before one answer to all of them is telling
+
+
+def constant_ops(failures: list[tuple[dict, dict]], passes: list[dict], fields=None) -> set[str]:
+    """The operations the engine gives one and the same answer on every case (at least :data:`CONSTANT_MIN`)
+    while the spec's answers differ, ``legal true`` to every follow: no alternative of the rules explains an
+    engine that does not consult them, though many explain a slice of its failures. Their failures are left
+    to clustering, as one finding beyond the alternatives."""
+    fields = fields or {}
+    engine: dict[str, set[str]] = {}
+    spec: dict[str, set[str]] = {}
+    count: dict[str, int] = {}
+    for case, got in failures:
+        op = case["op"]
+        engine.setdefault(op, set()).add(json.dumps(protocol.normalize(op, got, fields.get(op)), sort_keys=True,
+                                                    default=str))
+        spec.setdefault(op, set()).add(json.dumps(protocol.normalize(op, case["expected"], fields.get(op)),
+                                                  sort_keys=True, default=str))
+        count[op] = count.get(op, 0) + 1
+    for case in passes:
+        op = case["op"]
+        if op not in engine:
+            continue
+        text = json.dumps(protocol.normalize(op, case["expected"], fields.get(op)), sort_keys=True, default=str)
+        engine[op].add(text)
+        spec[op].add(text)
+        count[op] += 1
+    return {op for op in engine if count[op] >= CONSTANT_MIN and len(engine[op]) == 1 and len(spec[op]) > 1}
 
 
 def charge_outside(unexplained: list[str], clustered: set[str], case_of: dict, engine_of: dict, alts, fields,
@@ -522,7 +556,8 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
             if a.unexplained:
                 say(f"analysing {ruleset}: clustering {len(a.unexplained)} unexplained failures")
             found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
-                                       _alternatives(rules), fields, executor=ex, known=decided)
+                                       _alternatives(rules), fields, executor=ex, known=decided,
+                                       constant=a.constant)
             try:
                 complete = clustering.describe(
                     rules, found, case_of, engine_of, session, fields,

@@ -190,12 +190,14 @@ def _same_suit(rules, inp, hand, lead) -> int:
 # --------------------------------------------------------------------------- clustering
 
 def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fields=None,
-            executor=None, known: dict | None = None) -> list[Cluster]:
+            executor=None, known: dict | None = None, constant=()) -> list[Cluster]:
     """The unexplained failures (case, the engine's normalised answer) of one ruleset, in clusters (largest
     first; at most :data:`MAX_CLUSTERS`): alike in operation, the fields answered otherwise and the deciding
     clause (computed for a few cases of each shape, the others of that shape taking the same, on
     ``executor`` when one is given; ``known``: case id -> the charge :func:`~conformance.analysis.charges.deciding`
-    gives it with these ``alts``, read and filled in), each described by the shape its positions share."""
+    gives it with these ``alts``, read and filled in), each described by the shape its positions share. The
+    failures of an operation in ``constant`` (the engine answers all its cases alike,
+    :func:`~conformance.analysis.attribution.constant_ops`) are one cluster."""
     from conformance.analysis.charges import deciding_all
     fields = fields or {}
     shaped: dict[tuple, list[tuple[dict, list[str]]]] = {}
@@ -234,7 +236,8 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         clause = max(deciding[key], key=lambda cl: (weight[key[:2]][cl], -deciding[key].index(cl)))
         for case, engine, sh in members:
             groups.setdefault((op, wrong, clause), []).append((case["id"], sh))
-            rewrites.setdefault((op, wrong, clause), set()).add(_rewrite(op, wrong, case, engine, fields.get(op)))
+            rewrites.setdefault((op, wrong, clause), set()).add(
+                "constant" if op in constant else _rewrite(op, wrong, case, engine, fields.get(op)))
     groups = _one_rewrite_each(groups, rewrites)
     out: list[Cluster] = []
     for (op, wrong, clause), members in groups.items():
@@ -305,12 +308,16 @@ def _one_rewrite_each(groups: dict, rewrites: dict) -> dict:
     """Groups of one operation and fields whose failures are all one and the same rewrite of the spec's answer
     (``reason must_play_pair`` always answered ``must_follow_suit``, whichever clause decides the pair) as one
     group, under the clause deciding the most of them: one narrow bug, one finding."""
+    def one(key):   # the group's one rewrite (with its operation and fields), or None; "constant": any fields
+        if len(rewrites[key]) != 1:
+            return None
+        rewrite = next(iter(rewrites[key]))
+        return (key[0], rewrite) if rewrite == "constant" else (*key[:2], rewrite)
     merged: dict[tuple, tuple] = {}   # (op, wrong, the one rewrite) -> the largest group's key
     for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
-        if len(rewrites[key]) == 1:
-            merged.setdefault((*key[:2], next(iter(rewrites[key]))), key)
-    into = {key: merged.get((*key[:2], next(iter(rewrites[key])))) if len(rewrites[key]) == 1 else key
-            for key in groups}
+        if one(key) is not None:
+            merged.setdefault(one(key), key)
+    into = {key: merged[one(key)] if one(key) is not None else key for key in groups}
     out = {key: list(members) for key, members in groups.items() if into[key] == key}
     for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):   # the largest group's cases first
         if into[key] != key:
