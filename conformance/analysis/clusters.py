@@ -284,15 +284,30 @@ CHUNK_COST = 0.35     # seconds a chunk costs on a worker beyond starting its en
                       # worker's first answers): benchmarks/bench_shrinking.py, spin 0, 2 cores
 
 
-def farm_out(first: float, rest: int, start: float, workers: int) -> bool:
+def free_cores() -> float:
+    """Cores the workers could have: those of this process less the load average, the shrinking here (this
+    process and its engine, taking turns: about one) aside. On a machine others keep busy, spreading does
+    not pay (benchmarks/bench_shrinking.py: 5 to 12 % slower at a load of 2.4 on 2 cores, 1.6 times faster
+    at 1.2)."""
+    import os
+    from conformance.running.parallel import default_jobs
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):   # pragma: no cover - no load average
+        return float(default_jobs())
+    return max(0.0, default_jobs() + 1 - load)
+
+
+def farm_out(first: float, rest: int, start: float, workers: int, free: float | None = None) -> bool:
     """Whether shrinking ``rest`` more clusters pays on ``workers`` workers (each chunk of
     :data:`SHRINK_CHUNK` starting its own engine, ``start`` seconds, and costing :data:`CHUNK_COST` more)
-    rather than here, when the first took ``first`` seconds: the estimated time in parallel against the
-    time here. An engine as fast as the reference shrinks a cluster in hundredths of a second: here."""
+    rather than here, when the first took ``first`` seconds: the estimated time in parallel, on at most
+    ``free`` cores (default :func:`free_cores`), against the time here. An engine as fast as the reference
+    shrinks a cluster in hundredths of a second: here."""
     if rest < 2 or workers < 2:
         return False
     chunks = -(-rest // SHRINK_CHUNK)
-    lanes = min(workers, chunks)
+    lanes = max(1, min(workers, chunks, int(round(free_cores() if free is None else free))))
     here = first * rest
     spread = -(-chunks // lanes) * (start + CHUNK_COST) + here / lanes
     return spread < here

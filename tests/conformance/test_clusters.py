@@ -162,6 +162,7 @@ def test_once_a_signal_came_no_cluster_is_shrunk_and_the_engine_is_stopped():
 
 def test_shrinking_goes_to_the_workers_only_when_it_pays():
     from conformance.analysis.clusters import farm_out
-    assert not farm_out(0.02, 7, 0.15, 2)       # an engine as fast as the reference: every cluster here
-    assert farm_out(2.0, 7, 0.15, 2)            # seconds per cluster: on the workers
-    assert not farm_out(2.0, 7, 0.15, 1) and not farm_out(2.0, 1, 0.15, 2)   # one worker, or one cluster left
+    assert not farm_out(0.02, 7, 0.15, 2, free=2)     # an engine as fast as the reference: every cluster here
+    assert farm_out(2.0, 7, 0.15, 2, free=2)          # seconds per cluster, two cores free: on the workers
+    assert not farm_out(2.0, 7, 0.15, 2, free=0.6)    # the cores busy with other work: here
+    assert not farm_out(2.0, 7, 0.15, 1, free=2) and not farm_out(2.0, 1, 0.15, 2, free=2)   # one worker, one left
