@@ -535,6 +535,9 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
                parallel_shrink, open_executor) -> None:
     from reference_impl.rules import rules_for
     from conformance.analysis import clusters as clustering
+    asked = sum(1 for o in result.outcomes if o is not None)
+    duration = getattr(result, "duration", None)
+    per_answer = duration / asked if isinstance(duration, (int, float)) and duration > 0 and asked else None
     with session if session is not None else nullcontext(), \
             (open_executor(jobs, scheduler) if failing and (jobs != 1 or scheduler) else nullcontext()) as ex:
         for ruleset, (fails, passes) in by_ruleset.items():
@@ -562,7 +565,7 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
                 complete = clustering.describe(
                     rules, found, case_of, engine_of, session, fields,
                     progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"),
-                    executor=ex, workers=workers, parallel=parallel_shrink, stop=stop)
+                    executor=ex, workers=workers, parallel=parallel_shrink, stop=stop, per_answer=per_answer)
             finally:   # stopped or not, the clusters are the run's (those not shrunk keep their first position)
                 for c in found:
                     left -= set(c.cases)

@@ -340,17 +340,23 @@ def _one_rewrite_each(groups: dict, rewrites: dict) -> dict:
     return out
 
 
+ANSWERS_PER_CLUSTER = 100   # answers a cluster's shrinking asks about (a few rounds of BATCH): an estimate
+
+
 def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None,
              progress=None, *, executor=None, workers: int = 1, parallel: bool | None = None,
-             stop=None) -> bool:
+             stop=None, per_answer: float | None = None) -> bool:
     """Give each cluster its minimal position (shrunk through ``session``, an
     :class:`~conformance.analysis.shrinking.EngineSession`, for the first :data:`SHRUNK`), the answers there and
     its neighbours; whether every cluster that was to be shrunk was (False: ``stop()`` said to stop first).
 
     The first is shrunk here. With an ``executor`` of ``workers`` workers, the others are shrunk there, each
     chunk of :data:`SHRINK_CHUNK` clusters through an engine of its own, when that pays by :func:`farm_out` (the
-    first one's time against the engine's start; ``parallel`` True or False decides instead). Each cluster's
-    position is the same either way: shrinking asks the engine the same positions in the same order."""
+    time of a cluster against the engine's start; ``parallel`` True or False decides instead). The time of a
+    cluster is estimated from ``per_answer`` (the seconds the run took per case: the first is then shrunk here
+    while the workers shrink the others), or else it is the first one's, shrunk before deciding. Each
+    cluster's position is the same either way: shrinking asks the engine the same positions in the same
+    order."""
     import time
     fields = fields or {}
     for c in clusters:
@@ -375,16 +381,22 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
         fill(c, shrunk(rules, session, c.ruleset, c.op, case_of[c.shrunk_from]["input"], c.fields,
                        fields.get(c.op)))
 
+    can = executor is not None and getattr(session, "spec", None) is not None
     i = 0
-    t0 = time.monotonic()
-    if todo and not stopped():
-        here(0)
-        i = 1
-    first = time.monotonic() - t0
-    rest = list(range(i, n))
-    if rest and executor is not None and getattr(session, "spec", None) is not None and not stopped() and (
-            parallel if parallel is not None else farm_out(first, len(rest), session.start_seconds, workers)):
-        rest = _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped)
+    if can and per_answer is not None and n > 2 and not stopped() and (parallel if parallel is not None else farm_out(
+            per_answer * ANSWERS_PER_CLUSTER, n - 1, session.start_seconds, workers)):
+        rest = _spread(rules, todo, list(range(1, n)), case_of, session, fields, executor, workers, fill,
+                       progress, stopped, first=lambda: here(0))
+    else:
+        t0 = time.monotonic()
+        if todo and not stopped():
+            here(0)
+            i = 1
+        first = time.monotonic() - t0
+        rest = list(range(i, n))
+        if rest and can and per_answer is None and not stopped() and (
+                parallel if parallel is not None else farm_out(first, len(rest), session.start_seconds, workers)):
+            rest = _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped)
     for j in rest:
         if stopped():
             return False
@@ -394,9 +406,10 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
     return True
 
 
-def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped) -> list[int]:
-    """Shrink the clusters ``rest`` (indices of ``todo``) on the executor; those left to shrink here (a worker
-    could not start the engine, or ``stopped()``: none)."""
+def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped,
+            first=None) -> list[int]:
+    """Shrink the clusters ``rest`` (indices of ``todo``) on the executor (and ``first()`` here meanwhile);
+    those left to shrink here (a worker could not start the engine, or ``stopped()``: none)."""
     from concurrent.futures import FIRST_COMPLETED, wait
     from conformance.running.parallel import cut
     chunks = cut(rest, SHRINK_CHUNK)
@@ -406,6 +419,8 @@ def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill
     if progress is not None:
         progress(f"shrinking clusters {rest[0] + 1} to {rest[-1] + 1} of {len(todo)} on {workers} workers, "
                  "each with an engine of its own")
+    if first is not None and not stopped():
+        first()
     results: dict[int, list] = {}
     pending = set(futures)
     while pending:
