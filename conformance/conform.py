@@ -369,7 +369,8 @@ def analyse_results(results, interrupts, jobs: int | None = 1, scheduler: str | 
             who = f"engine {n} of {len(results)}: " if len(results) > 1 else ""
             say = (lambda text, who=who: bar.preparing(who + text)) if bar is not None else None
             try:
-                attribute(r, jobs=jobs, scheduler=scheduler, progress=say)
+                attribute(r, jobs=jobs, scheduler=scheduler, progress=say,
+                          stop=lambda: interrupts.status is not None)
                 apply_finding_expectations(r)
             except Exception as e:  # noqa: BLE001 — any bug of the analysis is reported, not raised
                 r.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})

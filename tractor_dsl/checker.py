@@ -488,18 +488,17 @@ class _Checker(ClauseChecks):
                                            origins[name].span)
 
     def _check_multiplier(self, where: str, formula: Formula, counts: range, fallback: m.Span) -> None:
-        for n in counts:
-            try:
-                value = formula(n)
-            except FormulaError as e:
-                self.error("E211", f"{where}: {e.message}", e.span or formula.span or fallback)
-                return
-            if not 0 <= value <= limits.MULTIPLIER_MAX:
-                self.error("E212", f"{where} = {formula} is {value:,} for cards = {n}; a kitty multiplier is a "
-                                   f"whole number from 0 to {limits.MULTIPLIER_MAX:,} (2^40) for every card "
-                                   f"count its row is read at ({counts.start} to {counts.stop - 1})",
-                           formula.span or fallback)
-                return
+        problem = multiplier_problem(formula, counts)
+        if problem is None:
+            return
+        n, e = problem
+        if isinstance(e, FormulaError):
+            self.error("E211", f"{where}: {e.message}", e.span or formula.span or fallback)
+        else:
+            self.error("E212", f"{where} = {formula} is {e:,} for cards = {n}; a kitty multiplier is a "
+                               f"whole number from 0 to {limits.MULTIPLIER_MAX:,} (2^40) for every card "
+                               f"count its row is read at ({counts.start} to {counts.stop - 1})",
+                       formula.span or fallback)
 
     def check_levels(self, values, origins) -> None:
         ranks = values.get("level.ranks")
@@ -611,6 +610,20 @@ class _Checker(ClauseChecks):
             if gaps:
                 self.error("E602", f"ruleset '{name}' resolves no interpretation for the gaps "
                                    + ", ".join(gaps), self.lib.parsed[name].span)
+
+
+def multiplier_problem(formula: Formula, counts: range) -> tuple[int, "FormulaError | int"] | None:
+    """Why a kitty multiplier's ``formula`` is refused at the card counts ``counts`` (None: it is not): the
+    first count where a part leaves the formula bounds (E211: the :class:`FormulaError`) or the value is
+    not a multiplier from 0 to :data:`~tractor_dsl.limits.MULTIPLIER_MAX` (E212: the value)."""
+    for n in counts:
+        try:
+            value = formula(n)
+        except FormulaError as e:
+            return n, e
+        if not 0 <= value <= limits.MULTIPLIER_MAX:
+            return n, value
+    return None
 
 
 def multiplier_counts(table: dict, hand_size: int) -> dict[str, range]:

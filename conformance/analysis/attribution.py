@@ -26,6 +26,8 @@ follower who must follow suit).
 """
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
 from contextlib import nullcontext
 from functools import lru_cache
@@ -70,6 +72,7 @@ class Analysis:
     findings: list[Finding]
     unexplained: list[str]
     charges: dict[str, Charge]        # case id -> charge
+    constant: set[str] = field(default_factory=set)   # operations answered alike whatever the spec says
 
 
 @lru_cache(maxsize=32)
@@ -135,7 +138,7 @@ def _judge_all(pool: list, base: Rules, cases: list[dict], engine_of: dict, fiel
 def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             alts: tuple[Alternative, ...] | None = None, rounds: int = 16,
             fields: dict[str, tuple[str, ...]] | None = None, *, executor=None,
-            progress=None) -> Analysis:
+            progress=None, charge_unexplained: bool = True) -> Analysis:
     """Findings and charges for ``failures`` (each a case and the engine's result), given the ``passes``.
 
     A greedy search over sets of alternatives: findings are found one at a
@@ -157,13 +160,17 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
 
     Each round's alternatives are judged on ``executor`` (one of
     :func:`conformance.running.parallel.executor`) when one is given;
-    ``progress(text)`` is told each round.
+    ``progress(text)`` is told each round. ``charge_unexplained=False`` leaves the unexplained failures
+    uncharged, for a caller that clusters them first (:func:`attribute`: a clustered failure is charged to its
+    cluster, and the clauses deciding the others are computed then, as :func:`charge_outside` does).
     """
     alts = alts if alts is not None else _alternatives(rules)
     fields = fields or {}                  # partial answers, declared: op -> the fields compared
     engine_of = {case["id"]: protocol.normalize(case["op"], got, fields.get(case["op"])) for case, got in failures}
     case_of = {case["id"]: case for case, _ in failures}
-    left = set(engine_of)
+    constant = constant_ops(failures, passes, fields)   # an engine answering one thing whatever the spec says
+    aside = {cid for cid in engine_of if case_of[cid]["op"] in constant}
+    left = set(engine_of) - aside
     done: set[str] = set()                 # failures explained by the findings so far
     base = rules
     findings: list[Finding] = []
@@ -286,7 +293,9 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
     for f in findings:
         for cid in f.cases:
             charges[cid] = Charge((f.clause,), "finding", f.feature)
-    unexplained = [case_of[cid] for cid in sorted(left)]
+    unexplained = [case_of[cid] for cid in sorted(left | aside)]
+    if not charge_unexplained:
+        return Analysis(findings, [c["id"] for c in unexplained], charges, constant)
     if progress is not None and unexplained:
         progress(f"charging {min(len(unexplained), DECIDES_LIMIT)} unexplained failures to their clauses")
     decided = deciding_all([(case, engine_of[case["id"]], fields.get(case["op"]))
@@ -295,7 +304,56 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         charges[case["id"]] = charge
     for case in unexplained[DECIDES_LIMIT:]:
         charges[case["id"]] = Charge(tuple(case.get("clauses", ())), "consulted")
-    return Analysis(findings, [c["id"] for c in unexplained], charges)
+    return Analysis(findings, [c["id"] for c in unexplained], charges, constant)
+
+
+CONSTANT_MIN = 20   # cases of an operation (passing and failing) before one answer to all of them is telling
+
+
+def constant_ops(failures: list[tuple[dict, dict]], passes: list[dict], fields=None) -> set[str]:
+    """The operations the engine gives one and the same answer on every case (at least :data:`CONSTANT_MIN`)
+    while the spec's answers differ, ``legal true`` to every follow: no alternative of the rules explains an
+    engine that does not consult them, though many explain a slice of its failures. Their failures are left
+    to clustering, as one finding beyond the alternatives."""
+    fields = fields or {}
+    engine: dict[str, set[str]] = {}
+    spec: dict[str, set[str]] = {}
+    count: dict[str, int] = {}
+    for case, got in failures:
+        op = case["op"]
+        engine.setdefault(op, set()).add(json.dumps(protocol.normalize(op, got, fields.get(op)), sort_keys=True,
+                                                    default=str))
+        spec.setdefault(op, set()).add(json.dumps(protocol.normalize(op, case["expected"], fields.get(op)),
+                                                  sort_keys=True, default=str))
+        count[op] = count.get(op, 0) + 1
+    for case in passes:
+        op = case["op"]
+        if op not in engine:
+            continue
+        text = json.dumps(protocol.normalize(op, case["expected"], fields.get(op)), sort_keys=True, default=str)
+        engine[op].add(text)
+        spec[op].add(text)
+        count[op] += 1
+    return {op for op in engine if count[op] >= CONSTANT_MIN and len(engine[op]) == 1 and len(spec[op]) > 1}
+
+
+def charge_outside(unexplained: list[str], clustered: set[str], case_of: dict, engine_of: dict, alts, fields,
+                   known: dict, executor=None, progress=None) -> dict[str, Charge]:
+    """The charges of the unexplained failures outside every cluster, as :func:`analyse` gives them: the
+    deciding clauses for the first :data:`DECIDES_LIMIT` unexplained ones (``known``: those computed already,
+    case id -> charge), the consulted clauses for the others."""
+    first = [cid for cid in unexplained[:DECIDES_LIMIT] if cid not in clustered]
+    ask = [cid for cid in first if cid not in known]
+    if progress is not None and ask:
+        progress(f"charging {len(ask)} failures outside every cluster to their clauses")
+    known = {**known, **dict(zip(ask, deciding_all([(case_of[cid], engine_of[cid],
+                                                     fields.get(case_of[cid]["op"])) for cid in ask],
+                                                   alts, executor)))}
+    out = {cid: known[cid] for cid in first}
+    for cid in unexplained[DECIDES_LIMIT:]:
+        if cid not in clustered:
+            out[cid] = Charge(tuple(case_of[cid].get("clauses", ())), "consulted")
+    return out
 
 
 def _pairs(scored, anchor: Alternative | None = None) -> list[tuple[Alternative, Alternative]]:
@@ -411,10 +469,11 @@ def settle_rivals(rules: Rules, ruleset: str, findings: list[Finding], session, 
 
 
 FAILED = ("fail", "xfail", "xpass")
+SHRINK_ON_WORKERS = "TRACTOR_SHRINK_ON_WORKERS"   # 1: always on the workers, 0: always here (tests, benchmarks)
 
 
 def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: str | None = None,
-              progress=None) -> None:
+              progress=None, stop=None, parallel_shrink: bool | None = None) -> None:
     """Fill in a conformance run's findings and each failure's charged clauses (see :func:`analyse`), then
     cluster the failures no alternative explains (:mod:`conformance.analysis.clusters`), each cluster's first
     case shrunk through the protocol by the run's own engine when ``shrink``.
@@ -426,9 +485,14 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
     The alternatives are judged on the executor of ``jobs`` local processes
     or a Dask ``scheduler`` (:mod:`conformance.running.parallel`; the
     findings are the same on any number of workers); the engine is asked from
-    this process. ``progress(text)`` is told each step.
+    this process, and shrinking on the executor too, each chunk of clusters through an engine of its own,
+    when that pays (``parallel_shrink`` True or False decides instead, or the environment variable
+    :data:`SHRINK_ON_WORKERS` set to 1 or 0; see
+    :func:`conformance.analysis.clusters.describe`). ``progress(text)`` is told each step; once ``stop()``
+    is true (a signal came), no more cluster is shrunk and the executor's workers are ended with their
+    engines.
     """
-    from reference_impl.rules import known_names, rules_for
+    from reference_impl.rules import known_names
     from conformance.analysis import clusters as clustering
     known = set(known_names())
     try:
@@ -452,7 +516,28 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
         session = EngineSession(runner)
     say = progress or (lambda text: None)
     failing = any(f for f, _ in by_ruleset.values())
-    from conformance.running.parallel import executor as open_executor
+    from conformance.running.parallel import default_jobs, executor as open_executor
+    workers = 2 if scheduler else default_jobs() if jobs is None or jobs <= 0 else jobs
+    if parallel_shrink is None and os.environ.get(SHRINK_ON_WORKERS) in ("0", "1"):
+        parallel_shrink = os.environ[SHRINK_ON_WORKERS] == "1"
+    try:
+        _attribute(result, by_ruleset, fields, charges, session, failing, jobs, scheduler, workers, say, stop,
+                   parallel_shrink, open_executor)
+    except clustering.ShrinkingStopped:
+        result.events.append({"kind": "shrinking_stopped", "message": "a signal came while clusters were "
+                              "shrunk: the rest keep their first position, and no other ruleset is analysed"})
+    for case, o in zip(result.cases, result.outcomes):
+        if o is not None and case["id"] in charges:
+            o.charged = charges[case["id"]].clauses
+
+
+def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, scheduler, workers, say, stop,
+               parallel_shrink, open_executor) -> None:
+    from reference_impl.rules import rules_for
+    from conformance.analysis import clusters as clustering
+    asked = sum(1 for o in result.outcomes if o is not None)
+    duration = getattr(result, "duration", None)
+    per_answer = duration / asked if isinstance(duration, (int, float)) and duration > 0 and asked else None
     with session if session is not None else nullcontext(), \
             (open_executor(jobs, scheduler) if failing and (jobs != 1 or scheduler) else nullcontext()) as ex:
         for ruleset, (fails, passes) in by_ruleset.items():
@@ -460,7 +545,7 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
                 continue
             rules = rules_for(ruleset)
             say(f"analysing {ruleset}: {len(fails)} failures")
-            a = analyse(rules, fails, passes, fields=fields, executor=ex,
+            a = analyse(rules, fails, passes, fields=fields, executor=ex, charge_unexplained=False,
                         progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"))
             if session is not None:
                 say(f"analysing {ruleset}: asking the engine between values the suite cannot tell apart")
@@ -470,18 +555,26 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
             left = set(a.unexplained)
             case_of = {c["id"]: c for c, _ in fails}
             engine_of = {c["id"]: protocol.normalize(c["op"], got, fields.get(c["op"])) for c, got in fails}
+            decided: dict[str, Charge] = {}   # the deciding clauses computed for clustering, reused
             if a.unexplained:
                 say(f"analysing {ruleset}: clustering {len(a.unexplained)} unexplained failures")
             found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
-                                       _alternatives(rules), fields, executor=ex)
-            clustering.describe(rules, found, case_of, engine_of, session, fields,
-                                progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"))
-            for c in found:
-                left -= set(c.cases)
-                for cid in c.cases:
-                    charges[cid] = Charge((c.clause,), "cluster", c.feature)
-            result.clusters.extend(found)
-            result.unexplained.extend(cid for cid in a.unexplained if cid in left)
-    for case, o in zip(result.cases, result.outcomes):
-        if o is not None and case["id"] in charges:
-            o.charged = charges[case["id"]].clauses
+                                       _alternatives(rules), fields, executor=ex, known=decided,
+                                       constant=a.constant)
+            try:
+                complete = clustering.describe(
+                    rules, found, case_of, engine_of, session, fields,
+                    progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}"),
+                    executor=ex, workers=workers, parallel=parallel_shrink, stop=stop, per_answer=per_answer)
+            finally:   # stopped or not, the clusters are the run's (those not shrunk keep their first position)
+                for c in found:
+                    left -= set(c.cases)
+                    for cid in c.cases:
+                        charges[cid] = Charge((c.clause,), "cluster", c.feature)
+                charges.update(charge_outside(
+                    a.unexplained, set(a.unexplained) - left, case_of, engine_of, _alternatives(rules), fields,
+                    decided, ex, progress=lambda text, ruleset=ruleset: say(f"analysing {ruleset}: {text}")))
+                result.clusters.extend(found)
+                result.unexplained.extend(cid for cid in a.unexplained if cid in left)
+            if not complete:
+                raise clustering.ShrinkingStopped

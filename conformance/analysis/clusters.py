@@ -190,11 +190,14 @@ def _same_suit(rules, inp, hand, lead) -> int:
 # --------------------------------------------------------------------------- clustering
 
 def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fields=None,
-            executor=None) -> list[Cluster]:
+            executor=None, known: dict | None = None, constant=()) -> list[Cluster]:
     """The unexplained failures (case, the engine's normalised answer) of one ruleset, in clusters (largest
     first; at most :data:`MAX_CLUSTERS`): alike in operation, the fields answered otherwise and the deciding
     clause (computed for a few cases of each shape, the others of that shape taking the same, on
-    ``executor`` when one is given), each described by the shape its positions share."""
+    ``executor`` when one is given; ``known``: case id -> the charge :func:`~conformance.analysis.charges.deciding`
+    gives it with these ``alts``, read and filled in), each described by the shape its positions share. The
+    failures of an operation in ``constant`` (the engine answers all its cases alike,
+    :func:`~conformance.analysis.attribution.constant_ops`) are one cluster."""
     from conformance.analysis.charges import deciding_all
     fields = fields or {}
     shaped: dict[tuple, list[tuple[dict, list[str]]]] = {}
@@ -206,11 +209,15 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         shaped.setdefault((op, wrong, tuple(sh)), []).append((case, engine, sh))
     deciding: dict[tuple, tuple[str, ...]] = {}    # (op, wrong, shape) -> the clauses deciding its sampled cases
     weight: dict[tuple, Counter] = {}               # (op, wrong) -> clause -> cases it may have decided
+    known = {} if known is None else known
     sampled = [(key, case, engine) for key, members in shaped.items() for case, engine, _ in members[:CLAUSE_SAMPLE]]
+    ask = [(key, case, engine) for key, case, engine in sampled if case["id"] not in known]
+    got = dict(zip((case["id"] for _, case, _ in ask),
+                   deciding_all([(case, engine, fields.get(key[0])) for key, case, engine in ask], alts, executor)))
+    known.update(got)
     charged: dict[tuple, list] = {}
-    for (key, _, _), charge in zip(sampled, deciding_all([(case, engine, fields.get(key[0]))
-                                                          for key, case, engine in sampled], alts, executor)):
-        charged.setdefault(key, []).append(charge)
+    for key, case, _ in sampled:
+        charged.setdefault(key, []).append(known[case["id"]] if case["id"] in known else got[case["id"]])
     for key, members in shaped.items():
         op = key[0]
         found: list[str] = []
@@ -223,11 +230,15 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         for cl in found:
             counter[cl] += len(members)
     groups: dict[tuple, list[tuple[str, list[str]]]] = {}
+    rewrites: dict[tuple, set[str]] = {}   # (op, wrong, clause) -> the answers rewritten (spec's -> engine's)
     for key, members in shaped.items():   # each shape to the clause deciding most failures of its kind
         op, wrong = key[:2]
         clause = max(deciding[key], key=lambda cl: (weight[key[:2]][cl], -deciding[key].index(cl)))
-        for case, _, sh in members:
+        for case, engine, sh in members:
             groups.setdefault((op, wrong, clause), []).append((case["id"], sh))
+            rewrites.setdefault((op, wrong, clause), set()).add(
+                "constant" if op in constant else _rewrite(op, wrong, case, engine, fields.get(op)))
+    groups = _one_rewrite_each(groups, rewrites)
     out: list[Cluster] = []
     for (op, wrong, clause), members in groups.items():
         kind = "reason_only" if wrong == ("reason",) else "cluster"
@@ -237,34 +248,209 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     return out[:MAX_CLUSTERS]
 
 
-def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None,
-             progress=None) -> None:
-    """Give each cluster its minimal position (shrunk through ``session``, an
-    :class:`~conformance.analysis.shrinking.EngineSession`, for the first :data:`SHRUNK`), the answers there and
-    its neighbours."""
+def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...], op_fields=None) -> dict:
+    """One cluster's first position shrunk through ``session`` and its neighbours asked: what :func:`describe`
+    writes into the cluster (``position``, ``spec``, ``engine``: answers there, ``steps``, ``neighbours``).
+    The same wherever it is computed: in this process or on a worker, with an engine of its own."""
     from conformance.analysis.shrinking import differing, neighbours, shrink
     from conformance.generation.decisions import answer
+    position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields)
+    near = neighbours(position)
+    judged = [(what, p, answer(rules, op, p)) for what, p in near]
+    judged = [(w, p, s) for w, p, s in judged if "error" not in s]
+    got = session.ask(ruleset, op, [p for _, p, _ in judged])
+    found = []
+    for (what, p, s), g in zip(judged, got):
+        d = differing(op, s, g, op_fields)
+        found.append({"change": what, "input": p, "spec": answer_text(s, wanted),
+                      "engine": None if g is None else answer_text(g, wanted), "differs": bool(d)})
+    return {"position": position, "spec": spec, "engine": engine, "steps": steps, "neighbours": found}
+
+
+def shrink_chunk(items: list[tuple], rules, engine: dict, fields: dict) -> list[dict | None]:
+    """On a worker: :func:`shrunk` for each ``(ruleset, op, input, wanted)`` of ``items`` through an engine
+    of the worker's own (``engine``: :func:`~conformance.analysis.shrinking.engine_spec`), stopped at the
+    end, whatever happens; None for each item when it cannot be started (the caller shrinks those itself)."""
+    from conformance.analysis.shrinking import EngineSession, runner_of
+    with EngineSession(runner_of(engine)) as session:
+        if not session.alive:
+            return [None] * len(items)
+        return [shrunk(rules, session, ruleset, op, inp, tuple(wanted), fields.get(op))
+                if session.alive else None for ruleset, op, inp, wanted in items]
+
+
+SHRINK_CHUNK = 2      # clusters per chunk shrunk on a worker, each chunk with an engine of its own
+CHUNK_COST = 0.35     # seconds a chunk costs on a worker beyond starting its engine (sending the rules, the
+                      # worker's first answers): benchmarks/bench_shrinking.py, spin 0, 2 cores
+
+
+def free_cores() -> float:
+    """Cores the workers could have: those of this process less the load average, the shrinking here (this
+    process and its engine, taking turns: about one) aside. On a machine others keep busy, spreading does
+    not pay (benchmarks/bench_shrinking.py: 5 to 12 % slower at a load of 2.4 on 2 cores, 1.6 times faster
+    at 1.2)."""
+    import os
+    from conformance.running.parallel import default_jobs
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):   # pragma: no cover - no load average
+        return float(default_jobs())
+    return max(0.0, default_jobs() + 1 - load)
+
+
+def farm_out(first: float, rest: int, start: float, workers: int, free: float | None = None) -> bool:
+    """Whether shrinking ``rest`` more clusters pays on ``workers`` workers (each chunk of
+    :data:`SHRINK_CHUNK` starting its own engine, ``start`` seconds, and costing :data:`CHUNK_COST` more)
+    rather than here, when the first took ``first`` seconds: the estimated time in parallel, on at most
+    ``free`` cores (default :func:`free_cores`), against the time here. An engine as fast as the reference
+    shrinks a cluster in hundredths of a second: here."""
+    if rest < 2 or workers < 2:
+        return False
+    chunks = -(-rest // SHRINK_CHUNK)
+    lanes = max(1, min(workers, chunks, int(round(free_cores() if free is None else free))))
+    here = first * rest
+    spread = -(-chunks // lanes) * (start + CHUNK_COST) + here / lanes
+    return spread < here
+
+
+def _rewrite(op: str, wrong: tuple[str, ...], case: dict, engine: dict, op_fields) -> str:
+    """What the engine answers instead of the spec on the fields it gets wrong, as text (a key)."""
+    expected = protocol.normalize(op, case["expected"], op_fields)
+    return json.dumps([[expected.get(k), engine.get(k)] for k in wrong], sort_keys=True, default=str)
+
+
+def _one_rewrite_each(groups: dict, rewrites: dict) -> dict:
+    """Groups of one operation and fields whose failures are all one and the same rewrite of the spec's answer
+    (``reason must_play_pair`` always answered ``must_follow_suit``, whichever clause decides the pair) as one
+    group, under the clause deciding the most of them: one narrow bug, one finding."""
+    def one(key):   # the group's one rewrite (with its operation and fields), or None; "constant": any fields
+        if len(rewrites[key]) != 1:
+            return None
+        rewrite = next(iter(rewrites[key]))
+        return (key[0], rewrite) if rewrite == "constant" else (*key[:2], rewrite)
+    merged: dict[tuple, tuple] = {}   # (op, wrong, the one rewrite) -> the largest group's key
+    for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
+        if one(key) is not None:
+            merged.setdefault(one(key), key)
+    into = {key: merged[one(key)] if one(key) is not None else key for key in groups}
+    out = {key: list(members) for key, members in groups.items() if into[key] == key}
+    for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):   # the largest group's cases first
+        if into[key] != key:
+            out[into[key]].extend(groups[key])
+    return out
+
+
+ANSWERS_PER_CLUSTER = 100   # answers a cluster's shrinking asks about (a few rounds of BATCH): an estimate
+
+
+def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None,
+             progress=None, *, executor=None, workers: int = 1, parallel: bool | None = None,
+             stop=None, per_answer: float | None = None) -> bool:
+    """Give each cluster its minimal position (shrunk through ``session``, an
+    :class:`~conformance.analysis.shrinking.EngineSession`, for the first :data:`SHRUNK`), the answers there and
+    its neighbours; whether every cluster that was to be shrunk was (False: ``stop()`` said to stop first).
+
+    The first is shrunk here. With an ``executor`` of ``workers`` workers, the others are shrunk there, each
+    chunk of :data:`SHRINK_CHUNK` clusters through an engine of its own, when that pays by :func:`farm_out` (the
+    time of a cluster against the engine's start; ``parallel`` True or False decides instead). The time of a
+    cluster is estimated from ``per_answer`` (the seconds the run took per case: the first is then shrunk here
+    while the workers shrink the others), or else it is the first one's, shrunk before deciding. Each
+    cluster's position is the same either way: shrinking asks the engine the same positions in the same
+    order."""
+    import time
     fields = fields or {}
-    for i, c in enumerate(clusters):
+    for c in clusters:
         first = case_of[c.cases[0]]
-        op_fields = fields.get(c.op)
         c.shrunk_from = first["id"]
         c.position = first["input"]
-        spec = protocol.normalize(c.op, first["expected"], op_fields)
-        engine = engine_of[first["id"]]
-        if session is not None and session.alive and i < SHRUNK:
-            if progress is not None:
-                progress(f"shrinking cluster {i + 1} of {min(len(clusters), SHRUNK)} through the engine")
-            c.position, spec, engine, c.steps = shrink(rules, session, c.ruleset, c.op, first["input"], c.fields,
-                                                       op_fields)
-            engine = engine or engine_of[first["id"]]
-            near = neighbours(c.position)
-            judged = [(what, inp, answer(rules, c.op, inp)) for what, inp in near]
-            judged = [(w, inp, s) for w, inp, s in judged if "error" not in s]
-            got = session.ask(c.ruleset, c.op, [inp for _, inp, _ in judged])
-            for (what, inp, s), g in zip(judged, got):
-                d = differing(c.op, s, g, op_fields)
-                c.neighbours.append({"change": what, "input": inp, "spec": answer_text(s, c.fields),
-                                     "engine": None if g is None else answer_text(g, c.fields),
-                                     "differs": bool(d)})
-        c.spec, c.engine = answer_text(spec, c.fields), answer_text(engine, c.fields)
+        c.spec = answer_text(protocol.normalize(c.op, first["expected"], fields.get(c.op)), c.fields)
+        c.engine = answer_text(engine_of[first["id"]], c.fields)
+    todo = clusters[:SHRUNK] if session is not None and session.alive else []
+    n = len(todo)
+    stopped = lambda: stop is not None and stop()   # noqa: E731
+
+    def fill(c: Cluster, got: dict) -> None:
+        c.position, c.steps, c.neighbours = got["position"], got["steps"], got["neighbours"]
+        engine = got["engine"] or engine_of[c.shrunk_from]
+        c.spec, c.engine = answer_text(got["spec"], c.fields), answer_text(engine, c.fields)
+
+    def here(i: int) -> None:
+        c = todo[i]
+        if progress is not None:
+            progress(f"shrinking cluster {i + 1} of {n} through the engine")
+        fill(c, shrunk(rules, session, c.ruleset, c.op, case_of[c.shrunk_from]["input"], c.fields,
+                       fields.get(c.op)))
+
+    can = executor is not None and getattr(session, "spec", None) is not None
+    i = 0
+    if can and per_answer is not None and n > 2 and not stopped() and (parallel if parallel is not None else farm_out(
+            per_answer * ANSWERS_PER_CLUSTER, n - 1, session.start_seconds, workers)):
+        rest = _spread(rules, todo, list(range(1, n)), case_of, session, fields, executor, workers, fill,
+                       progress, stopped, first=lambda: here(0))
+    else:
+        t0 = time.monotonic()
+        if todo and not stopped():
+            here(0)
+            i = 1
+        first = time.monotonic() - t0
+        rest = list(range(i, n))
+        if rest and can and per_answer is None and not stopped() and (
+                parallel if parallel is not None else farm_out(first, len(rest), session.start_seconds, workers)):
+            rest = _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped)
+    for j in rest:
+        if stopped():
+            return False
+        if not session.alive:   # the engine died or hung: the rest keep their first position
+            break
+        here(j)
+    return True
+
+
+def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped,
+            first=None) -> list[int]:
+    """Shrink the clusters ``rest`` (indices of ``todo``) on the executor (and ``first()`` here meanwhile);
+    those left to shrink here (a worker could not start the engine, or ``stopped()``: none)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from conformance.running.parallel import cut
+    chunks = cut(rest, SHRINK_CHUNK)
+    items = [[(todo[j].ruleset, todo[j].op, case_of[todo[j].shrunk_from]["input"], todo[j].fields) for j in chunk]
+             for chunk in chunks]
+    futures = {executor.submit(shrink_chunk, its, rules, session.spec, fields): k for k, its in enumerate(items)}
+    if progress is not None:
+        progress(f"shrinking clusters {rest[0] + 1} to {rest[-1] + 1} of {len(todo)} on {workers} workers, "
+                 "each with an engine of its own")
+    if first is not None and not stopped():
+        first()
+    results: dict[int, list] = {}
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        for f in done:
+            try:
+                results[futures[f]] = f.result()
+            except Exception:   # noqa: BLE001 — a worker the signal ended too (sent to the whole group)
+                if not stopped():
+                    raise
+                pending.add(f)
+        if done and progress is not None:
+            progress(f"shrinking clusters {rest[0] + 1} to {rest[-1] + 1} of {len(todo)} on {workers} workers: "
+                     f"{sum(len(chunks[k]) for k in results)} of {len(rest)} done")
+        if pending and stopped():
+            break
+    left = []
+    for k, chunk in enumerate(chunks):
+        for j, got in zip(chunk, results.get(k, [None] * len(chunk))):
+            if got is None:
+                left.append(j)
+            else:
+                fill(todo[j], got)
+    if pending:   # the chunks still running are the executor's to end: raise out of it
+        for f in pending:
+            f.cancel()
+        raise ShrinkingStopped
+    return left
+
+
+class ShrinkingStopped(Exception):
+    """A signal came while clusters were shrunk on the executor: the executor is to be ended (its workers take
+    their engines with them), the clusters not yet shrunk keep their first position."""

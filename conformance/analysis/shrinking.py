@@ -143,24 +143,49 @@ def neighbours(inp: dict) -> list[tuple[str, dict]]:
     return out[:2]
 
 
+ENGINE_OPTIONS = ("timeout", "handshake_timeout", "line_cap", "env", "cwd", "engine_ruleset")
+
+
+def engine_spec(runner) -> dict:
+    """How to start ``runner``'s engine again elsewhere (on a worker): its command and options, picklable."""
+    spec = {k: getattr(runner, k) for k in ENGINE_OPTIONS}
+    return {**spec, "command": list(runner.argv), "rule_files": list(runner.rule_files)}
+
+
+def runner_of(spec: dict):
+    """A :class:`~conformance.running.runner.Runner` of the engine :func:`engine_spec` describes."""
+    from conformance.running.runner import Runner
+    runner = Runner(spec["command"], **{k: spec[k] for k in ENGINE_OPTIONS})
+    runner.rule_files = list(spec["rule_files"])
+    return runner
+
+
 class EngineSession:
-    """One engine, started once, asked batches of positions over the protocol (the runner's handshake)."""
+    """One engine, started once, asked batches of positions over the protocol (the runner's handshake).
+
+    ``spec`` (:func:`engine_spec`) says how to start the same engine on a worker; ``start_seconds`` is how
+    long this one took to start and shake hands."""
 
     def __init__(self, runner):
         self.runner = runner
         self.alive = False
+        self.spec = engine_spec(runner)
+        self.start_seconds = 0.0
 
     def __enter__(self):
+        t0 = time.monotonic()
         try:
             self.runner._start()
             self.alive = True
         except Exception:  # noqa: BLE001 — an engine that will not start again: nothing is shrunk
             self.runner._stop(graceful=False)
+        self.start_seconds = time.monotonic() - t0
         return self
 
     def __exit__(self, *exc):
         if self.runner.engine is not None:
-            self.runner._stop(graceful=self.alive)
+            # ending on an error or a signal: killed (with what it started), not asked to shut down
+            self.runner._stop(graceful=self.alive and exc[0] is None)
 
     def ask(self, ruleset: str, op: str, inputs: list[dict]) -> list[dict | None]:
         """The engine's answers (compared fields, normalised; None when it gave no result)."""

@@ -161,7 +161,8 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
     elif name == "tractor.junctions":
         yield from _junction_sets(value, tuple((values or {}).get("trump.order", TIERS)))
     elif name in ("kitty.multiplier", "kitty.banker_multiplier") and value is not None:
-        yield from _multiplier_rows(name, value)
+        hand = (values or {}).get("equipment.hand_size", PARAMS_BY_NAME["equipment.hand_size"].type.high)
+        yield from _multiplier_rows(name, value, hand)
     elif name == "trump.fixed_ranks":
         yield ("no fixed trump ranks", ()) if value else ("2s always trump", ("2",))
         if len(value) > 1:  # the ranks are stated highest first
@@ -206,10 +207,16 @@ def _junction_sets(value, order: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
         yield "every neighbouring tier chains", neighbours
 
 
-def _multiplier_rows(name: str, value) -> Iterator[tuple[str, Any]]:
-    """(label, (new table, row)) for each alternative formula of each row of a kitty multiplier table."""
+def _multiplier_rows(name: str, value, hand: int) -> Iterator[tuple[str, Any]]:
+    """(label, (new table, row)) for each alternative formula of each row of a kitty multiplier table that
+    stays within the checker's bounds for hands of ``hand`` cards (E211: a part of it; E212: a value above
+    2^40): ``2 ^ cards`` exceeds them for the tractors of a four-deck hand, and the interpreter refuses to
+    compute it. The banker's sign (``0 - (...)``, a capture adding instead of deducting) is negative by
+    design and kept: the interpreter computes it."""
+    from tractor_dsl.checker import multiplier_counts, multiplier_problem
     tables = value if name == "kitty.multiplier" else {"": value}
     for cls, table in tables.items():
+        counts = multiplier_counts(table, hand)
         for shape, formula in table.items():
             options = [(f"{formula} + 1", Formula("+", 0, formula, Formula("const", 1)))]
             options += [(f, _formula(f)) for f in FORMULAS]
@@ -219,6 +226,9 @@ def _multiplier_rows(name: str, value) -> Iterator[tuple[str, Any]]:
             for label, new in options:
                 if str(new) == str(formula) or (fixed is not None and new(fixed) == formula(fixed)):
                     continue  # the same multiplier for the only card count the row is read at
+                problem = multiplier_problem(new, counts[shape]) if shape in counts else None
+                if problem is not None and not (isinstance(problem[1], int) and problem[1] < 0):
+                    continue  # beyond the bounds for this ruleset's hands (a banker's sign may turn negative)
                 new_table = dict(table)
                 new_table[shape] = new
                 new_tables = dict(tables)

@@ -97,3 +97,17 @@ def test_a_failure_no_feature_explains_is_unexplained_and_charged_to_what_decide
     assert a.findings == [] and a.unexplained == [kitty_case["id"]]
     charge = a.charges[kitty_case["id"]]
     assert charge.how in ("decides", "consulted") and "kitty.capture" in charge.clauses
+
+
+def test_an_engine_giving_one_answer_to_every_case_of_an_operation_is_not_explained_by_alternatives():
+    # "every follow is legal" is no rule of any ruleset, though ladder alternatives each explain a slice of it:
+    # its failures go to clustering, one finding; an engine whose answers vary (a real ladder) is not constant
+    from conformance.analysis.attribution import CONSTANT_MIN, constant_ops
+    ok, no = {"legal": True, "reason": "ok"}, {"legal": False, "reason": "must_follow_suit"}
+    follows = [{"id": f"f{i}", "op": "follow", "expected": ok if i % 2 else no} for i in range(CONSTANT_MIN)]
+    fails = [(c, ok) for c in follows if c["expected"] == no]
+    passes = [c for c in follows if c["expected"] == ok]
+    assert constant_ops(fails, passes) == {"follow"}
+    assert constant_ops(fails, passes + [{"id": "x", "op": "follow", "expected": no}]) == set()   # it said no once
+    assert constant_ops(fails[:3], passes[:3]) == set()                                          # too few cases
+    assert constant_ops(fails, []) == set()      # the spec's answers alike too: nothing telling

@@ -2,6 +2,8 @@
 answers, the way real bugs do, get one finding each, with a minimal position shrunk through the protocol; a
 difference in reason alone is a finding of its own kind."""
 import json
+
+from conformance.analysis import clusters
 from conformance.protocol import messages as protocol
 
 from .conftest import cli, faux
@@ -63,6 +65,31 @@ def test_a_difference_in_reason_only_is_its_own_kind_and_suggests_declaring_fiel
     assert c["cases"] == len(failing(report))
 
 
+def test_one_rewrite_decided_by_several_clauses_is_one_cluster():
+    # on r001 a pair is asked for by several clauses (a triple led, a tractor led, a pair from a triple...): the
+    # engine's one rewrite, must_play_pair answered must_follow_suit, is still one finding, under the clause
+    # deciding most of its cases; two groups answering differently stay apart
+    from conformance.analysis import clusters
+    groups = {("follow", ("reason",), "follow.triple"): [("a", [])], ("follow", ("reason",), "follow.suit"):
+              [("b", []), ("c", [])], ("follow", ("reason",), "trump.order"): [("d", [])],
+              ("winner", ("winner",), "trump.order"): [("e", [])]}
+    one = '[["must_play_pair", "must_follow_suit"]]'
+    rewrites = {("follow", ("reason",), "follow.triple"): {one}, ("follow", ("reason",), "follow.suit"): {one},
+                ("follow", ("reason",), "trump.order"): {one, '[["must_play_pair", "ok"]]'},
+                ("winner", ("winner",), "trump.order"): {one}}
+    merged = clusters._one_rewrite_each(groups, rewrites)
+    assert merged == {("follow", ("reason",), "follow.suit"): [("b", []), ("c", []), ("a", [])],
+                      ("follow", ("reason",), "trump.order"): [("d", [])],
+                      ("winner", ("winner",), "trump.order"): [("e", [])]}
+
+
+def test_reason_swap_on_r001_is_one_finding(tmp_path):
+    _, _, report = conform(tmp_path, "reason_swap", "follow", "r001")
+    [c] = report["clusters"]
+    assert c["kind"] == "reason_only" and c["cases"] == len(failing(report)) > 50 and report["unexplained"] == []
+    assert (c["spec"], c["engine"]) == ("reason must_play_pair", "reason must_follow_suit")
+
+
 def test_clusters_are_shown_in_the_html_report(tmp_path):
     from conformance.reporting.html_report import engine_html
     from conformance.analysis.clusters import Cluster
@@ -89,3 +116,53 @@ def test_several_deviations_at_once_get_their_alternatives_and_a_cluster_for_the
     assert report["unexplained"] == []
     named = {cid for f in report["findings"] for cid in f["case_ids"]} | set(c["case_ids"])
     assert named == failing(report)
+
+
+def test_a_run_charges_each_failure_as_analysing_then_clustering_every_failure_would():
+    # attribute() computes the deciding clauses of the clusters' samples and of the failures outside every
+    # cluster only (not of every unexplained failure first): the same charges as analyse() then cluster()
+    from conformance.analysis.attribution import _alternatives, analyse, attribute
+    from conformance.analysis.charges import Charge
+    from conformance.generation.cases import vector_cases
+    from conformance.running.runner import Runner
+    from reference_impl.rules import rules_for
+    cases = [c for c in vector_cases(None, ["r001"], ["follow", "winner"]) if c["id"][-1] in "01234567"]
+    result = Runner(faux("several", "reason_swap", "tie_last")).run(cases, rulesets=["r001"])
+    attribute(result, shrink=False)
+    fails = [(c, o.answer) for c, o in zip(result.cases, result.outcomes) if o.status == "fail"]
+    passes = [c for c, o in zip(result.cases, result.outcomes) if o.status == "pass"]
+    rules = rules_for("r001")
+    a = analyse(rules, fails, passes)
+    engine_of = {c["id"]: protocol.normalize(c["op"], got) for c, got in fails}
+    found = clusters.cluster(rules, "r001", [(c, engine_of[c["id"]]) for c, _ in fails if c["id"] in a.unexplained],
+                             _alternatives(rules))
+    charges = dict(a.charges)
+    for c in found:
+        charges.update({cid: Charge((c.clause,), "cluster", c.feature) for cid in c.cases})
+    assert len(found) >= 2 and fails
+    assert {c["id"]: o.charged for c, o in zip(result.cases, result.outcomes) if o.status == "fail"} == \
+        {cid: ch.clauses for cid, ch in charges.items()}
+
+
+def test_once_a_signal_came_no_cluster_is_shrunk_and_the_engine_is_stopped():
+    from conformance.analysis.attribution import attribute
+    from conformance.generation.cases import vector_cases
+    from conformance.running.runner import Runner
+    cases = [c for c in vector_cases(None, ["r001"], ["winner"]) if c["id"][-1] in "01234567"]
+    result = Runner(faux("tie_last")).run(cases, rulesets=["r001"])
+    seen = []
+    attribute(result, stop=lambda: True, progress=seen.append)
+    [c] = result.clusters
+    first = next(x for x in cases if x["id"] == c.shrunk_from)
+    assert c.steps == 0 and c.position == first["input"] and c.spec != c.engine
+    assert not any("shrinking" in t for t in seen)
+    assert [e["kind"] for e in result.events if e["kind"] == "shrinking_stopped"] == ["shrinking_stopped"]
+    assert result.runner.engine is None   # the engine started to shrink was stopped
+
+
+def test_shrinking_goes_to_the_workers_only_when_it_pays():
+    from conformance.analysis.clusters import farm_out
+    assert not farm_out(0.02, 7, 0.15, 2, free=2)     # an engine as fast as the reference: every cluster here
+    assert farm_out(2.0, 7, 0.15, 2, free=2)          # seconds per cluster, two cores free: on the workers
+    assert not farm_out(2.0, 7, 0.15, 2, free=0.6)    # the cores busy with other work: here
+    assert not farm_out(2.0, 7, 0.15, 1, free=2) and not farm_out(2.0, 1, 0.15, 2, free=2)   # one worker, one left

@@ -110,8 +110,8 @@ def test_the_analysis_runs_on_the_plans_workers_with_progress_and_counts_in_the_
     later = [0.0]
     seen = {}
 
-    def analysis(result, shrink=True, *, jobs=1, scheduler=None, progress=None):
-        seen.update(jobs=jobs, scheduler=scheduler)
+    def analysis(result, shrink=True, *, jobs=1, scheduler=None, progress=None, stop=None):
+        seen.update(jobs=jobs, scheduler=scheduler, stopped=stop())   # no signal came: nothing to stop
         progress("analysing r001: finding 1")
         later[0] = 3600.0
 
@@ -138,6 +138,6 @@ def test_the_analysis_runs_on_the_plans_workers_with_progress_and_counts_in_the_
     monkeypatch.setattr(attribution, "attribute", analysis)
     done = conform(RunPlan(engines=[faux("wrong_answers")], rulesets=["r001"], ops=["follow"], report=None, jobs=2),
                    progress=Bar(), echo=lambda line: None)
-    assert done.results[0].failed and seen == {"jobs": 2, "scheduler": None}
+    assert done.results[0].failed and seen == {"jobs": 2, "scheduler": None, "stopped": False}
     assert "analysing r001: finding 1" in Bar.said
     assert done.results[0].duration >= 3600

@@ -96,3 +96,28 @@ def test_an_engine_given_such_a_file_refuses_it_at_once(tmp_path):
                           cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and "error[E211]" in proc.stderr and f"{f}:" in proc.stderr
     assert proc.stdout == ""
+
+
+def test_no_kitty_multiplier_alternative_is_one_the_checker_would_refuse():
+    # 2 ^ cards is a fine tractor multiplier for three decks' hands (39 cards: at most 2^39) and beyond the
+    # bounds for four decks' (52): the alternatives of V04 leave it out, those of r003 keep it; a mutant
+    # engine built from it would answer errored ("internal error: FormulaError"), naming no finding
+    from conformance.generation.alternatives import alternatives
+    from reference_impl.rules import rules_for
+    from tractor_dsl.checker import multiplier_counts, multiplier_problem
+
+    def rows(name):
+        rules = rules_for(name)
+        hand = rules["equipment.hand_size"]
+        out = []
+        for a in alternatives(rules):
+            if a.row is not None:
+                table_name, cls, shape, new = a.row
+                table = rules[table_name][cls] if cls else rules[table_name]
+                out.append((cls, shape, str(new), multiplier_problem(new, multiplier_counts(table, hand)[shape])))
+        return out
+    four, three = rows("v04_four_decks"), rows("r003")
+    assert four and all(problem is None for *_, problem in four)
+    assert ("trump", "tractor", "2 ^ cards", None) in three
+    assert not any(shape in ("tractor", "throw") and new == "2 ^ cards" for _, shape, new, _ in four)
+    assert any(shape == "pair" and new == "2 ^ cards" for _, shape, new, _ in four)   # only the rows beyond

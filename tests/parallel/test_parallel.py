@@ -185,6 +185,28 @@ def test_attribution_and_clustering_give_the_same_analysis_on_any_number_of_work
     assert [f[0] for f in findings] == ["reading kitty.capture"] and unexplained and found
 
 
+def test_shrinking_gives_the_same_minimal_positions_on_any_number_of_workers():
+    # the clusters after the first are shrunk on the executor, each chunk through an engine of its own: every
+    # cluster gets the same minimal position, steps, answers and neighbours as when all are shrunk here, in order
+    from conformance.analysis.attribution import attribute
+    from conformance.generation.cases import vector_cases
+    from conformance.running.runner import Runner
+    from tests.conformance.conftest import faux
+    cases = [c for c in vector_cases(None, ["r001"], ["winner", "follow", "declare"]) if c["id"][-1] in "0123"]
+    engine = faux("several", "tie_last", "joker_suit", "level_suits", "offender_barred", "overcall_original")
+    seen = []
+    runs = {}
+    for jobs, parallel in ((1, None), (2, True), (4, True)):
+        result = Runner(engine).run(cases, rulesets=["r001"])
+        attribute(result, jobs=jobs, parallel_shrink=parallel, progress=seen.append)
+        runs[jobs] = [(c.feature, c.clause, c.shrunk_from, c.position, c.steps, c.spec, c.engine, c.neighbours)
+                      for c in result.clusters]
+    assert runs[2] == runs[1] and runs[4] == runs[1]
+    assert len(runs[1]) >= 3 and sum(1 for c in runs[1] if c[4] > 0) >= 3   # several clusters, really shrunk
+    assert any("on 2 workers, each with an engine of its own" in t for t in seen)   # the executor's path was taken
+    assert any("on 2 workers: " in t and " done" in t for t in seen)
+
+
 def test_a_generated_suite_is_the_same_on_any_number_of_workers():
     # the distinguishing positions of a ruleset without vectors (a house file, another seed) are searched on the
     # executor: the same cases, in the same order, inline and on two workers

@@ -1,0 +1,57 @@
+"""Several narrow bugs at once: ``several.py tie_last joker_suit ...`` answers like the reference engine but
+where one of the named wrapper engines would answer otherwise (the first of them that does, in the order
+given). For the zoo of engines with several deviations (benchmarks/zoo.py, the cluster tests).
+
+``spin=SECONDS`` among the names makes it compute that long (a busy loop, not a sleep) before every answer:
+an engine slower than the reference, still bound by its processor."""
+import importlib
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import _faux  # noqa: E402
+
+
+class _Captured(Exception):
+    pass
+
+
+def _tamper_of(name: str):
+    """The ``tamper`` hook of the wrapper engine ``name``, which serves as soon as it is imported."""
+    got = []
+
+    def capture(tamper=None, on_handshake=None, on_start=None):
+        got.append(tamper)
+        raise _Captured
+
+    real, _faux.serve = _faux.serve, capture
+    try:
+        module = importlib.import_module(name)
+        got.append(module.tamper)
+    except _Captured:
+        pass
+    finally:
+        _faux.serve = real
+    return got[0]
+
+
+def main(names: list[str]) -> int:
+    spin = sum(float(n[len("spin="):]) for n in names if n.startswith("spin="))
+    hooks = [_tamper_of(n) for n in names if not n.startswith("spin=")]
+
+    def tamper(msg, ans):
+        until = time.process_time() + spin
+        while spin and time.process_time() < until:
+            pass
+        for hook in hooks:
+            data = hook(msg, ans)
+            if data is not None:
+                return data
+        return None
+    return _faux.serve(tamper)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
