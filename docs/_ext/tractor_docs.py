@@ -243,9 +243,11 @@ _FACTORY_TEXT = {dict: "{}", list: "[]", set: "set()", tuple: "()", frozenset: "
 
 
 def readable_signature(app, what, name, obj, options, signature, return_annotation):
-    """A dataclass field's default factory as the value it makes (``= {}``), not ``<factory>``: that is not
-    Python, so the domain could not parse the signature and showed it as raw text, annotations included
-    (``~tractor_dsl.checker.CheckedRuleset``); with a value it parses, and the types become links."""
+    """A dataclass field's default factory as the value it makes (``= {}``), not ``<factory>``, and a function
+    given as a default by its name (``order=sorted``), not ``<built-in function sorted>``: neither is Python,
+    so the domain could not parse the signature and showed it as raw text, annotations included
+    (``~tractor_dsl.checker.CheckedRuleset``), one unbreakable line; with a value it parses, and the types
+    become links."""
     import dataclasses
     if signature and "<factory>" in signature and dataclasses.is_dataclass(obj):
         for f in dataclasses.fields(obj):
@@ -256,7 +258,13 @@ def readable_signature(app, what, name, obj, options, signature, return_annotati
             signature = re.sub(rf"(\b{re.escape(f.name)}: [^=]*?)\s*=\s*<factory>",
                                lambda m: f"{m.group(1)} = {made}", signature, count=1)
         signature = signature.replace("<factory>", "...")   # a factory of a field the class does not list
+    if signature and "<" in signature:   # a function as a default (order=sorted): its name, which parses
+        signature = _FUNCTION_REPR.sub(lambda m: m.group(1), signature)
     return signature, return_annotation
+
+
+# how Python writes a function given as a default value: ``<built-in function sorted>``, ``<function f at 0x..>``
+_FUNCTION_REPR = re.compile(r"<(?:built-in )?function ([\w.]+)(?: at 0x[0-9a-f]+)?>")
 
 
 def setup(app):
