@@ -78,13 +78,9 @@ def test_four_differences_at_once_emit_a_fixpoint_whose_reasons_and_evidence_dif
     assert report["totals"]["fail"] == 0 and report["totals"]["pass"] > 1000 and report["clusters"] == []
 
 
-@pytest.mark.parametrize("name, line", [
-    ("v68_banker_needs_last_trick", "set score.banker_needs_last_trick = true"),
-    ("v67_jack_rule", "set level.knock_back = { level: J, to: 2 }"),
-])
-def test_an_engine_following_a_house_rule_seen_only_on_whole_hands_is_emitted_with_it(tmp_path, name, line):
-    """Issue 19: the jack rule (V67) and the banker needing the last trick (V68) are alternatives of the suite,
-    seen on whole hands; an engine playing r000 with one of them is emitted with that setting, and nothing else."""
+def _emit_house_rule_as_r000(tmp_path, name: str):
+    """An engine playing the catalogue file ``name`` (renamed, so that the engine knows it only as r000),
+    fingerprinted against r000 with ``--emit``: (its rule file, the emitted file, the finished command)."""
     from tractor_dsl.bundled import default_spec_dir
     text = (default_spec_dir() / "variants" / f"{name}.tractor").read_text(encoding="utf-8")
     own = tmp_path / "house.tractor"
@@ -94,6 +90,17 @@ def test_an_engine_following_a_house_rule_seen_only_on_whole_hands_is_emitted_wi
     r = cli("fingerprint", "--engine", engine, "--ruleset", "r000", "--positions", "1", "--jobs", "1",
             "--emit", str(emitted), timeout=900)
     assert r.returncode == 0, r.stderr
+    return own, emitted, r
+
+
+@pytest.mark.parametrize("name, line", [
+    ("v68_banker_needs_last_trick", "set score.banker_needs_last_trick = true"),
+    ("v67_jack_rule", "set level.knock_back = { level: J, to: 2 }"),
+])
+def test_an_engine_following_a_house_rule_seen_only_on_whole_hands_is_emitted_with_it(tmp_path, name, line):
+    """Issue 19: the jack rule (V67) and the banker needing the last trick (V68) are alternatives of the suite,
+    seen on whole hands; an engine playing r000 with one of them is emitted with that setting, and nothing else."""
+    own, emitted, r = _emit_house_rule_as_r000(tmp_path, name)
     assert "0 unexplained" in r.stdout
     out = emitted.read_text(encoding="utf-8")
     assert line in out, out
@@ -112,15 +119,7 @@ def test_an_engine_following_a_house_rule_of_the_deal_is_emitted_with_it(tmp_pat
     fingerprinted against r000 and emitted with that setting, in the clause of r000 that states the deal, and
     nothing else. (The V05 engine cannot answer r000's kitties of 8: those cases are errored, not failures.)"""
     from reference_impl.rules import load_file
-    from tractor_dsl.bundled import default_spec_dir
-    text = (default_spec_dir() / "variants" / f"{name}.tractor").read_text(encoding="utf-8")
-    own = tmp_path / "house.tractor"
-    own.write_text(text.replace(f"ruleset {name} extends", "ruleset house extends"), encoding="utf-8")
-    engine = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(own), "--as", "r000"])
-    emitted = tmp_path / "seen.tractor"
-    r = cli("fingerprint", "--engine", engine, "--ruleset", "r000", "--positions", "1", "--jobs", "1",
-            "--emit", str(emitted), timeout=900)
-    assert r.returncode == 0, r.stderr
+    own, emitted, r = _emit_house_rule_as_r000(tmp_path, name)
     assert "1 finding(s)" in r.stdout and "0 unexplained" in r.stdout
     out = emitted.read_text(encoding="utf-8")
     for line in lines:
