@@ -238,7 +238,8 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
             groups.setdefault((op, wrong, clause), []).append((case["id"], sh))
             rewrites.setdefault((op, wrong, clause), set()).add(
                 "constant" if op in constant else _rewrite(op, wrong, case, engine, fields.get(op)))
-    groups = _one_rewrite_each(groups, rewrites)
+    groups = _named_by_shared_rule(_one_rewrite_each(groups, rewrites), groups,
+                                   {case["id"]: tuple(case.get("clauses", ())) for case, _ in unexplained})
     out: list[Cluster] = []
     for (op, wrong, clause), members in groups.items():
         kind = "reason_only" if wrong == ("reason",) else "cluster"
@@ -341,6 +342,25 @@ def _one_rewrite_each(groups: dict, rewrites: dict) -> dict:
 
 
 ANSWERS_PER_CLUSTER = 100   # answers a cluster's shrinking asks about (a few rounds of BATCH): an estimate
+
+
+def _named_by_shared_rule(merged: dict, before: dict, cited: dict) -> dict:
+    """Each group that :func:`_one_rewrite_each` merged from groups under different clauses, named by the rule
+    the reference cites for every one of its cases (the last such in its citing order, the most specific:
+    ``follow.suit`` for must_play_pair answered must_follow_suit on r001, whose pairs several ladder steps ask
+    for; the cases of a wrong card count cite none and are left out), where there is one; else it keeps the
+    clause deciding most of its cases. One rewrite across several
+    deciding clauses is a bug of the rule they share, not of the one that happens to decide most cases."""
+    out: dict = {}
+    for key, members in merged.items():
+        if len(members) != len(before.get(key, ())):   # merged from groups of other clauses
+            citing = [cited[cid] for cid, _ in members if cited.get(cid)]   # a card count is no rule's
+            shared = set(citing[0]).intersection(*citing[1:]) if citing else set()
+            rule = [cl for cl in citing[0] if cl in shared] if citing else []
+            if rule:
+                key = (*key[:2], rule[-1])
+        out.setdefault(key, []).extend(members)
+    return out
 
 
 def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, session=None, fields=None,

@@ -84,10 +84,32 @@ def test_one_rewrite_decided_by_several_clauses_is_one_cluster():
 
 
 def test_reason_swap_on_r001_is_one_finding(tmp_path):
+    """On r001 several clauses ask for a pair (001:9a-9c, 001:12.1): the one rewrite is one finding, named by the
+    rule the reference cites for every one of its cases, follow.suit, not by the step deciding most of them."""
     _, _, report = conform(tmp_path, "reason_swap", "follow", "r001")
     [c] = report["clusters"]
     assert c["kind"] == "reason_only" and c["cases"] == len(failing(report)) > 50 and report["unexplained"] == []
     assert (c["spec"], c["engine"]) == ("reason must_play_pair", "reason must_follow_suit")
+    assert c["clause"] == "follow.suit"
+
+
+def test_a_merged_group_is_named_by_the_rule_all_its_cases_cite():
+    from conformance.analysis import clusters
+    before = {("follow", ("reason",), "follow.triple"): [("a", [])],
+              ("follow", ("reason",), "follow.pair_from_triple"): [("b", []), ("c", [])],
+              ("winner", ("winner",), "trump.order"): [("e", [])]}
+    merged = {("follow", ("reason",), "follow.pair_from_triple"): [("b", []), ("c", []), ("a", [])],
+              ("winner", ("winner",), "trump.order"): [("e", [])]}
+    cited = {"a": ("follow.suit", "follow.triple"), "b": ("follow.suit", "follow.pair_from_triple"),
+             "c": ("follow.suit", "follow.pair_from_triple", "follow.pair_tractors"), "e": ("trump.order",)}
+    assert clusters._named_by_shared_rule(merged, before, cited) == {
+        ("follow", ("reason",), "follow.suit"): [("b", []), ("c", []), ("a", [])],
+        ("winner", ("winner",), "trump.order"): [("e", [])]}   # not merged: its own clause
+    # a wrong card count cites no rule and names nothing: the others' shared rule still does
+    uncounted = {**cited, "a": (), "b": ("follow.suit", "follow.triple")}
+    assert list(clusters._named_by_shared_rule(merged, before, uncounted))[0][2] == "follow.suit"
+    cited["a"] = ("follow.triple",)                               # no rule shared: the largest group's clause
+    assert list(clusters._named_by_shared_rule(merged, before, cited))[0][2] == "follow.pair_from_triple"
 
 
 def test_clusters_are_shown_in_the_html_report(tmp_path):
