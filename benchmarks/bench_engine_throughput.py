@@ -47,19 +47,25 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 FILES = ("follow-r000", "follow-r003", "all-ops")
 
 
-def make_files(where: Path, follow_count: int, seed: int, wanted) -> dict[str, Path]:
+def make_files(where: Path, follow_count: int, seed: int, wanted, ops: list[str]) -> dict[str, Path]:
+    """The request files; ``all-ops`` holds the operations ``ops`` only (those the baseline answers: one it
+    does not know, such as ``deal`` for 0c0fc12, would make every answer of it differ)."""
     from protocol_replay import write_requests
     from conformance.generation.cases import generate
+    from conformance.protocol.messages import OPERATIONS
     from reference_impl.rules import ruleset_names
     paths = {}
+    asked = [op for op in OPERATIONS if op in ops]
+    left_out = [op for op in OPERATIONS if op not in ops and op != "hand"]   # hand: not in the default suite
     for name in wanted:
-        path = where / f"{name}-seed{seed}-{follow_count if name != 'all-ops' else 'default'}.jsonl"
+        kind = follow_count if name != "all-ops" else "default" + "".join(f"-no-{op}" for op in left_out)
+        path = where / f"{name}-seed{seed}-{kind}.jsonl"
         paths[name] = path
         if path.exists():
             continue
         t = time.perf_counter()
         if name == "all-ops":
-            cases = [c for rs in ruleset_names() for c in generate(rs, None, seed=seed)]
+            cases = [c for rs in ruleset_names() for c in generate(rs, None, seed=seed) if c["op"] in asked]
         else:
             cases = generate(name.split("-")[1], ["follow"], seed=seed, counts=follow_count)
         tmp = path.with_suffix(".tmp")
@@ -67,6 +73,12 @@ def make_files(where: Path, follow_count: int, seed: int, wanted) -> dict[str, P
         os.replace(tmp, path)
         print(f"made {path.name}: {n} requests ({time.perf_counter() - t:.0f} s)", flush=True)
     return paths
+
+
+def operations(argv: list[str], env: dict) -> list[str]:
+    """The operations an engine lists in its handshake (``tractor engine --handshake``)."""
+    done = subprocess.run([*argv, "--handshake"], capture_output=True, text=True, env=env, check=True)
+    return json.loads(done.stdout)["result"]["operations"]
 
 
 def _git(*args, cwd=ROOT) -> str:
@@ -139,12 +151,12 @@ def main(argv=None) -> int:
         p.error(f"unknown file {unknown[0]!r}: choose from {', '.join(FILES)}")
     where = Path(args.dir)
     where.mkdir(parents=True, exist_ok=True)
-    files = make_files(where, args.follow_count, args.seed, wanted)
     engines = {"baseline": baseline_engine(where, args.baseline), "candidate": shlex.split(args.engine)}
     # each engine its own library cache, and its bytecode written and read as an installed engine's is
     # (PYTHONDONTWRITEBYTECODE would have both compile every module at every start)
     plain = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     envs = {k: dict(plain, TRACTOR_CACHE_DIR=str(where / f"cache-{k}")) for k in engines}
+    files = make_files(where, args.follow_count, args.seed, wanted, operations(engines["baseline"], envs["baseline"]))
     for name, path in files.items():  # warms each engine's library cache, and proves no answer changed
         got = {k: answers(engines[k], path, envs[k]) for k in engines}
         diff = same_answers(got["baseline"], got["candidate"])
