@@ -97,19 +97,32 @@ class HandError(RuntimeError):
 def redeal_for_contents(rules: Rules, level: str, hands, trace: list[str] | None = None) -> bool:
     """``deal.redeal_if``: whether some player's hand holds no point card, or no card trump in every suit
     (a joker, a level card, a fixed trump), as the ruleset names."""
-    conditions = rules.checked.values.get("deal.redeal_if")
-    if not conditions:
+    if not rules.checked.values.get("deal.redeal_if"):
         return False
     if trace is not None:
         trace.extend(rules.clauses_of("deal.redeal_if"))
+    return poor_hand(rules, level, hands) is not None
+
+
+def poor_hand(rules: Rules, level: str, hands) -> tuple[int, str] | None:
+    """The first hand (its index) meeting a condition of ``deal.redeal_if``, with the condition, or None."""
+    conditions = rules.checked.values.get("deal.redeal_if") or ()
+    tests = {c: redeal_card(rules, level, c) for c in ("no_points", "no_trumps") if c in conditions}
+    for seat, hand in enumerate(hands):
+        for condition, test in tests.items():
+            if not any(test(c) for c in hand):
+                return seat, condition
+    return None
+
+
+def redeal_card(rules: Rules, level: str, condition: str):
+    """The cards a hand must hold one of not to meet ``condition`` of ``deal.redeal_if``: a point card
+    (``no_points``), or a card trump in every suit, a joker, a level card or a fixed trump (``no_trumps``)."""
     from .cards import is_joker, rank_of
+    if condition == "no_points":
+        return lambda c: rules.card_points[c] > 0
     always = {level, *rules["trump.fixed_ranks"]}
-    for hand in hands:
-        if "no_points" in conditions and not any(rules.card_points[c] for c in hand):
-            return True
-        if "no_trumps" in conditions and not any(is_joker(c) or rank_of(c) in always for c in hand):
-            return True
-    return False
+    return lambda c: is_joker(c) or rank_of(c) in always
 
 
 def dealt_pack(rules: Rules) -> list[int]:
@@ -130,11 +143,10 @@ def judge_deal(rules: Rules, level: str, hands: list[list[int]], kitty: list[int
     *Proper*: every hand holds ``equipment.hand_size`` cards, the kitty ``equipment.kitty_size``, and together
     they are exactly the ruleset's pack (:func:`dealt_pack`: its decks less ``equipment.removed``, V05) — no
     card missing, none extra, none of the removed ones. *Redeal*: a proper deal whose hands meet a condition of
-    ``deal.redeal_if`` (V82, :func:`redeal_for_contents`); false when the deal is not proper or the ruleset has
+    ``deal.redeal_if`` (V82, :func:`poor_hand`); false when the deal is not proper or the ruleset has
     no such rule. The judgment's value is ``(proper, redeal)``; ``reason`` one of :data:`DEAL_REASONS` (the
     first thing wrong, or the condition that demands the redeal), ``detail`` says where."""
     from .rules import Judgment
-    from .cards import format_cards
     clauses = list(dict.fromkeys(rules.clause(k) for k in ("equipment.decks", "equipment.hand_size",
                                                             "equipment.kitty_size")))
     clauses += [c for c in rules.clauses_of("equipment.removed") if c not in clauses]
@@ -156,23 +168,13 @@ def judge_deal(rules: Rules, level: str, hands: list[list[int]], kitty: list[int
         if missing:
             parts.append(f"{format_cards(sorted(missing.elements()))} missing")
         return Judgment((False, False), tuple(clauses), "not_the_pack", "; ".join(parts))
-    conditions = rules.checked.values.get("deal.redeal_if") or ()
     clauses += [c for c in rules.clauses_of("deal.redeal_if") if c not in clauses]   # V82
-    for seat, hand in enumerate(hands):
-        for condition in ("no_points", "no_trumps"):
-            if condition in conditions and _lacks(rules, level, hand, condition):
-                what = "point card" if condition == "no_points" else "card trump in every suit"
-                return Judgment((True, True), tuple(clauses), condition, f"seat {seat} holds no {what}: a redeal")
+    poor = poor_hand(rules, level, hands)
+    if poor is not None:
+        seat, condition = poor
+        what = "point card" if condition == "no_points" else "card trump in every suit"
+        return Judgment((True, True), tuple(clauses), condition, f"seat {seat} holds no {what}: a redeal")
     return Judgment((True, False), tuple(clauses), "ok", "")
-
-
-def _lacks(rules: Rules, level: str, hand, condition: str) -> bool:
-    """Whether ``hand`` holds no point card (``no_points``) or no card trump in every suit (``no_trumps``)."""
-    from .cards import is_joker, rank_of
-    if condition == "no_points":
-        return not any(rules.card_points[c] for c in hand)
-    always = {level, *rules["trump.fixed_ranks"]}
-    return not any(is_joker(c) or rank_of(c) in always for c in hand)
 
 
 def deal_cards(rules: Rules, rng: random.Random, first_drawer: int) -> tuple[dict[int, list[int]], list[int]]:

@@ -20,8 +20,8 @@ scenarios:
 """
 from __future__ import annotations
 
-from reference_impl.cards import card, full_pack, is_joker, rank_of
-from reference_impl.hand import dealt_pack
+from reference_impl.cards import card, full_pack
+from reference_impl.hand import dealt_pack, redeal_card
 
 from conformance.generation.positions.draw import Draw
 from conformance.generation.positions.scenario import Scenario
@@ -45,14 +45,6 @@ def poor_scenarios(rules) -> tuple[Scenario, ...]:
     return tuple(sc for sc in deal_scenarios(rules) if sc.kind == "poor")
 
 
-def _lacking(rules, level: str, condition: str):
-    """The test a card fails when a hand lacking ``condition``'s cards may not hold it."""
-    if condition == "no_points":
-        return lambda c: rules.card_points[c] > 0
-    always = {level, *rules["trump.fixed_ranks"]}
-    return lambda c: is_joker(c) or rank_of(c) in always
-
-
 def build_deal(d: Draw, rules, sc: Scenario) -> dict:
     level = d.pick(levels(rules))
     n, k = rules.hand_size, rules.kitty_size
@@ -69,7 +61,7 @@ def build_deal(d: Draw, rules, sc: Scenario) -> dict:
     hands = [pack[i * n:(i + 1) * n] for i in range(4)]
     kitty = pack[4 * n:]
     if sc.kind == "poor":
-        bad = _lacking(rules, level, what)
+        bad = redeal_card(rules, level, what)   # the cards a hand lacking them may not hold
         seat = d.int(0, 3)
         mine = [i for i, c in enumerate(hands[seat]) if bad(c)]
         spare = [(s, i) for s in range(4) if s != seat for i, c in enumerate(hands[s]) if not bad(c)]
