@@ -142,18 +142,21 @@ def test_compare_ignores_card_order_and_informative_fields():
 
 def test_reason_vocabularies_match_the_interpreter_and_the_schemas():
     from reference_impl.declaring import REASONS as DECLARE
+    from reference_impl.hand import DEAL_REASONS
     from reference_impl.rules import REASONS
     assert protocol.REASON_CODES == tuple(REASONS)
     assert protocol.DECLARE_REASON_CODES == tuple(DECLARE)
+    assert protocol.DEAL_REASON_CODES == tuple(DEAL_REASONS)
     assert protocol.schema("common")["$defs"]["reason"]["enum"] == list(REASONS)
     assert protocol.schema("declare.result")["properties"]["reason"]["enum"] == list(DECLARE)
+    assert protocol.schema("deal.result")["properties"]["reason"]["enum"] == list(DEAL_REASONS)
 
 
 def test_docs_cover_every_operation_reason_and_schema():
     text = DOCS.read_text(encoding="utf-8")
     for op in protocol.OPERATIONS:
         assert re.search(rf"^### `{op}`", text, re.M), op
-    for code in protocol.REASON_CODES + protocol.DECLARE_REASON_CODES:
+    for code in protocol.REASON_CODES + protocol.DECLARE_REASON_CODES + protocol.DEAL_REASON_CODES:
         assert f"`{code}`" in text, code
     for name in protocol.schema_names():
         assert f"{name}.json" in text, name
