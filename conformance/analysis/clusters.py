@@ -46,6 +46,30 @@ class Cluster:
     shrunk_from: str = ""            # the case it was shrunk from
     steps: int = 0                   # shrinking steps that kept the disagreement
     neighbours: list[dict] = field(default_factory=list)   # {"change", "input", "spec", "engine", "differs"}
+    needs: list[dict] = field(default_factory=list)        # the parts it needs: {"part", "clauses"}
+    decided_by: str = ""             # the clause deciding its cases, when it is named by a part's rule instead
+
+    def name_by_parts(self) -> None:
+        """Named by the rule the first part it needs brings in (:func:`~conformance.analysis.shrinking.needs`),
+        when that is not already its clause: the engine answers otherwise because of that part, so that is
+        the rule it reads otherwise (an offender's own wrong declaration: declare.wrong, not the
+        declare.first_hand that decides an ``ok``)."""
+        brought = next((n["clauses"] for n in self.needs if n["clauses"]), [])
+        if brought and self.clause not in brought:
+            self.decided_by, self.clause = self.clause, brought[0]
+
+    @property
+    def needs_text(self) -> str:
+        """``wrong[0] (declare.wrong): without it the engine agrees``."""
+        if not self.needs:
+            return ""
+        shown = [n["part"] + (f" ({', '.join(n['clauses'])})" if n["clauses"] else "") for n in self.needs[:3]]
+        more = f" and {len(self.needs) - 3} more" if len(self.needs) > 3 else ""
+        text = f"{', '.join(shown)}{more}: without {'it' if len(self.needs) == 1 else 'any one of them'} the " \
+               "engine agrees"
+        if self.decided_by:
+            text += f"; named by the rule it brings in, not by {self.decided_by}, the clause its cases are charged to"
+        return text
 
     @property
     def feature(self) -> str:
@@ -81,7 +105,7 @@ class Cluster:
                 "clause": self.clause, "signature": self.signature, "spec": self.spec, "engine": self.engine,
                 "cases": len(self.cases), "case_ids": self.cases, "position": self.position,
                 "shrunk_from": self.shrunk_from, "steps": self.steps, "neighbours": self.neighbours,
-                "reach": self.reach, "advice": self.advice}
+                "reach": self.reach, "advice": self.advice, "needs": self.needs, "decided_by": self.decided_by}
 
 
 def answer_text(values: dict, fields) -> str:
@@ -253,7 +277,7 @@ def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, 
     """One cluster's first position shrunk through ``session`` and its neighbours asked: what :func:`describe`
     writes into the cluster (``position``, ``spec``, ``engine``: answers there, ``steps``, ``neighbours``).
     The same wherever it is computed: in this process or on a worker, with an engine of its own."""
-    from conformance.analysis.shrinking import differing, neighbours, shrink
+    from conformance.analysis.shrinking import differing, needs, neighbours, shrink
     from conformance.generation.decisions import answer
     position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields)
     near = neighbours(position)
@@ -265,7 +289,8 @@ def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, 
         d = differing(op, s, g, op_fields)
         found.append({"change": what, "input": p, "spec": answer_text(s, wanted),
                       "engine": None if g is None else answer_text(g, wanted), "differs": bool(d)})
-    return {"position": position, "spec": spec, "engine": engine, "steps": steps, "neighbours": found}
+    return {"position": position, "spec": spec, "engine": engine, "steps": steps, "neighbours": found,
+            "needs": needs(rules, session, ruleset, op, position, op_fields) if engine else []}
 
 
 def shrink_chunk(items: list[tuple], rules, engine: dict, fields: dict) -> list[dict | None]:
@@ -390,7 +415,8 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
     stopped = lambda: stop is not None and stop()   # noqa: E731
 
     def fill(c: Cluster, got: dict) -> None:
-        c.position, c.steps, c.neighbours = got["position"], got["steps"], got["neighbours"]
+        c.position, c.steps, c.neighbours, c.needs = got["position"], got["steps"], got["neighbours"], got["needs"]
+        c.name_by_parts()
         engine = got["engine"] or engine_of[c.shrunk_from]
         c.spec, c.engine = answer_text(got["spec"], c.fields), answer_text(engine, c.fields)
 

@@ -143,6 +143,74 @@ def neighbours(inp: dict) -> list[tuple[str, dict]]:
     return out[:2]
 
 
+MAX_PARTS = 12         # parts of a minimal position taken out one at a time (its keys first)
+
+
+def parts(inp: dict) -> Iterator[tuple[str, dict]]:
+    """(the part, the position without it) for each part of ``inp`` that can be taken out: a key of the input
+    or of an object inside it (``discard`` of a transcript), then one entry of a list of objects (``wrong[0]``,
+    a wrong declaration). Whether the position still means something is the reference's to say."""
+    def keys(v: dict, path: str, put) -> Iterator[tuple[str, dict]]:
+        for k in v:
+            yield f"{path}{k}", put({x: y for x, y in v.items() if x != k})
+        for k, x in v.items():
+            if isinstance(x, dict):
+                yield from keys(x, f"{path}{k}.", lambda new, k=k: put({**v, k: new}))
+
+    def entries(v: dict, path: str, put) -> Iterator[tuple[str, dict]]:
+        for k, x in v.items():
+            if isinstance(x, list) and len(x) > 1 and all(isinstance(e, dict) for e in x):   # one: the key's
+                for i in range(len(x)):
+                    yield f"{path}{k}[{i}]", put({**v, k: x[:i] + x[i + 1:]})
+            elif isinstance(x, dict):
+                yield from entries(x, f"{path}{k}.", lambda new, k=k: put({**v, k: new}))
+
+    yield from keys(inp, "", lambda new: new)
+    undone = _exchange_undone(inp.get("transcript"))
+    if undone is not None:
+        yield "the kitty exchange", {**inp, "transcript": undone}
+    yield from entries(inp, "", lambda new: new)
+
+
+def _exchange_undone(t) -> dict | None:
+    """A hand's transcript with its kitty exchange taken out: the kitty dealt as the banker buried it (his
+    dealt hand the one he played from), so every trick stays as it was; None when there is no exchange."""
+    from collections import Counter
+    try:
+        banker, hands, kitty, discard = t["banker"], t["deal"]["hands"], t["deal"]["kitty"], t["discard"]
+        held = Counter(hands[banker]) + Counter(kitty) - Counter(discard)
+        if Counter(discard) == Counter(kitty) or sum(held.values()) != len(hands[banker]):
+            return None
+    except (TypeError, KeyError, IndexError):
+        return None
+    order = {c: i for i, c in enumerate(hands[banker] + kitty)}
+    dealt = sorted(held.elements(), key=lambda c: order[c])
+    return {**t, "deal": {**t["deal"], "hands": [dealt if s == banker else h for s, h in enumerate(hands)],
+                          "kitty": list(discard)}}
+
+
+def needs(rules, session: "EngineSession", ruleset: str, op: str, inp: dict, fields=None) -> list[dict]:
+    """The parts of ``inp`` (a minimal position) its disagreement needs: taken out, the engine agrees with
+    the spec. Each with the clauses the reference cites with that part and not without it, the rules the
+    part brings in (``wrong[0]``: declare.wrong), which are then the rules the engine reads otherwise:
+    ``{"part", "clauses"}``, in the order of :func:`parts`."""
+    from conformance.generation.decisions import answer, cited
+    asked = []
+    for what, p in parts(inp):
+        s = answer(rules, op, p)
+        if "error" not in s:
+            asked.append((what, p, s))
+        if len(asked) >= MAX_PARTS:
+            break
+    here = cited(rules, op, inp)
+    out = []
+    for (what, p, s), g in zip(asked, session.ask(ruleset, op, [p for _, p, _ in asked])):
+        if differing(op, s, g, fields) == ():
+            without = cited(rules, op, p)
+            out.append({"part": what, "clauses": [c for c in here if c not in without]})
+    return out
+
+
 ENGINE_OPTIONS = ("timeout", "handshake_timeout", "line_cap", "env", "cwd", "engine_ruleset")
 
 

@@ -329,6 +329,16 @@ def vector_drift(directory=None, rulesets: Iterable[str] | None = None, *, jobs:
     return problems
 
 
+def _changed(key: str, was, now) -> str:
+    """``clauses + kitty.exchange``, ``expected {...} -> {...}``: one field of a vector line, before and now."""
+    if isinstance(was, list) and isinstance(now, list) and all(isinstance(x, str) for x in was + now):
+        gone, new = [x for x in was if x not in now], [x for x in now if x not in was]
+        if gone or new:
+            return f"{key}" + "".join(f" + {x}" for x in new) + "".join(f" - {x}" for x in gone)
+        return f"{key} reordered"
+    return f"{key} {json.dumps(was, ensure_ascii=False)} -> {json.dumps(now, ensure_ascii=False)}"
+
+
 def _first_difference(old: str, new: str) -> str:
     a, b = old.splitlines(), new.splitlines()
     for i, (x, y) in enumerate(zip(a, b)):
@@ -336,7 +346,9 @@ def _first_difference(old: str, new: str) -> str:
             try:
                 cx, cy = json.loads(x), json.loads(y)
                 if cx.get("input") == cy.get("input"):
-                    return f"line {i + 1} ({cy.get('id')}): the answer or clauses changed: {cx.get('expected')} -> {cy.get('expected')}"
+                    changed = [_changed(k, cx.get(k), cy.get(k)) for k in sorted(set(cx) | set(cy))
+                               if cx.get(k) != cy.get(k)]
+                    return f"line {i + 1} ({cy.get('id')}): {'; '.join(changed)}"
             except (ValueError, AttributeError):
                 pass
             return f"line {i + 1} differs"

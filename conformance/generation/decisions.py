@@ -78,6 +78,14 @@ def answer(rules: Rules, op: str, inp: dict):
     return protocol.normalize(op, result)
 
 
+def cited(rules: Rules, op: str, inp: dict) -> tuple[str, ...]:
+    """The clauses ``rules`` cites answering ``inp`` (none for an impossible position)."""
+    try:
+        return tuple(HANDLERS[op](rules, inp)[1])
+    except Exception:  # noqa: BLE001 — an impossible position cites nothing
+        return ()
+
+
 def _seed(*parts: object) -> int:
     return zlib.crc32("|".join(str(p) for p in parts).encode("utf-8"))
 

@@ -516,6 +516,9 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
     _check_copies(rules, [c for h in hands for c in h.elements()] + kitty, "the deal")
     hands[banker].update(kitty)
     discard = _kitty_cards(rules, transcript.get("discard", deal.get("kitty")), "transcript.discard")
+    if "discard" in transcript and not rules["kitty.exchange"] and Counter(discard) != Counter(kitty):
+        raise InputError("transcript.discard: the banker exchanges no kitty in this ruleset (kitty.exchange), "
+                         "so the kitty stays as dealt")
     _take(hands[banker], discard, "the banker's discard")
     tricks = transcript.get("tricks")
     if not isinstance(tricks, list) or not tricks:
@@ -544,6 +547,12 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
         if seat % 2 != banker_team:
             trick_points += j.extra["points"]
     side = "banker" if seat % 2 == banker_team else "attackers"
+    left = [s for s in range(4) if sum(hands[s].values())]
+    if left:
+        raise InputError(f"transcript.tricks: seat {left[0]} still holds {sum(hands[left[0]].values())} card(s) "
+                         "after the last trick: a transcript is a whole hand, played to its last card")
+    if Counter(discard) != Counter(kitty):   # the kitty scored is the one the banker buried, not the dealt one
+        clauses.append(rules.clause("kitty.exchange"))
     k = judge_kitty(ctx, plays[seat], side, discard)
     total = trick_points + penalty + k.value
     r = judge_result(rules, total)

@@ -142,6 +142,8 @@ def _cluster_html(c) -> str:
         parts.append(f"<br>minimal position: <code>{_e(json.dumps(c.position, ensure_ascii=False))}</code>")
     if c.reach:
         parts.append(f"<br>reach: {_e(c.reach)}")
+    if c.needs:
+        parts.append(f"<br>needs: {_e(c.needs_text)}")
     if c.advice:
         parts.append(f"<br>advice: {_e(c.advice)}")
     return "".join(parts) + "</li>"

@@ -464,6 +464,8 @@ def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
         out.append(f"   minimal position{text(shrunk)}: {text(json.dumps(c.position, ensure_ascii=False))}")
     if c.reach:
         out.append(f"   reach:  {text(str(c.reach))}")
+    if c.needs:
+        out.append(f"   needs:  {text(str(c.needs_text))}")
     if c.advice:
         out.append(f"   advice: {text(str(c.advice))}")
     if markdown:

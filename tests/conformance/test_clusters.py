@@ -188,3 +188,75 @@ def test_shrinking_goes_to_the_workers_only_when_it_pays():
     assert farm_out(2.0, 7, 0.15, 2, free=2)          # seconds per cluster, two cores free: on the workers
     assert not farm_out(2.0, 7, 0.15, 2, free=0.6)    # the cores busy with other work: here
     assert not farm_out(2.0, 7, 0.15, 1, free=2) and not farm_out(2.0, 1, 0.15, 2, free=2)   # one worker, one left
+
+
+# --------------------------------------------------------------------------- named by the part a difference needs
+
+def test_an_offender_barred_from_his_own_suit_is_named_by_the_rule_on_wrong_declarations(tmp_path):
+    """001's declare.wrong: the one who showed a suit wrongly may still declare it (the spec's answer is ``ok``,
+    decided by declare.first_hand or declare.overcall). The engine's refusal needs the wrong declaration: taken
+    out, it agrees, so the findings name declare.wrong, the rule that part brings in."""
+    r, _, report = conform(tmp_path, "offender_barred", "declare", "r001")
+    assert report["clusters"] and report["unexplained"] == [] and len(report["clusters"]) <= 3
+    for c in report["clusters"]:
+        assert c["clause"] == "declare.wrong", c
+        assert c["decided_by"] in ("declare.first_hand", "declare.overcall")
+        assert {"part": "wrong", "clauses": ["declare.wrong"]} in c["needs"]
+        assert c["position"]["wrong"] and c["spec"].startswith("legal true") and c["engine"].startswith("legal false")
+    assert "needs:  wrong (declare.wrong): without it the engine agrees" in r.stdout
+
+
+def test_a_hand_scored_with_the_dealt_kitty_is_named_by_the_kitty_exchange(tmp_path):
+    """000:2.3: the banker buries as many cards as he took up, and the buried kitty is the one scored. An engine
+    scoring the kitty as dealt agrees once the exchange is taken out of the hand, so the findings name
+    kitty.exchange, not the first clause the whole hand consults."""
+    _, _, report = conform(tmp_path, "kitty_dealt", "hand", "r000")
+    assert report["clusters"] and report["unexplained"] == []
+    for c in report["clusters"]:
+        assert c["clause"] == "kitty.exchange" and c["op"] == "hand", c
+        assert any(n["part"] == "the kitty exchange" and n["clauses"] == ["kitty.exchange"] for n in c["needs"])
+
+
+def test_a_difference_that_needs_no_part_keeps_the_clause_deciding_it():
+    """A cluster is renamed only by a part whose rule is not already its clause, and never by a part that
+    brings in no rule."""
+    from conformance.analysis.clusters import Cluster
+    c = Cluster("cluster", "r001", "declare", ("legal",), "declare.overcall", "", ["x"])
+    c.needs = [{"part": "declarations[0]", "clauses": []}, {"part": "wrong", "clauses": ["declare.overcall"]}]
+    c.name_by_parts()
+    assert (c.clause, c.decided_by) == ("declare.overcall", "")
+    c.needs = [{"part": "declarations[0]", "clauses": []}, {"part": "wrong", "clauses": ["declare.wrong", "x.y"]}]
+    c.name_by_parts()
+    assert (c.clause, c.decided_by) == ("declare.wrong", "declare.overcall")
+    assert "declarations[0], wrong (declare.wrong, x.y): without any one of them" in c.needs_text
+
+
+def test_the_parts_of_a_position_are_its_keys_the_kitty_exchange_and_the_entries_of_its_lists():
+    from conformance.analysis.shrinking import parts
+    inp = {"level": "7", "declarations": [{"seat": 1, "cards": ["7D"]}, {"seat": 2, "cards": ["7S", "7S"]}],
+           "wrong": [{"seat": 1, "cards": ["2D"]}]}
+    got = dict(parts(inp))
+    assert list(got) == ["level", "declarations", "wrong", "declarations[0]", "declarations[1]"]
+    assert got["wrong"] == {"level": "7", "declarations": inp["declarations"]}
+    assert got["declarations[0]"]["declarations"] == [{"seat": 2, "cards": ["7S", "7S"]}]
+    assert inp["declarations"][0] == {"seat": 1, "cards": ["7D"]}      # the position itself is left as it was
+
+
+def test_the_kitty_exchange_taken_out_leaves_every_trick_and_the_spec_s_score():
+    """000:2.3 the banker takes up the kitty and buries as many cards: dealt the buried cards as his kitty (his
+    hand what he played from), the hand is the same hand, and the spec scores it the same."""
+    from conformance.analysis.shrinking import _exchange_undone
+    from conformance.generation.cases import vector_cases
+    from conformance.generation.decisions import answer, cited
+    from reference_impl.rules import rules_for
+    rules = rules_for("r000")
+    hands = [c for c in vector_cases(None, ["r000"], ["hand"])][:4]
+    assert hands
+    for case in hands:
+        t = case["input"]["transcript"]
+        undone = _exchange_undone(t)
+        assert undone["deal"]["kitty"] == t["discard"] and undone["tricks"] == t["tricks"]
+        assert answer(rules, "hand", {"transcript": undone}) == answer(rules, "hand", case["input"])
+        assert "kitty.exchange" in cited(rules, "hand", case["input"])
+        assert "kitty.exchange" not in cited(rules, "hand", {"transcript": undone})
+        assert _exchange_undone(undone) is None

@@ -222,3 +222,43 @@ def test_serving_in_process_leaves_the_collector_as_it_found_it():
     assert (gc.get_threshold(), gc.get_freeze_count()) == before
     answers = [json.loads(x) for x in out.getvalue().splitlines()]
     assert [a["seq"] for a in answers] == [0, 1] and answers[0]["result"]["name"] == engine.ENGINE_NAME
+
+
+# --------------------------------------------------------------------------- a transcript is a whole hand
+
+def _a_hand(name: str) -> dict:
+    from reference_impl.hand import play_hand
+    from reference_impl.rules import rules_for
+    rules = rules_for(name)
+    start = rules["level.start"]
+    return _transcript(play_hand(rules, random.Random(1), 1, {0: start, 1: start}, None))
+
+
+def test_a_transcript_that_stops_before_the_last_card_is_refused():
+    """000:2.1 25 cards each, played out trick by trick: a transcript short of its last trick is no hand."""
+    t = _a_hand("r000")
+    ans = engine_io.answer(protocol.request(3, "hand", "r000", {"transcript": {**t, "tricks": t["tricks"][:-1]}}))
+    assert "errored" in ans and "still holds 1 card(s) after the last trick" in ans["errored"]["message"], ans
+
+
+def test_the_kitty_exchange_is_cited_when_the_banker_buried_other_cards():
+    """000:2.3 the banker takes up the kitty and buries as many: the buried cards are the kitty scored, by
+    kitty.exchange; a transcript burying the dealt kitty itself cites it not."""
+    t = _a_hand("r000")
+    assert sorted(t["discard"]) != sorted(t["deal"]["kitty"])
+    _, clauses = engine.judge("hand", "r000", {"transcript": t})
+    assert "kitty.exchange" in clauses and clauses.index("kitty.exchange") < clauses.index("kitty.capture")
+
+
+def test_a_discard_is_refused_where_the_ruleset_has_no_exchange(tmp_path):
+    """001:8b read as no exchange (the reading ``no_exchange`` of 001's kitty.exchange): the kitty stays as
+    dealt, so a transcript burying other cards cannot be one of its hands."""
+    from reference_impl.rules import load_file
+    path = tmp_path / "still.tractor"
+    path.write_text('ruleset still extends r001 {\n  title "r001, no exchange" "001，不换底"\n'
+                    '  override kitty.exchange choose no_exchange because "a test" "测试"\n}\n', encoding="utf-8")
+    rules = load_file(path)
+    assert rules["kitty.exchange"] is False
+    t = _a_hand("r001")
+    with pytest.raises(engine.InputError, match="exchanges no kitty"):
+        engine.replay_hand(rules, t)

@@ -16,7 +16,7 @@ def tamper(msg, ans):
     if msg.get("op") != "hand" or "result" not in ans:
         return None
     t = msg["input"]["transcript"]
-    if sorted(t["discard"]) == sorted(t["deal"]["kitty"]) or not t["tricks"]:
+    if sorted(t.get("discard", t["deal"]["kitty"])) == sorted(t["deal"]["kitty"]) or not t["tricks"]:
         return None
     last = t["tricks"][-1]
     trick = {"leader": last["leader"], "plays": last["plays"]}
