@@ -170,6 +170,7 @@ def _run_engines(plan: RunPlan, engines, cases, deviations, interrupts, bar, rul
         if len(engines) == 1:
             runner = Runner(engines[0], progress=bar, interrupts=interrupts, **options)
             runner.rule_files = rule_files
+            runner.keep_engine = True   # the analysis of its failures asks the same engine process
             with bar:
                 bar.start(cases)
                 return [runner.run(cases, deviations, **meta)]
@@ -274,9 +275,16 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
     the report files; the exit status. With ``started`` (a ``time.monotonic()``), each result's duration is
     the whole run's: preparing the cases, running them and analysing the failures."""
     from conformance.reporting import matrix
-    end_children(results)
-    if analyse:
-        analyse_results(results, interrupts, jobs=plan.jobs, scheduler=plan.scheduler, bar=bar)
+    kept = [r.runner for r in results if getattr(r, "runner", None) is not None and r.runner.kept_pid]
+    end_children(results, spare={runner.kept_pid for runner in kept})
+    try:
+        if analyse:
+            analyse_results(results, interrupts, jobs=plan.jobs, scheduler=plan.scheduler, bar=bar)
+    finally:   # the engine a run kept for its analysis is stopped, however the analysis ended, and then
+        for runner in kept:   # what it left behind
+            runner.release()
+        if kept:
+            end_children(results)
     if started is not None:
         for r in results:
             r.duration = time.monotonic() - started
@@ -345,10 +353,11 @@ def write_expect(path: str, result) -> str | None:
     return None
 
 
-def end_children(results) -> None:
-    """Kill what the engines left behind outside their sessions, and say so in the (first) report."""
+def end_children(results, spare=frozenset()) -> None:
+    """Kill what the engines left behind outside their sessions, and say so in the (first) report; ``spare``:
+    the process ids of engines kept running for the analysis."""
     from conformance.running import supervise
-    left = supervise.end_children()
+    left = supervise.end_children(spare)
     if left and results:
         results[0].events.append({"kind": "strays_killed", "message": f"{left} process(es) the engines left "
                                   "behind, outside their sessions, were killed at the end of the run"})

@@ -241,6 +241,13 @@ class EngineSession:
         self.start_seconds = 0.0
 
     def __enter__(self):
+        r = self.runner
+        if r.engine is not None and r.engine.returncode() is None:   # the run's own engine, kept for this
+            self.alive = True
+            self.start_seconds = r.handshake_seconds / (1 + r.restarts)
+            return self
+        if r.engine is not None:   # kept for this, but it has exited since
+            r._stop(graceful=False)
         t0 = time.monotonic()
         try:
             self.runner._start()

@@ -165,6 +165,7 @@ class Runner:
         self._stderr_bytes = 0
         self._stderr_tail = ""
         self.handshake_seconds = 0.0   # time spent starting engines and shaking hands
+        self.keep_engine = False       # a run with failures leaves its engine running, for the analysis to ask
 
     # ----- the names rulesets are asked under
     def engine_name(self, ruleset: str) -> str:
@@ -260,6 +261,22 @@ class Runner:
         finally:
             self._stop()
 
+    def _keeps(self, interrupted: bool, outcomes) -> bool:
+        """Whether the run's engine stays running for the analysis (:attr:`keep_engine`, a failure to analyse,
+        the engine alive and not interrupted): the analysis then asks the same process, not a new one."""
+        return (self.keep_engine and not interrupted and self.engine is not None
+                and self.engine.returncode() is None and any(o is not None and o.status == "fail" for o in outcomes))
+
+    def release(self) -> None:
+        """Stop the engine a run kept for its analysis, if it is still running (asked to shut down)."""
+        if self.engine is not None:
+            self._stop(graceful=self.engine.returncode() is None)
+
+    @property
+    def kept_pid(self) -> int | None:
+        """The process id of the engine a run kept running, if any."""
+        return self.engine.pid if self.engine is not None else None
+
     def _stderr_note(self) -> str:
         tail = self.engine.stderr_tail(600).strip() if self.engine else ""
         return f"; stderr: {tail}" if tail else ""
@@ -311,7 +328,10 @@ class Runner:
         finally:  # no interrupt may stop the engine's end: with Interrupts they are only noted now
             old = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() and not self.interrupts else None
             try:
-                self._stop(graceful=not interrupted)
+                if self._keeps(interrupted, outcomes):
+                    self._account_stderr()   # the run's stderr is the run's; the analysis's is counted at release
+                else:
+                    self._stop(graceful=not interrupted)
             finally:
                 if old is not None:
                     signal.signal(signal.SIGINT, old)

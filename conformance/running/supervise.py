@@ -160,18 +160,18 @@ def kill_tree(leader: int, tag: str, rounds: int = 50) -> int:
     return len(outside)
 
 
-def end_children() -> int:
-    """Kill and reap every child this process still has; the number killed. For a process whose
-    children are all engines (``tractor conform`` once its engines are stopped): as their subreaper
-    it has become the parent of whatever they left behind, even a process that left their session
-    and cleared its environment."""
+def end_children(spare=frozenset()) -> int:
+    """Kill and reap every child this process still has (but those in ``spare``, engines still in use); the
+    number killed. For a process whose children are all engines (``tractor conform`` once its engines are
+    stopped): as their subreaper it has become the parent of whatever they left behind, even a process that
+    left their session and cleared its environment."""
     if not _subreaper or not os.path.isdir("/proc"):
         return 0
     me = os.getpid()
     live = []
     for pid in _proc_ids():
         st = _stat(pid)
-        if st is not None and st[1] == me and st[0] not in ("Z", "X"):
+        if st is not None and st[1] == me and st[0] not in ("Z", "X") and pid not in spare:
             live.append(pid)
     for pid in live:
         try:
@@ -180,7 +180,7 @@ def end_children() -> int:
             pass
     deadline = time.monotonic() + 2.0
     while time.monotonic() < deadline:
-        left = [pid for pid in _proc_ids() if (st := _stat(pid)) is not None and st[1] == me]
+        left = [pid for pid in _proc_ids() if (st := _stat(pid)) is not None and st[1] == me and pid not in spare]
         _reap(left)
         if not [pid for pid in left if _stat(pid) is not None]:
             break

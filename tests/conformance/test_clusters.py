@@ -260,3 +260,19 @@ def test_the_kitty_exchange_taken_out_leaves_every_trick_and_the_spec_s_score():
         assert "kitty.exchange" in cited(rules, "hand", case["input"])
         assert "kitty.exchange" not in cited(rules, "hand", {"transcript": undone})
         assert _exchange_undone(undone) is None
+
+
+def test_the_analysis_asks_the_engine_the_run_started_and_stops_it_after(tmp_path):
+    """The run's engine stays up for the analysis (shrinking and asking between rival values) instead of a second
+    process being started; when the command ends, it is stopped like any other."""
+    import os
+    log = tmp_path / "starts"
+    rep = tmp_path / "rep"
+    r = cli("conform", "--engine", faux("counted", log), "--ruleset", "r001", "--ops", "winner", "--report",
+            str(rep), "--show", "0", env={**os.environ, "TRACTOR_SHRINK_ON_WORKERS": "0"})
+    assert r.returncode == 1, r.stderr
+    report = json.loads((rep / "report.json").read_text(encoding="utf-8"))
+    assert report["clusters"] and any(c["steps"] > 0 for c in report["clusters"])   # asked while shrinking
+    pids = log.read_text(encoding="utf-8").split()
+    assert len(pids) == 1, pids
+    assert not os.path.exists(f"/proc/{pids[0]}") or open(f"/proc/{pids[0]}/stat").read().split()[2] in "ZX"
