@@ -82,7 +82,7 @@ def _alternatives(rules: Rules) -> tuple[Alternative, ...]:
 
 def _agrees(other: dict, engine: dict, op: str, fields=None) -> bool:
     """The runner's own comparison, on the fields the engine declared it answers (all by default)."""
-    return "error" not in other and not protocol.compare(op, other, engine, fields)
+    return "error" not in other and protocol.agrees(op, other, engine, fields)
 
 
 def _judge_on(obs, on: Rules, cases: list[dict], engine_of: dict, fields: dict) -> tuple[set, set, set]:

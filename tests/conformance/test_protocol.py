@@ -206,3 +206,28 @@ def test_declared_fields_are_checked_against_the_operations():
         "fields/follow: 'why' is not a compared field of follow (its compared fields: legal, reason)")
     assert protocol.coverage_note("lead", ("legal", "forced")) == (
         "lead compared on legal, forced only (not reason, blocked, penalty)")
+
+
+def test_agrees_is_compare_finding_no_difference():
+    """The analysis's quick test of an answer (protocol.agrees) and the runner's comparison never part: over
+    every r001 vector, its expected answer, the same with cards reordered, and each compared field changed."""
+    from conformance.generation.cases import vector_cases
+    from conformance.protocol import messages
+    for case in vector_cases(None, ["r001"], None):
+        op, exp = case["op"], case["expected"]
+        variants = [dict(exp)]
+        for k in messages.COMPARED[op]:
+            if k in exp:
+                v = exp[k]
+                if v != []:
+                    variants.append({**exp, k: v[1:] if isinstance(v, list) else (not v) if isinstance(v, bool)
+                                     else v + 1 if isinstance(v, int) else "changed"})
+                variants.append({x: v for x, v in exp.items() if x != k})
+            elif k not in ("components", "blocked", "forced"):   # a field the answer lacks, sent
+                variants.append({**exp, k: 0})
+        if op == "lead" and isinstance(exp.get("failure"), dict):
+            variants.append({**exp, "failure": {**exp["failure"], "forced": list(reversed(exp["failure"]["forced"]))}})
+        for got in variants:
+            for fields in (None, messages.COMPARED[op][:1]):
+                assert messages.agrees(op, exp, got, fields) == (messages.compare(op, exp, got, fields) == []), \
+                    (case["id"], got, fields)
