@@ -229,6 +229,8 @@ def point_clauses(rules: Rules) -> dict[str, str]:
                 out[_decision_text(sc)] = clause
     for alt in alternatives(rules):
         out.setdefault(alt.description, alt.clause)
+    for a, b in rival_pairs(alternatives(rules)):
+        out.setdefault(rival_label(a, b), a.clause)
     rules.memo[key] = out
     return out
 
@@ -274,4 +276,50 @@ def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] 
     else:
         searches = [distinguish(rules, alt, seed) for alt in alts]
     positions += [s.found for s in searches if s.found is not None]
+    positions += rival_positions(rules, searches, seed)
     return positions, searches
+
+
+RIVAL_VALUES = 4   # a feature of at most this many alternatives has each two of them told apart
+
+
+def rival_label(a: Alternative, b: Alternative) -> str:
+    """``throw.forced_play: smallest_component, not blocked_component``: what a rival position decides."""
+    return f"{a.description}, not {b.description.split(': ', 1)[-1]}"
+
+
+def rival_pairs(alts: Iterable[Alternative]) -> list[tuple[Alternative, Alternative]]:
+    """Each two alternatives of one feature of 2 to :data:`RIVAL_VALUES` alternatives (a setting's or a
+    reading's other values; a follow ladder's rung moves and a table's rows aside)."""
+    by: dict[str, list[Alternative]] = {}
+    for alt in alts:
+        if alt.row is None and not alt.feature.startswith("follow "):
+            by.setdefault(alt.feature, []).append(alt)
+    return [(a, b) for group in by.values() if 1 < len(group) <= RIVAL_VALUES
+            for i, a in enumerate(group) for b in group[i + 1:]]
+
+
+def rival_positions(rules: Rules, searches: list[Search], seed: int = 0) -> list[Decided]:
+    """For each two other values of one feature (:func:`rival_pairs`) that none of their feature's
+    distinguishing positions tells apart, a position that does, where one is found: the suite then tells an
+    engine's value from each other value, not only from the spec's, so that the analysis names the value the
+    engine follows without asking it more (``throw.forced_play: smallest_component`` and
+    ``blocked_component`` differ only in rare failed throws)."""
+    import dataclasses
+    found: dict[str, list[Decided]] = {}
+    for s in searches:
+        if s.found is not None:
+            found.setdefault(s.alternative.feature, []).append(s.found)
+    out = []
+    for a, b in rival_pairs(s.alternative for s in searches):
+        if any(_apart(a.rules, b.rules, p) for p in found.get(a.feature, ())):
+            continue
+        search = distinguish(a.rules, dataclasses.replace(b, base=a.rules), seed, check_equivalence=False)
+        if search.found is not None:
+            out.append(Decided(search.found.op, search.found.input, [rival_label(a, b)]))
+    return out
+
+
+def _apart(x: Rules, y: Rules, p: Decided) -> bool:
+    one, other = answer(x, p.op, p.input), answer(y, p.op, p.input)
+    return "error" not in one and "error" not in other and one != other

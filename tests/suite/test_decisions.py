@@ -186,3 +186,33 @@ def test_ladder_equivalence_is_exact_on_a_small_case():
     assert not ladder_equivalent(ladder, [tractor, pair_two_singles, two_pairs, four_singles], (2, 2), 2)
     # dropping the last rung: four singles can always be played
     assert ladder_equivalent(ladder, ladder[:3] + [four_singles], (2, 2), 2)
+
+
+# --------------------------------------------------------------------------- rival values told apart
+
+def test_the_suite_tells_each_two_other_values_of_a_setting_apart_where_a_position_can():
+    """r001 (001:10, a failed throw): the spec plays the smallest card, and an engine may play the smallest
+    component, the blocked component or the first blocker. The positions telling each of those from the spec
+    seldom tell them from one another; the suite holds one that does, so that an engine's value is named by
+    the suite itself. Checked by judging the vectors again, whatever their labels say."""
+    import dataclasses
+    from conformance.generation.decisions import rival_pairs
+    rules = rules_for("r001")
+    cases = [c for c in vector_cases(None, ["r001"], None)]
+    pairs = [(a, b) for a, b in rival_pairs(alternatives(rules)) if a.feature == "throw.forced_play"]
+    assert {b.description.split(": ")[1] for _, b in pairs} == {"blocked_component", "first_blocker"}
+    for a, b in pairs:
+        other = dataclasses.replace(b, base=a.rules).rules
+        apart = [c["id"] for c in cases if c["op"] in a.observers
+                 and "error" not in answer(a.rules, c["op"], c["input"])
+                 and answer(a.rules, c["op"], c["input"]) != answer(other, c["op"], c["input"])]
+        assert apart, (a.description, b.description)
+
+
+def test_rival_pairs_are_the_values_of_small_features_only():
+    from conformance.generation.decisions import RIVAL_VALUES, rival_pairs
+    rules = rules_for("r001")
+    pairs = rival_pairs(alternatives(rules))
+    assert pairs and all(a.feature == b.feature and a is not b for a, b in pairs)
+    sizes = Counter(a.feature for a in alternatives(rules) if a.row is None)
+    assert all(sizes[a.feature] <= RIVAL_VALUES and not a.feature.startswith("follow ") for a, _ in pairs)
