@@ -117,7 +117,7 @@ def _judge_alternatives(alts: list[Alternative], base: Rules, cases: list[dict],
     return [_judge_on(a.observers, a.on(base), cases, engine_of, fields) for a in alts]
 
 
-JUDGED_CHUNK = 96   # alternatives judged per chunk of the executor (each chunk pickles the failures and the
+JUDGED_CHUNK = 64   # alternatives judged per chunk of the executor (each chunk pickles the failures and the
 #                     rules to its worker: a few large chunks, not many small ones)
 
 
