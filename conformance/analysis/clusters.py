@@ -26,7 +26,7 @@ from conformance.protocol import messages as protocol
 
 MAX_CLUSTERS = 12     # cluster findings per ruleset (the others stay unexplained)
 SHRUNK = 8            # clusters whose position is shrunk through the protocol (the largest first)
-CLAUSE_SAMPLE = 6     # cases per signature whose deciding clause is computed
+CLAUSE_SAMPLE = 3     # cases per signature whose deciding clause is computed
 
 
 @dataclass
