@@ -296,7 +296,7 @@ def rival_pairs(alts: Iterable[Alternative]) -> list[tuple[Alternative, Alternat
         if alt.row is None and not alt.feature.startswith("follow "):
             by.setdefault(alt.feature, []).append(alt)
     return [(a, b) for group in by.values() if 1 < len(group) <= RIVAL_VALUES
-            for i, a in enumerate(group) for b in group[i + 1:]]
+            for i, a in enumerate(group) for b in group[i + 1:] if a.changes != b.changes]   # twins: one ruleset
 
 
 def rival_positions(rules: Rules, searches: list[Search], seed: int = 0) -> list[Decided]:
