@@ -148,8 +148,9 @@ MAX_PARTS = 12         # parts of a minimal position taken out one at a time (it
 
 def parts(inp: dict) -> Iterator[tuple[str, dict]]:
     """(the part, the position without it) for each part of ``inp`` that can be taken out: a key of the input
-    or of an object inside it (``discard`` of a transcript), then one entry of a list of objects (``wrong[0]``,
-    a wrong declaration). Whether the position still means something is the reference's to say."""
+    or of an object inside it (``wrong``, the wrong declarations; a transcript's ``declarations``), a hand's kitty
+    exchange, then one entry of a list of two objects or more (``tricks[3]``). Whether the position still
+    means something is the reference's to say."""
     def keys(v: dict, path: str, put) -> Iterator[tuple[str, dict]]:
         for k in v:
             yield f"{path}{k}", put({x: y for x, y in v.items() if x != k})
@@ -192,7 +193,7 @@ def _exchange_undone(t) -> dict | None:
 def needs(rules, session: "EngineSession", ruleset: str, op: str, inp: dict, fields=None) -> list[dict]:
     """The parts of ``inp`` (a minimal position) its disagreement needs: taken out, the engine agrees with
     the spec. Each with the clauses the reference cites with that part and not without it, the rules the
-    part brings in (``wrong[0]``: declare.wrong), which are then the rules the engine reads otherwise:
+    part brings in (``wrong``: declare.wrong), which are then the rules the engine reads otherwise:
     ``{"part", "clauses"}``, in the order of :func:`parts`."""
     from conformance.generation.decisions import answer, cited
     asked = []
