@@ -144,8 +144,8 @@ class HeuristicPlayer:
     # ------------------------------------------------------------------ declaring and burying
 
     def declare(self, view: SeatView, options: list) -> tuple | None:
-        standing = view.declarations[-1][0] if view.declarations else None
-        if standing == view.partner:
+        declarer = view.declarations[-1][0] if view.declarations else None
+        if declarer == view.partner:
             return None
         jokers = sum(1 for c in view.hand if c >= 52)
         level_cards = sum(1 for c in view.hand if c < 52 and c % 13 == RANKS.index(view.level))
@@ -160,7 +160,7 @@ class HeuristicPlayer:
                     suited[shown] = sum(1 for c in view.hand if c < 52 and c // 13 == shown // 13
                                         and c % 13 != shown % 13)
                 n += suited[shown]
-            if standing == view.seat:
+            if declarer == view.seat:
                 n += len(option)  # reinforcing: the same trump, made safer
             if best is None or (n, len(option)) > (best_n, len(best)):
                 best, best_n = option, n
