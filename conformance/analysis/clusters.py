@@ -60,7 +60,7 @@ class Cluster:
 
     @property
     def needs_text(self) -> str:
-        """``wrong[0] (declare.wrong): without it the engine agrees``."""
+        """``wrong (declare.wrong): without it the engine agrees``."""
         if not self.needs:
             return ""
         shown = [n["part"] + (f" ({', '.join(n['clauses'])})" if n["clauses"] else "") for n in self.needs[:3]]
@@ -238,10 +238,10 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     ask = [(key, case, engine) for key, case, engine in sampled if case["id"] not in known]
     got = dict(zip((case["id"] for _, case, _ in ask),
                    deciding_all([(case, engine, fields.get(key[0])) for key, case, engine in ask], alts, executor)))
-    known.update(got)
+    known.update(got)   # every sampled case's charge is known from here
     charged: dict[tuple, list] = {}
     for key, case, _ in sampled:
-        charged.setdefault(key, []).append(known[case["id"]] if case["id"] in known else got[case["id"]])
+        charged.setdefault(key, []).append(known[case["id"]])
     for key, members in shaped.items():
         op = key[0]
         found: list[str] = []
@@ -438,10 +438,11 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
         if todo and not stopped():
             here(0)
             i = 1
-        first = time.monotonic() - t0
+        first_seconds = time.monotonic() - t0
         rest = list(range(i, n))
         if rest and can and per_answer is None and not stopped() and (
-                parallel if parallel is not None else farm_out(first, len(rest), session.start_seconds, workers)):
+                parallel if parallel is not None else farm_out(first_seconds, len(rest), session.start_seconds,
+                                                              workers)):
             rest = _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped)
     for j in rest:
         if stopped():

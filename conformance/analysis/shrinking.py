@@ -195,19 +195,18 @@ def needs(rules, session: "EngineSession", ruleset: str, op: str, inp: dict, fie
     the spec. Each with the clauses the reference cites with that part and not without it, the rules the
     part brings in (``wrong``: declare.wrong), which are then the rules the engine reads otherwise:
     ``{"part", "clauses"}``, in the order of :func:`parts`."""
-    from conformance.generation.decisions import answer, cited
+    from conformance.generation.decisions import judged
     asked = []
     for what, p in parts(inp):
-        s = answer(rules, op, p)
+        s, without = judged(rules, op, p)
         if "error" not in s:
-            asked.append((what, p, s))
+            asked.append((what, p, s, without))
         if len(asked) >= MAX_PARTS:
             break
-    here = cited(rules, op, inp)
+    here = judged(rules, op, inp)[1]
     out = []
-    for (what, p, s), g in zip(asked, session.ask(ruleset, op, [p for _, p, _ in asked])):
+    for (what, p, s, without), g in zip(asked, session.ask(ruleset, op, [p for _, p, _, _ in asked])):
         if differing(op, s, g, fields) == ():
-            without = cited(rules, op, p)
             out.append({"part": what, "clauses": [c for c in here if c not in without]})
     return out
 

@@ -69,21 +69,18 @@ class Search:
 
 def answer(rules: Rules, op: str, inp: dict):
     """The compared fields of ``rules``' answer (an impossible position answers with its error)."""
+    return judged(rules, op, inp)[0]
+
+
+def judged(rules: Rules, op: str, inp: dict) -> tuple[dict, tuple[str, ...]]:
+    """:func:`answer`, and the clauses ``rules`` cites giving it (none for an impossible position)."""
     try:
-        result, _ = HANDLERS[op](rules, inp)
+        result, clauses = HANDLERS[op](rules, inp)
     except InputError as e:
-        return {"error": str(e)}
+        return {"error": str(e)}, ()
     except Exception as e:  # an alternative may be inconsistent where no checked ruleset is
-        return {"error": f"{e.__class__.__name__}: {e}"}
-    return protocol.normalize(op, result)
-
-
-def cited(rules: Rules, op: str, inp: dict) -> tuple[str, ...]:
-    """The clauses ``rules`` cites answering ``inp`` (none for an impossible position)."""
-    try:
-        return tuple(HANDLERS[op](rules, inp)[1])
-    except Exception:  # noqa: BLE001 — an impossible position cites nothing
-        return ()
+        return {"error": f"{e.__class__.__name__}: {e}"}, ()
+    return protocol.normalize(op, result), tuple(clauses)
 
 
 def _seed(*parts: object) -> int:
@@ -227,9 +224,10 @@ def point_clauses(rules: Rules) -> dict[str, str]:
             clause = _scenario_clause(rules, sc)
             if clause is not None:
                 out[_decision_text(sc)] = clause
-    for alt in alternatives(rules):
+    alts = alternatives(rules)
+    for alt in alts:
         out.setdefault(alt.description, alt.clause)
-    for a, b in rival_pairs(alternatives(rules)):
+    for a, b in rival_pairs(alts):
         out.setdefault(rival_label(a, b), a.clause)
     rules.memo[key] = out
     return out
@@ -305,7 +303,6 @@ def rival_positions(rules: Rules, searches: list[Search], seed: int = 0) -> list
     engine's value from each other value, not only from the spec's, so that the analysis names the value the
     engine follows without asking it more (``throw.forced_play: smallest_component`` and
     ``blocked_component`` differ only in rare failed throws)."""
-    import dataclasses
     found: dict[str, list[Decided]] = {}
     for s in searches:
         if s.found is not None:
@@ -314,7 +311,7 @@ def rival_positions(rules: Rules, searches: list[Search], seed: int = 0) -> list
     for a, b in rival_pairs(s.alternative for s in searches):
         if any(_apart(a.rules, b.rules, p) for p in found.get(a.feature, ())):
             continue
-        search = distinguish(a.rules, dataclasses.replace(b, base=a.rules), seed, check_equivalence=False)
+        search = distinguish(a.rules, b, seed, check_equivalence=False)   # a's answers against b's
         if search.found is not None:
             out.append(Decided(search.found.op, search.found.input, [rival_label(a, b)]))
     return out

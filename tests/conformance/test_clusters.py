@@ -247,7 +247,7 @@ def test_the_kitty_exchange_taken_out_leaves_every_trick_and_the_spec_s_score():
     hand what he played from), the hand is the same hand, and the spec scores it the same."""
     from conformance.analysis.shrinking import _exchange_undone
     from conformance.generation.cases import vector_cases
-    from conformance.generation.decisions import answer, cited
+    from conformance.generation.decisions import answer, judged
     from reference_impl.rules import rules_for
     rules = rules_for("r000")
     hands = [c for c in vector_cases(None, ["r000"], ["hand"])][:4]
@@ -257,8 +257,8 @@ def test_the_kitty_exchange_taken_out_leaves_every_trick_and_the_spec_s_score():
         undone = _exchange_undone(t)
         assert undone["deal"]["kitty"] == t["discard"] and undone["tricks"] == t["tricks"]
         assert answer(rules, "hand", {"transcript": undone}) == answer(rules, "hand", case["input"])
-        assert "kitty.exchange" in cited(rules, "hand", case["input"])
-        assert "kitty.exchange" not in cited(rules, "hand", {"transcript": undone})
+        assert "kitty.exchange" in judged(rules, "hand", case["input"])[1]
+        assert "kitty.exchange" not in judged(rules, "hand", {"transcript": undone})[1]
         assert _exchange_undone(undone) is None
 
 
