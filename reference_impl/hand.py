@@ -197,8 +197,8 @@ def declare_phase(rules: Rules, level: str, hands, first_drawer: int, first_hand
                   players, trace: list[str], levels=None, journal: list | None = None):
     """Players declare, overcall and reinforce in turn until a full round passes with nothing new."""
     from .declaring import Declaring
-    sequence: list[tuple[int, list[int]]] = []
     declaring = Declaring(rules, level, first_hand, banker=banker)  # the sequence so far, judged
+    sequence = declaring.sequence   # (seat, cards) of each declaration made, in order
     state = None
     quiet = 0
     seat = first_drawer
@@ -228,8 +228,7 @@ def declare_phase(rules: Rules, level: str, hands, first_drawer: int, first_hand
                 choice = tuple(choice)
                 if choice not in judged:
                     raise HandError(f"seat {seat} declared {format_cards(choice)}, which is not among its options")
-                sequence.append((seat, list(choice)))
-                declaring.add(seat, choice)
+                declaring.add(seat, choice)   # and so to the sequence
                 state = judged[choice].value
                 trace.extend(judged[choice].clauses)
                 if journal is not None:
