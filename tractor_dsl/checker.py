@@ -255,7 +255,7 @@ class _Checker(ClauseChecks):
             need(ov.because, ov.because_zh, f"the reason ('because') of the override of '{ov.clause_id}'", ov.span)
 
     def check_variants(self, rs: m.Ruleset) -> None:
-        """Every house-rule id named is one of the catalogue's (spec/variants.tsv)."""
+        """Every house-rule id named is one of the catalogues' (spec/variants.tsv, spec/house_rules.tsv)."""
         known = variants.by_id()
         named = list(zip(rs.variants, rs.variant_spans))
         clauses = list(rs.clauses) + [ov.replacement for ov in rs.overrides if ov.replacement is not None]
@@ -264,8 +264,8 @@ class _Checker(ClauseChecks):
             named += [(v, r.span) for r in c.readings for v in r.variants]
         for vid, span in named:
             if vid not in known:
-                self.error("E120", f"unknown house-rule reading '{vid}': the catalogue (VARIANTS.md) names "
-                                   f"{min(known)} to {max(known)}" + did_you_mean(vid, known), span)
+                self.error("E120", f"unknown house-rule reading '{vid}': the catalogues name "
+                                   f"{variants.described_ids()}" + did_you_mean(vid, known), span)
 
     # --- extends ---
     def extends_order(self) -> list[str]:

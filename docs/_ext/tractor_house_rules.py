@@ -14,13 +14,13 @@ HL = {
                     "rulesets that state it: a bundled rulebook or derived ruleset names it in the clause or "
                     "reading that states it, and each file of spec/variants/ states one reading over the "
                     "closest bundled ruleset (tractor diff PARENT FILE shows a position that tells them apart).",
-           "headers": ["Id", "Point", "Reading", "Stated by"], "none": "not stated yet",
+           "headers": ["Id", "Point", "Reading", "Stated by"], "none": "not stated yet", "source": "(source)",
            "unstated": "Readings the rule language cannot state yet", "scope":
                "Out of scope: more than four players (找朋友, Finding Friends), as VARIANTS.md says."},
     "zh": {"intro": "规则变体目录（`VARIANTS.md`）中的每一种读法，以及采用它的规则集：随附的规则书和派生规则集在"
                     "相应的条款或解读中注明；`spec/variants/` 中每个文件在最接近的随附规则集上采用一种读法"
                     "（`tractor diff` 父规则集 文件，给出区分二者的牌局）。",
-           "headers": ["编号", "变化点", "读法", "采用者"], "none": "尚未采用",
+           "headers": ["编号", "变化点", "读法", "采用者"], "none": "尚未采用", "source": "（出处）",
            "unstated": "规则语言尚不能表达的读法", "scope": "不在范围内：四人以上（找朋友），见 `VARIANTS.md`。"},
 }
 
@@ -47,13 +47,13 @@ class HouseRulesDirective(TractorDirective):
     def run(self):
         self.note()
         from tractor_dsl.bundled import is_catalogue
-        from tractor_dsl.variants import variants
+        from tractor_dsl.variants import catalogue
         lang = self.lang()
         hl = HL[lang]
         lib = library()
         stated = _stated_by()
         rows = []
-        for v in variants():
+        for v in catalogue():
             who = nodes.paragraph()
             for i, name in enumerate(stated.get(v.id, [])):
                 if i:
@@ -63,11 +63,15 @@ class HouseRulesDirective(TractorDirective):
                 who += nodes.literal(shown, shown)
             if not stated.get(v.id):
                 who += nodes.emphasis(hl["none"], hl["none"])
-            rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point),
-                         para(v.zh if lang == "zh" else v.text), who])
+            reading = para(v.zh if lang == "zh" else v.text)
+            if v.source:   # a house rule beyond VARIANTS.md: where players use it
+                reading += nodes.Text(" ")
+                reading += nodes.reference(v.source, hl["source"], refuri=v.source) if "://" in v.source \
+                    else nodes.emphasis(v.source, v.source)
+            rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point), reading, who])
         out: list[nodes.Node] = [para(*_marked(hl["intro"])),
                                  make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5])]
-        missing = [v for v in variants() if v.id not in stated]
+        missing = [v for v in catalogue() if v.id not in stated]
         if missing:
             out.append(para(nodes.strong(hl["unstated"], hl["unstated"])))
             items = nodes.bullet_list()

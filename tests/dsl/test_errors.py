@@ -202,8 +202,8 @@ def _cases() -> dict[str, Case]:
     add("E202 a knock-back at the no-trump level", "E202", t, "expected a rank (2 to 10, J, Q, K, A), found 'NT'",
         at(t, "NT, to"))
     t = minimal(head='title "Minimal" "最小"\n  document "003"\n  variants V14, V87')
-    add("E120 unknown house-rule id", "E120", t, "unknown house-rule reading 'V87': the catalogue (VARIANTS.md) "
-        "names V01 to V86", at(t, "V87"))
+    add("E120 unknown house-rule id", "E120", t, "unknown house-rule reading 'V87': the catalogues name "
+        "V01 to V86 (VARIANTS.md)", at(t, "V87"))
     t = minimal(values=settings(trump__order="[named, big_joker, small_joker, trump_level, off_level, trump_suit]"))
     add("E213 named tier without cards", "E213", t, "trump.order has the tier 'named' but trump.named_cards names no "
         "card", at(t, "trump.order"))

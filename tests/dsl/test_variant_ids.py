@@ -66,4 +66,12 @@ def test_every_reading_of_variants_md_is_stated_by_a_ruleset_that_checks():
     file of the catalogue, and the library they are in checks without an error (V66 last, by the level NT)."""
     from reference_impl.rules import catalogue_names, rules_for, ruleset_names
     stated = {vid for name in (*ruleset_names(), *catalogue_names()) for vid in rules_for(name).checked.variants}
-    assert sorted({v.id for v in variants.variants()} - stated) == []
+    assert sorted({v.id for v in variants.catalogue()} - stated) == []
+
+
+def test_the_house_rules_beyond_variants_md_have_ids_of_their_own_both_languages_and_a_source():
+    """Issue 32: the readings beyond V01-V86 are H01, H02, ... in order, each with Chinese text and where
+    players use it."""
+    rules = variants.house_rules()
+    assert [v.id for v in rules] == [f"H{i:02d}" for i in range(1, len(rules) + 1)]
+    assert all(v.source and any("\u4e00" <= ch <= "\u9fff" for ch in v.zh + v.point_zh) for v in rules)
