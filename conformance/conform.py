@@ -319,8 +319,7 @@ def write_report_files(folder: str, results: list, names: list[str]) -> list[Pat
     m = matrix.build(results, names)
     for s, r in zip(matrix.slugs(names), results):
         written += report.write_reports(r, base / s)
-    report._atomic_write(base / "matrix.json", matrix.to_json(m, results))
-    report._atomic_write(base / "matrix.md", matrix.markdown(m, results))
+    report.write_set({base / "matrix.json": matrix.to_json(m, results), base / "matrix.md": matrix.markdown(m, results)})
     return written + [base / "matrix.json", base / "matrix.md"]
 
 
@@ -330,9 +329,8 @@ def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | Non
     try:
         if plan.html:
             from conformance.reporting.html_report import render
-            from conformance.reporting.report import _atomic_write
-            path = Path(plan.html)
-            _atomic_write(path, render(m, results, show=max(plan.show, 40)))
+            from tractor_dsl.files import write_file
+            path = write_file(plan.html, render(m, results, show=max(plan.show, 40)))
             written.append(path)
         if plan.badges:
             from conformance.reporting.badges import write_badges
@@ -345,9 +343,9 @@ def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | Non
 def write_expect(path: str, result) -> str | None:
     """Write the run's failures as an expectation file; why it could not be (None when written)."""
     from conformance.running.expectations import expectations_text, written_expectations
+    from tractor_dsl.files import write_file
     try:
-        Path(path).write_text(expectations_text(written_expectations(result), path.endswith(".toml")),
-                              encoding="utf-8")
+        write_file(path, expectations_text(written_expectations(result), path.endswith(".toml")))
     except OSError as e:
         return f"--write-expect: cannot write {path}: {e.strerror or e}"
     return None

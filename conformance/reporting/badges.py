@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tractor_dsl.files import write_file
+
 from conformance.reporting.escape import html_text as escape   # control characters too: an SVG is XML
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 
@@ -63,10 +65,10 @@ def write_badges(m: Matrix, directory: str | Path) -> list[Path]:
         for rs in m.rulesets:
             r = rate(m.per_ruleset[(rs, engine)])
             path = directory / f"{s}-{rs}.svg"
-            path.write_text(badge_svg(f"{rs} · {engine}", percent(r), colour(r)), encoding="utf-8")
+            write_file(path, badge_svg(f"{rs} · {engine}", percent(r), colour(r)))
             written.append(path)
         r = rate(m.totals[engine])
         path = directory / f"{s}.svg"
-        path.write_text(badge_svg(f"tractor · {engine}", percent(r), colour(r)), encoding="utf-8")
+        write_file(path, badge_svg(f"tractor · {engine}", percent(r), colour(r)))
         written.append(path)
     return written

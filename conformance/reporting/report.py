@@ -9,13 +9,12 @@ an interrupted run leaves either the old report or a complete new one.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 from tractor_dsl.diagnostics import showable
+from tractor_dsl.files import target_problem, write_files
 
 from conformance.protocol import messages as protocol
 from conformance.protocol.inputs import draw_input, glyphs
@@ -234,72 +233,19 @@ def report_json(result: RunResult) -> str:
     return clean_text(json.dumps(report_dict(result), ensure_ascii=False, indent=1, allow_nan=False)) + "\n"
 
 
-def _umask() -> int:
-    """The process's umask (read without changing it where /proc tells it)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _write_temp(path: Path, data: str) -> str:
-    """``data`` in a temporary file beside ``path`` (renamed onto it by the caller), with the mode a plain
-    ``open`` gives (0666 less the umask): ``mkstemp`` makes its file 0600. Removed again if it fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(clean_text(data))
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        _remove(tmp)
-        raise
-    return tmp
-
-
-def _remove(path) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-def _atomic_write(path: Path, data: str) -> None:
-    """Write ``path`` whole or not at all."""
-    tmp = _write_temp(path, data)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        _remove(tmp)
-        raise
-
-
 def write_set(files: dict[Path, str]) -> list[Path]:
-    """Write files as one set: every one to a temporary first, renamed onto its place only when all were
-    written. If anything fails (a full disk), the temporaries and the files of the set already there are
-    removed before the error is raised, so no reader ever takes an earlier run's file (a green
-    ``junit.xml``) for part of this one's, nor finds this run's ``report.json`` beside the last run's."""
-    written: list[str] = []
+    """Write files as one set (:func:`tractor_dsl.files.write_files`): every one to a temporary first, renamed
+    onto its place only when all were written. If anything fails (a full disk), the temporaries and the files
+    of the set already there are removed before the error is raised, so no reader ever takes an earlier run's
+    file (a green ``junit.xml``) for part of this one's, nor finds this run's ``report.json`` beside the last
+    run's."""
     try:
-        for path, data in files.items():
-            written.append(_write_temp(path, data))
-        for tmp, path in zip(written, files):
-            os.replace(tmp, path)
+        return write_files({path: clean_text(data) for path, data in files.items()})
     except BaseException:
-        for tmp in written:
-            _remove(tmp)
         for path in files:
-            _remove(path)
+            if target_problem(path) is None:   # never a link or a folder someone put in the set's place
+                Path(path).unlink(missing_ok=True)
         raise
-    return list(files)
 
 
 def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> list[Path]:
