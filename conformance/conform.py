@@ -310,17 +310,27 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
 
 
 def write_report_files(folder: str, results: list, names: list[str]) -> list[Path]:
-    """The report files: one engine's in ``folder``; several engines' in one folder each, beside the matrix."""
+    """The report files: one engine's in ``folder``; several engines' in one folder each, beside the matrix.
+    The files of the folder that an earlier run wrote and this one did not are removed, and the files written
+    listed in the folder's manifest (:func:`conformance.reporting.report.settle_folder`), so a reused folder
+    never holds one run's report beside another's matrix."""
     from conformance.reporting import matrix, report
-    if len(results) == 1:
-        return report.write_reports(results[0], folder)
     base = Path(folder)
     written: list[Path] = []
-    m = matrix.build(results, names)
-    for s, r in zip(matrix.slugs(names), results):
-        written += report.write_reports(r, base / s)
-    report.write_set({base / "matrix.json": matrix.to_json(m, results), base / "matrix.md": matrix.markdown(m, results)})
-    return written + [base / "matrix.json", base / "matrix.md"]
+    whole = False
+    try:
+        if len(results) == 1:
+            written += report.write_reports(results[0], base)
+        else:
+            m = matrix.build(results, names)
+            for s, r in zip(matrix.slugs(names), results):
+                written += report.write_reports(r, base / s)
+            written += report.write_set({base / name: text for name, text in zip(
+                report.MATRIX_FILES, (matrix.to_json(m, results), matrix.markdown(m, results)))})
+        whole = True
+    finally:   # what the folder's earlier runs left of the files a run owns is cleared, however this one ended
+        report.settle_folder(base, written, whole)
+    return written
 
 
 def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | None]:

@@ -9,12 +9,13 @@ an interrupted run leaves either the old report or a complete new one.
 from __future__ import annotations
 
 import json
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 from tractor_dsl.diagnostics import showable
-from tractor_dsl.files import target_problem, write_files
+from tractor_dsl.files import target_problem, write_file, write_files
 
 from conformance.protocol import messages as protocol
 from conformance.protocol.inputs import draw_input, glyphs
@@ -233,6 +234,56 @@ def report_json(result: RunResult) -> str:
     return clean_text(json.dumps(report_dict(result), ensure_ascii=False, indent=1, allow_nan=False)) + "\n"
 
 
+# The files a report folder holds: one engine's reports, or the matrix beside one folder of reports per engine;
+# and the list of what the last run wrote there (its manifest), which the next run reads to clear what it owns.
+REPORT_FILES = ("report.json", "junit.xml", "summary.md")
+MATRIX_FILES = ("matrix.json", "matrix.md")
+MANIFEST = ".tractor-report.json"
+
+
+def owned_files(folder: Path) -> set[str]:
+    """The files of ``folder`` a run owns, as paths relative to it: the report and matrix files at its top (a
+    run writes one kind or the other), and each engine's reports an earlier run listed in its manifest. Nothing
+    else: a file a run did not write is never the run's to remove."""
+    owned = set(REPORT_FILES) | set(MATRIX_FILES)
+    try:
+        listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return owned
+    for rel in listed if isinstance(listed, list) else []:
+        parts = Path(rel).parts if isinstance(rel, str) else ()
+        if len(parts) == 2 and parts[1] in REPORT_FILES and parts[0] not in ("..", ".") and not Path(rel).is_absolute():
+            owned.add(rel)
+    return owned
+
+
+def settle_folder(folder: str | Path, written: list[Path], whole: bool = True) -> None:
+    """After a run wrote ``written`` into its report folder: remove every file the folder's runs own
+    (:func:`owned_files`) that this run did not write (an earlier run's report beside this run's matrix, or
+    the reverse), and the engine folders left empty; then, when the run's files were written ``whole``, list
+    them in the manifest. Only regular files are removed, never a link or what a link leads to."""
+    import stat
+    folder = Path(folder)
+    mine = {str(Path(p).relative_to(folder)) for p in written if Path(p).is_relative_to(folder)}
+    for rel in sorted(owned_files(folder) - mine):
+        path = folder / rel
+        try:
+            if stat.S_ISLNK(os.lstat(path.parent).st_mode) or not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            path.unlink()
+            if path.parent != folder:
+                path.parent.rmdir()   # only when empty: anything of the user's in it stays
+        except OSError:
+            pass
+    if whole:
+        write_file(folder / MANIFEST, json.dumps({"tool": "tractor conform", "files": sorted(mine)}, indent=1) + "\n")
+    else:
+        try:
+            Path(folder / MANIFEST).unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
 def write_set(files: dict[Path, str]) -> list[Path]:
     """Write files as one set (:func:`tractor_dsl.files.write_files`): every one to a temporary first, renamed
     onto its place only when all were written. If anything fails (a full disk), the temporaries and the files
@@ -251,8 +302,8 @@ def write_set(files: dict[Path, str]) -> list[Path]:
 def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> list[Path]:
     """``report.json``, ``junit.xml`` and ``summary.md``, written as one set (:func:`write_set`)."""
     directory = Path(directory)
-    texts = {directory / "report.json": report_json(result), directory / "junit.xml": junit_xml(result),
-             directory / "summary.md": markdown(result, show=show)}   # every text made before a file is touched
+    texts = dict(zip((directory / name for name in REPORT_FILES),   # every text made before a file is touched
+                     (report_json(result), junit_xml(result), markdown(result, show=show))))   # every text made before a file is touched
     return write_set(texts)
 
 
