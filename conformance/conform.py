@@ -288,6 +288,8 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
     if started is not None:
         for r in results:
             r.duration = time.monotonic() - started
+    for r in results:   # the command ends with the signal's status: its reports say it was interrupted too
+        r.signalled = r.signalled or interrupts.status is not None
     done = Conformed(results=results)
     if plan.write_expect and results:
         done.problem = write_expect(plan.write_expect, results[0])
@@ -377,11 +379,14 @@ def analyse_results(results, interrupts, jobs: int | None = 1, scheduler: str | 
     ``bar`` (the run's progress display). The analysis never costs the report: a failure of it is an event."""
     from conformance.analysis.attribution import attribute
     from conformance.running.expectations import apply_finding_expectations
-    todo = [r for r in results if not r.interrupted and interrupts.status is None
-            and any(o is not None and o.status in ("fail", "xfail", "xpass") for o in r.outcomes)]
+    wanting = [r for r in results if not r.interrupted
+               and any(o is not None and o.status in ("fail", "xfail", "xpass") for o in r.outcomes)]
+    todo = wanting if interrupts.status is None else []
     with (bar if bar is not None and todo else nullcontext()):
         for n, r in enumerate(results, 1):
             if r.interrupted or interrupts.status is not None:
+                if r in wanting:   # a signal before this engine's analysis: said in its report, never hidden
+                    r.unfinished.append("the analysis of the failures (findings, clusters): not begun")
                 continue
             who = f"engine {n} of {len(results)}: " if len(results) > 1 else ""
             say = (lambda text, who=who: bar.preparing(who + text)) if bar is not None else None

@@ -139,7 +139,7 @@ def _cluster_html(c) -> str:
              f"{len(c.cases)} case(s) with {_e(c.signature)}: the spec answers {_e(c.spec)}, the engine "
              f"{_e(c.engine)}"]
     if c.position is not None:
-        parts.append(f"<br>minimal position: <code>{_e(json.dumps(c.position, ensure_ascii=False))}</code>")
+        parts.append(f"<br>{_e(c.position_label)}: <code>{_e(json.dumps(c.position, ensure_ascii=False))}</code>")
     if c.reach:
         parts.append(f"<br>reach: {_e(c.reach)}")
     if c.needs:

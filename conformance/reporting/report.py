@@ -215,7 +215,8 @@ def report_dict(result: RunResult) -> dict:
         "engine": {"command": list(result.command), "handshake": hs, "restarts": result.restarts,
                    "stderr_bytes": result.stderr_bytes, "stderr_tail": result.stderr_tail[-2000:]},
         "rulesets": list(result.rulesets), "ops": list(result.ops), "source": result.source, "seed": result.seed,
-        "started": result.started, "duration": round(result.duration, 3), "interrupted": result.interrupted,
+        "started": result.started, "duration": round(result.duration, 3), "interrupted": result.stopped,
+        "unfinished": list(result.unfinished),
         "totals": result.counts(),
         "findings": [f.to_dict() for f in result.findings], "unexplained": list(result.unexplained),
         "clusters": [c.to_dict() for c in getattr(result, "clusters", [])],
@@ -458,7 +459,7 @@ def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     out.append(f"   engine: {text(str(c.engine))}")
     if c.position is not None:
         shrunk = f", shrunk in {c.steps} step(s) from {c.shrunk_from}" if c.steps else f" ({c.shrunk_from})"
-        out.append(f"   minimal position{text(shrunk)}: {text(json.dumps(c.position, ensure_ascii=False))}")
+        out.append(f"   {c.position_label}{text(shrunk)}: {text(json.dumps(c.position, ensure_ascii=False))}")
     if c.reach:
         out.append(f"   reach:  {text(str(c.reach))}")
     if c.needs:
@@ -522,7 +523,8 @@ def summary_text(result: RunResult, show: int = 3) -> str:
     lines.append(f"{len(result.cases)} cases: {t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, "
                  f"{t['errored']} errored{extra} in {result.duration:.1f} s ({rate:.0f} cases/s)"
                  + (f", {result.restarts} restart(s)" if result.restarts else "")
-                 + (" — INTERRUPTED" if result.interrupted else ""))
+                 + (" — INTERRUPTED" if result.stopped else ""))
+    lines += [f"not finished (interrupted): {showable(step)}" for step in result.unfinished]
     return "\n".join(lines)
 
 
@@ -535,7 +537,11 @@ def markdown(result: RunResult, show: int = 10) -> str:
     out.append(f"- rulesets: {md_text(', '.join(result.rulesets) or '-')}; source: {md_text(result.source or '-')}"
                + (f"; seed {result.seed}" if result.seed is not None else ""))
     out.append(f"- started {result.started}, {result.duration:.1f} s"
-               + (", **interrupted**: cases not run are listed as skipped" if result.interrupted else ""))
+               + (", **interrupted**: cases not run are listed as skipped" if result.interrupted else "")
+               + (", **interrupted** during the analysis" if result.unfinished and not result.interrupted else "")
+               + (", **interrupted** after its last step: the report is whole" if result.signalled
+                  and not result.unfinished and not result.interrupted else ""))
+    out += [f"- not finished (interrupted): {md_text(step)}" for step in result.unfinished]
     out.append(f"- **{t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, {t['errored']} errored**"
                + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]))
     if result.restarts:
