@@ -385,7 +385,7 @@ def analyse_results(results, interrupts, jobs: int | None = 1, scheduler: str | 
     with (bar if bar is not None and todo else nullcontext()):
         for n, r in enumerate(results, 1):
             if r.interrupted or interrupts.status is not None:
-                if r in wanting:   # a signal before this engine's analysis: said in its report, never hidden
+                if any(r is w for w in wanting):   # a signal before this engine's analysis: said, never hidden
                     r.unfinished.append("the analysis of the failures (findings, clusters): not begun")
                 continue
             who = f"engine {n} of {len(results)}: " if len(results) > 1 else ""

@@ -304,7 +304,7 @@ def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> l
     """``report.json``, ``junit.xml`` and ``summary.md``, written as one set (:func:`write_set`)."""
     directory = Path(directory)
     texts = dict(zip((directory / name for name in REPORT_FILES),   # every text made before a file is touched
-                     (report_json(result), junit_xml(result), markdown(result, show=show))))   # every text made before a file is touched
+                     (report_json(result), junit_xml(result), markdown(result, show=show))))
     return write_set(texts)
 
 

@@ -43,6 +43,16 @@ def test_two_outputs_onto_one_file_are_refused_before_any_case_runs(tmp_path, op
     assert not (tmp_path / "rep").exists() and not (tmp_path / "b").exists()   # not even a folder made
 
 
+def test_with_several_engines_a_file_in_an_engines_report_place_is_refused(tmp_path):
+    """With two engines the report folder holds a folder of reports per engine, named after the handshakes:
+    a file named like one of those reports, one folder down, may be one of them."""
+    engine, marker = _marker_engine(tmp_path)
+    proc = cli("conform", "--engine", engine, "--engine", engine, "--ruleset", "r000", *SMALL,
+               "--report", str(tmp_path / "rep"), "--html", str(tmp_path / "rep" / "engine" / "summary.md"))
+    assert proc.returncode == 2 and "--html" in proc.stderr and "--report" in proc.stderr, proc.stderr
+    assert not marker.exists()
+
+
 def test_outputs_apart_in_one_folder_are_taken(tmp_path):
     proc = cli("conform", "--engine", REFERENCE, "--ruleset", "r000", *SMALL, "--report", str(tmp_path),
                "--html", str(tmp_path / "run.html"), "--write-expect", str(tmp_path / "expect.toml"),

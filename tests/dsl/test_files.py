@@ -171,7 +171,8 @@ ALLOWED = {
 
 
 def _mode(node: ast.Call, index: int):
-    mode = node.args[index] if len(node.args) > index else next((k.value for k in node.keywords if k.arg == "mode"), None)
+    mode = node.args[index] if len(node.args) > index else next(
+        (k.value for k in node.keywords if k.arg == "mode"), None)
     return mode.value if isinstance(mode, ast.Constant) and isinstance(mode.value, str) else None
 
 
@@ -214,7 +215,8 @@ def test_every_file_the_tool_writes_goes_through_the_one_writer():
 def test_the_scan_finds_a_direct_write(tmp_path):
     planted = tmp_path / "m.py"
     planted.write_text("from pathlib import Path\nPath('x').write_text('y')\nopen('z', 'w')\n"
-                       "import json\njson.dump({}, open('q', 'a'))\nPath('p').open('wb')\nimport os\nos.open('o', os.O_WRONLY)\n"
+                       "import json\njson.dump({}, open('q', 'a'))\nPath('p').open('wb')\n"
+                       "import os\nos.open('o', os.O_WRONLY)\n"
                        "open('r').read()\nPath('r').open()\n'a'.replace('b', 'c')\nos.replace('t', 'u')\n")
     assert sorted(w for w, _ in _writes(planted)) == ["dump", "open(..., 'a')", "open(..., 'w')", "open(..., 'wb')",
                                                         "os.open", "os.replace", "write_text"]
