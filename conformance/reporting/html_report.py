@@ -163,6 +163,7 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
     for e in r.events:
         if e["kind"] in ("stopped_early", "interrupted", "engine_unavailable", "handshake_failed"):
             out.append(f'<p class="note"><b>{_e(e["kind"])}</b>: {_e(e["message"])}</p>')
+    out += [f'<p class="note"><b>not finished (interrupted)</b>: {_e(step)}</p>' for step in r.unfinished]
     out.append("<h3>Findings</h3>")
     if r.findings:
         out.append("<ul>" + "".join(

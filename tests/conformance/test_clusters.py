@@ -327,3 +327,7 @@ def test_a_report_of_a_run_stopped_in_its_analysis_says_interrupted_and_what_did
     md = report.markdown(result)
     assert "**interrupted** during the analysis" in md and "2 keep their first failing position" in md
     assert "first failing position (not shrunk: interrupted)" in md and "minimal position" not in md
+    from conformance.reporting import html_report, matrix
+    html = html_report.render(matrix.build([result]), [result])
+    assert "not finished (interrupted)" in html and "first failing position (not shrunk: interrupted)" in html
+    assert json.loads(matrix.to_json(matrix.build([result]), [result]))["runs"][0]["interrupted"] is True
