@@ -242,47 +242,61 @@ MATRIX_FILES = ("matrix.json", "matrix.md")
 MANIFEST = ".tractor-report.json"
 
 
+# What the head of each file a run writes says (its first bytes), so that a file of the same name the user put
+# there is never taken for a run's.
+SIGNATURES = {"report.json": b'"tool": "tractor conform"', "junit.xml": b'<testsuites name="tractor conform"',
+              "summary.md": b"# Conformance report", "matrix.md": b"# Conformance matrix", "matrix.json": b'"engines": '}
+
+
+def _a_runs(path: Path) -> bool:
+    """Whether ``path`` is a regular file (not a link, in no linked folder) whose head says a run wrote it."""
+    import stat
+    try:
+        if stat.S_ISLNK(os.lstat(path.parent).st_mode) or not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        with open(path, "rb") as f:
+            return SIGNATURES[path.name] in f.read(256)
+    except OSError:
+        return False
+
+
 def owned_files(folder: Path) -> set[str]:
     """The files of ``folder`` a run owns, as paths relative to it: the report and matrix files at its top (a
-    run writes one kind or the other), and each engine's reports an earlier run listed in its manifest. Nothing
-    else: a file a run did not write is never the run's to remove."""
-    owned = set(REPORT_FILES) | set(MATRIX_FILES)
+    run writes one kind or the other) and each engine's reports an earlier run listed in the folder's manifest,
+    each only when it is a regular file whose head says a run wrote it. Nothing else: a file a run did not
+    write is never the run's to remove."""
+    candidates = set(REPORT_FILES) | set(MATRIX_FILES)
     try:
         listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        return owned
+        listed = []
     for rel in listed if isinstance(listed, list) else []:
         parts = Path(rel).parts if isinstance(rel, str) else ()
-        if len(parts) == 2 and parts[1] in REPORT_FILES and parts[0] not in ("..", ".") and not Path(rel).is_absolute():
-            owned.add(rel)
-    return owned
+        if len(parts) == 2 and parts[1] in REPORT_FILES and parts[0] not in ("..", ".", "/"):
+            candidates.add(rel)
+    return {rel for rel in candidates if _a_runs(folder / rel)}
 
 
 def settle_folder(folder: str | Path, written: list[Path], whole: bool = True) -> None:
     """After a run wrote ``written`` into its report folder: remove every file the folder's runs own
     (:func:`owned_files`) that this run did not write (an earlier run's report beside this run's matrix, or
-    the reverse), and the engine folders left empty; then, when the run's files were written ``whole``, list
-    them in the manifest. Only regular files are removed, never a link or what a link leads to."""
-    import stat
+    the reverse), and the engine folders left empty; then list what it wrote in the folder's manifest. When
+    the run's files were not written ``whole`` (a full disk), nothing of this is allowed to raise."""
     folder = Path(folder)
     mine = {str(Path(p).relative_to(folder)) for p in written if Path(p).is_relative_to(folder)}
     for rel in sorted(owned_files(folder) - mine):
         path = folder / rel
         try:
-            if stat.S_ISLNK(os.lstat(path.parent).st_mode) or not stat.S_ISREG(os.lstat(path).st_mode):
-                continue
             path.unlink()
             if path.parent != folder:
                 path.parent.rmdir()   # only when empty: anything of the user's in it stays
         except OSError:
             pass
-    if whole:
+    try:
         write_file(folder / MANIFEST, json.dumps({"tool": "tractor conform", "files": sorted(mine)}, indent=1) + "\n")
-    else:
-        try:
-            Path(folder / MANIFEST).unlink(missing_ok=True)
-        except OSError:
-            pass
+    except OSError:
+        if whole:
+            raise
 
 
 def write_set(files: dict[Path, str]) -> list[Path]:

@@ -150,3 +150,15 @@ def test_a_reused_report_folder_holds_only_the_last_run(tmp_path):
     assert top == {"report.json", "junit.xml", "summary.md", "notes.txt", "y-2"}, top
     assert [p.name for p in (rep / "y-2").iterdir()] == ["mine.txt"]       # the engine's reports gone, not the user's
     assert json.loads((rep / "report.json").read_text())["rulesets"] == ["r000"]
+
+
+def test_files_of_a_report_name_the_user_wrote_are_never_removed(tmp_path):
+    """Only a file whose head says a run wrote it is the run's: the user's own summary.md stays."""
+    rep = tmp_path / "rep"
+    rep.mkdir()
+    (rep / "summary.md").write_text("# my notes\n")
+    (rep / "matrix.json").write_text("[]\n")
+    two = ["--engine", REFERENCE, "--engine", faux("named", "y", "2"), "--ruleset", "r000"]
+    assert cli("conform", *two, *SMALL, "--report", str(rep)).returncode == 0
+    assert (rep / "summary.md").read_text() == "# my notes\n"
+    assert '"engines": ' in (rep / "matrix.json").read_text()   # its own name: written over, as it always was
