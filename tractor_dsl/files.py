@@ -108,7 +108,7 @@ def _why(e: OSError) -> str:
 
 
 def _utf8(text: str) -> bytes:
-    """Text as UTF-8; a lone surrogate (from a engine's undecodable bytes) as U+FFFD, so every file is valid."""
+    """Text as UTF-8; a lone surrogate (from an engine's undecodable bytes) as U+FFFD, so every file is valid."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
@@ -186,7 +186,8 @@ def write_file(path: str | os.PathLike, data: str | bytes, private: bool = False
 
 def write_files(files: dict) -> list[Path]:
     """Write several files as one set: every one to its temporary first, renamed onto its place only when all
-    were written; if any fails, no temporary is left and no target of the set was touched yet by this call."""
+    were written. If a write fails (a full disk), no temporary is left and no target was touched; a rename that
+    fails part way (the folder changed under the run) leaves the targets renamed before it replaced."""
     staged: list[Staged] = []
     try:
         for path, data in files.items():
