@@ -288,6 +288,8 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
     if started is not None:
         for r in results:
             r.duration = time.monotonic() - started
+    for r in results:   # the command ends with the signal's status: its reports say it was interrupted too
+        r.signalled = r.signalled or interrupts.status is not None
     done = Conformed(results=results)
     if plan.write_expect and results:
         done.problem = write_expect(plan.write_expect, results[0])
@@ -310,18 +312,27 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
 
 
 def write_report_files(folder: str, results: list, names: list[str]) -> list[Path]:
-    """The report files: one engine's in ``folder``; several engines' in one folder each, beside the matrix."""
+    """The report files: one engine's in ``folder``; several engines' in one folder each, beside the matrix.
+    The files of the folder that an earlier run wrote and this one did not are removed, and the files written
+    listed in the folder's manifest (:func:`conformance.reporting.report.settle_folder`), so a reused folder
+    never holds one run's report beside another's matrix."""
     from conformance.reporting import matrix, report
-    if len(results) == 1:
-        return report.write_reports(results[0], folder)
     base = Path(folder)
     written: list[Path] = []
-    m = matrix.build(results, names)
-    for s, r in zip(matrix.slugs(names), results):
-        written += report.write_reports(r, base / s)
-    report._atomic_write(base / "matrix.json", matrix.to_json(m, results))
-    report._atomic_write(base / "matrix.md", matrix.markdown(m, results))
-    return written + [base / "matrix.json", base / "matrix.md"]
+    whole = False
+    try:
+        if len(results) == 1:
+            written += report.write_reports(results[0], base)
+        else:
+            m = matrix.build(results, names)
+            for s, r in zip(matrix.slugs(names), results):
+                written += report.write_reports(r, base / s)
+            written += report.write_set({base / name: text for name, text in zip(
+                report.MATRIX_FILES, (matrix.to_json(m, results), matrix.markdown(m, results)))})
+        whole = True
+    finally:   # what the folder's earlier runs left of the files a run owns is cleared, however this one ended
+        report.settle_folder(base, written, whole)
+    return written
 
 
 def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | None]:
@@ -330,9 +341,8 @@ def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | Non
     try:
         if plan.html:
             from conformance.reporting.html_report import render
-            from conformance.reporting.report import _atomic_write
-            path = Path(plan.html)
-            _atomic_write(path, render(m, results, show=max(plan.show, 40)))
+            from tractor_dsl.files import write_file
+            path = write_file(plan.html, render(m, results, show=max(plan.show, 40)))
             written.append(path)
         if plan.badges:
             from conformance.reporting.badges import write_badges
@@ -345,9 +355,9 @@ def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | Non
 def write_expect(path: str, result) -> str | None:
     """Write the run's failures as an expectation file; why it could not be (None when written)."""
     from conformance.running.expectations import expectations_text, written_expectations
+    from tractor_dsl.files import write_file
     try:
-        Path(path).write_text(expectations_text(written_expectations(result), path.endswith(".toml")),
-                              encoding="utf-8")
+        write_file(path, expectations_text(written_expectations(result), path.endswith(".toml")))
     except OSError as e:
         return f"--write-expect: cannot write {path}: {e.strerror or e}"
     return None
@@ -369,11 +379,14 @@ def analyse_results(results, interrupts, jobs: int | None = 1, scheduler: str | 
     ``bar`` (the run's progress display). The analysis never costs the report: a failure of it is an event."""
     from conformance.analysis.attribution import attribute
     from conformance.running.expectations import apply_finding_expectations
-    todo = [r for r in results if not r.interrupted and interrupts.status is None
-            and any(o is not None and o.status in ("fail", "xfail", "xpass") for o in r.outcomes)]
+    wanting = [r for r in results if not r.interrupted
+               and any(o is not None and o.status in ("fail", "xfail", "xpass") for o in r.outcomes)]
+    todo = wanting if interrupts.status is None else []
     with (bar if bar is not None and todo else nullcontext()):
         for n, r in enumerate(results, 1):
             if r.interrupted or interrupts.status is not None:
+                if any(r is w for w in wanting):   # a signal before this engine's analysis: said, never hidden
+                    r.unfinished.append("the analysis of the failures (findings, clusters): not begun")
                 continue
             who = f"engine {n} of {len(results)}: " if len(results) > 1 else ""
             say = (lambda text, who=who: bar.preparing(who + text)) if bar is not None else None

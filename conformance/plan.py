@@ -15,8 +15,8 @@ from pathlib import Path
 
 from conformance.running.parallel import max_jobs
 
-REPORT_FILES = ("report.json", "junit.xml", "summary.md")
-MATRIX_FILES = ("matrix.json", "matrix.md")
+from conformance.reporting.report import MANIFEST, MATRIX_FILES, REPORT_FILES
+from tractor_dsl.files import target_problem
 # The limits of the numbers a plan takes (said in --help): wide enough for any real run, narrow enough that
 # no value hangs a run or starts more processes than the machine can serve.
 TIMEOUT_RANGE = (0.01, 86_400.0)
@@ -86,19 +86,7 @@ class RunPlan:
             out.append("--generated takes one --engine")
         if self.write_expect and len(self.engines) > 1:
             out.append("--write-expect writes one engine's expectations: give one --engine")
-        if self.report:
-            problem = report_dir_problem(self.report, MATRIX_FILES if len(self.engines) > 1 else REPORT_FILES)
-            if problem:
-                out.append(f"--report: {problem}")
-        for option, path in (("--html", self.html), ("--write-expect", self.write_expect)):
-            if path:
-                problem = file_problem(path)
-                if problem:
-                    out.append(f"{option}: {problem}")
-        if self.badges:
-            problem = report_dir_problem(self.badges, ())
-            if problem:
-                out.append(f"--badges: {problem}")
+        out += output_problems(self)
         if self.engine_ruleset is not None:
             from reference_impl.rules import ruleset_names
             known = ruleset_names()
@@ -110,6 +98,75 @@ class RunPlan:
             if problem:
                 out.append(f"--expect: {problem}")
         return out
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output of a run: a file (``--html``, ``--write-expect``) or a folder (``--report``, ``--badges``) with
+    the ``names`` of the files it writes there that are known before the run, and the ``patterns`` of those
+    known only after it (the engines' folders of a report, the engines' badges)."""
+
+    option: str
+    path: str
+    folder: bool = False
+    names: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+
+
+def outputs(plan: RunPlan) -> list[Output]:
+    """Every output of the run ``plan`` describes, computed once, before anything runs."""
+    out = []
+    if plan.report:
+        several = len(plan.engines) > 1
+        out.append(Output("--report", plan.report, True, (MATRIX_FILES if several else REPORT_FILES) + (MANIFEST,),
+                          tuple(f"*/{n}" for n in REPORT_FILES) if several else ()))
+    for option, path in (("--html", plan.html), ("--write-expect", plan.write_expect)):
+        if path:
+            out.append(Output(option, path))
+    if plan.badges:
+        out.append(Output("--badges", plan.badges, True, (), ("*.svg",)))
+    return out
+
+
+def _same(path) -> str:
+    """A path as the file system names it: its folder resolved, its own name kept (a link is not followed)."""
+    p = os.path.abspath(path)
+    return os.path.join(os.path.realpath(os.path.dirname(p)), os.path.basename(p))
+
+
+def output_problems(plan: RunPlan) -> list[str]:
+    """Why the run's outputs cannot be written as given (empty when they can), before any case runs: two
+    options naming one file, or a file in a name another option's folder writes (``--html DIR/report.json``
+    with ``--report DIR``), found before any folder is made; then a folder that cannot be made or written, and
+    a target that is not a regular file (a link, a pipe, a device, a folder:
+    :func:`tractor_dsl.files.target_problem`)."""
+    import fnmatch
+    outs = outputs(plan)
+    files = [(o.option, os.path.join(o.path, n)) for o in outs if o.folder for n in o.names]
+    files += [(o.option, o.path) for o in outs if not o.folder]   # (option, path) of every file known up front
+    problems: list[str] = []
+    seen: dict[str, str] = {}
+    for option, path in files:
+        first = seen.setdefault(_same(path), option)
+        if first != option:
+            problems.append(f"{first} and {option} both name the file {path}: give them different paths")
+    for o in (o for o in outs if o.folder):
+        for option, path in files:
+            mine = os.path.relpath(_same(path), _same(o.path))
+            if option == o.option or mine.startswith(".."):
+                continue
+            if mine == ".":
+                problems.append(f"{option} names {path}, the {o.option} folder: give them different paths")
+            elif any(fnmatch.fnmatchcase(mine, p) and mine.count(os.sep) == p.count("/") for p in o.patterns):
+                problems.append(f"{option} names {path}, a file the {o.option} folder {o.path} writes: "
+                                "give it another path")
+    if problems:
+        return problems
+    for o in outs:
+        problem = report_dir_problem(o.path, o.names) if o.folder else file_problem(o.path)
+        if problem:
+            problems.append(f"{o.option}: {problem}")
+    return problems
 
 
 def _number(option: str, value, bounds: tuple[float, float]) -> list[str]:
@@ -132,15 +189,17 @@ def _whole(option: str, value, bounds: tuple[int, int]) -> list[str]:
 
 def report_dir_problem(path: str, files: tuple[str, ...]) -> str | None:
     """Why a folder of report files cannot be written at ``path`` (None when it can), found before the run:
-    the folder is made if need be and a probe file written and removed."""
+    the folder is made if need be and a probe file written and removed; each of ``files`` in it must be a
+    regular file or not exist (:func:`tractor_dsl.files.target_problem`)."""
     directory = Path(path)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         if not directory.is_dir():
             return f"{directory} is not a folder"
         for name in files:
-            if (directory / name).is_dir():
-                return f"{directory / name} is a folder, not a file"
+            problem = target_problem(directory / name)
+            if problem:
+                return f"cannot write {directory / name}: {problem}"
         fd, probe = tempfile.mkstemp(prefix=".probe.", dir=directory)
         os.close(fd)
         os.unlink(probe)
@@ -150,11 +209,13 @@ def report_dir_problem(path: str, files: tuple[str, ...]) -> str | None:
 
 
 def file_problem(path: str) -> str | None:
-    """Why one file cannot be written at ``path`` (None when it can): its folder must exist or be made, and
-    take a probe file; the path itself must not be a folder."""
+    """Why one file cannot be written at ``path`` (None when it can): it must be a regular file or not exist
+    (:func:`tractor_dsl.files.target_problem`: no link, folder, pipe or device), and its folder must exist or
+    be made, and take a probe file."""
     target = Path(path)
-    if target.is_dir():
-        return f"{target} is a folder, not a file"
+    problem = target_problem(target)
+    if problem:
+        return f"cannot write {target}: {problem}"
     return report_dir_problem(str(target.parent if str(target.parent) else "."), ())
 
 

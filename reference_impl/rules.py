@@ -130,6 +130,7 @@ def _cached_load():
 
     import tractor_dsl
     from tractor_dsl.bundled import default_spec_dir
+    from tractor_dsl.files import write_file
 
     where = os.environ.get("TRACTOR_CACHE_DIR", str(Path.home() / ".cache" / "tractor-rulebook"))
     if where == "off":
@@ -154,11 +155,7 @@ def _cached_load():
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private_dir(path.parent):
             return lib   # a folder other users can write: never a pickle there, read or written
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(lib, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        write_file(path, pickle.dumps(lib, protocol=pickle.HIGHEST_PROTOCOL), private=True)
         # the newest few are kept: checkouts of other revisions sharing this home (worktrees, a baseline
         # being timed) would otherwise throw each other's cache away at every start
         others = sorted((p for p in path.parent.glob("library-*.pickle") if p != path),
@@ -203,9 +200,27 @@ def _read_private(path):
             st = os.fstat(fh.fileno())
             if not stat.S_ISREG(st.st_mode) or not _owned_and_closed(st):
                 return None
-            return _load_without_collecting(pickle, fh)
+            lib = _load_without_collecting(pickle, fh)
     except Exception:  # no cache yet, or one from another version: load afresh
         return None
+    return lib if _is_library(lib) else None   # anything else (a number, another class): checked afresh
+
+
+def _is_library(lib) -> bool:
+    """Whether what a cache file held has the shape of a checked library: a ``Library`` whose parts have their
+    types, each ruleset a ``CheckedRuleset`` under its own name read from one of the library's files."""
+    from tractor_dsl.checked import CheckedRuleset, Library
+    from tractor_dsl.diagnostics import Diagnostic
+    try:
+        return (type(lib) is Library and type(lib.rulesets) is dict and type(lib.parsed) is dict
+                and type(lib.sources) is dict and type(lib.diagnostics) is list and isinstance(lib.context, set)
+                and all(type(d) is Diagnostic for d in lib.diagnostics)
+                and all(type(k) is str and type(v) is str for k, v in lib.sources.items())
+                and all(type(k) is str and type(r) is CheckedRuleset and r.name == k and r.file in lib.sources
+                        and type(r.values) is dict and type(r.clauses) is tuple for k, r in lib.rulesets.items())
+                and bool(lib.rulesets))
+    except Exception:  # noqa: BLE001 — an attribute missing, a comparison that raises: not a library
+        return False
 
 
 def _load_without_collecting(pickle, fh):

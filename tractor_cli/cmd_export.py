@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 HELP = ("write a ruleset's settings, follow ladders (derived ones too), score bands, kitty rows, readings and codes "
         "as JSON, each with its clause")
@@ -24,6 +23,7 @@ def add_arguments(p):
 def run(args) -> int:
     from reference_impl.rules import checked_ruleset
     from tractor_dsl.export import export_json
+    from tractor_dsl.files import write_file
     if args.json:
         print("tractor export: --json is not needed (JSON is the only format) and will be removed; drop it",
               file=sys.stderr)
@@ -31,7 +31,7 @@ def run(args) -> int:
     text = export_json(checked)
     if args.output:
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            write_file(args.output, text)
         except OSError as e:
             print(f"tractor export: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
             return 2

@@ -60,10 +60,10 @@ def run(args) -> int:
             print(f"  {v.clause}: judged with the engine's other readings chosen ("
                   + ", ".join(f"{c} {r}" for c, r in v.context.items()) + ")")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump([{"clause": v.clause, "readings": v.readings, "chosen": v.chosen, "followed": v.followed,
-                        "positions": v.positions, "context": v.context, "evidence": v.evidence} for v in verdicts], f,
-                      ensure_ascii=False, indent=1)
+        from tractor_dsl.files import write_file
+        write_file(args.json, json.dumps([{"clause": v.clause, "readings": v.readings, "chosen": v.chosen,
+                                           "followed": v.followed, "positions": v.positions, "context": v.context,
+                                           "evidence": v.evidence} for v in verdicts], ensure_ascii=False, indent=1))
     unobserved = [v.clause for v in verdicts if v.unobserved]
     print(f"\n{len(verdicts)} clause(s) with several readings; the engine departs from {rules.name} on {mismatches}"
           + (f"; {len(unobserved)} unobserved (only through operations it does not answer)" if unobserved else ""))
@@ -80,6 +80,7 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     from conformance.analysis.emit import emit_text, observe
     from conformance.running import supervise
     from reference_impl.rules import load_file
+    from tractor_dsl.files import write_file
     name = args.name or re.sub(r"\W", "_", Path(args.emit).stem) or "seen"
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         name = f"r_{name}"
@@ -91,7 +92,7 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
         supervise.end_children()
     text = emit_text(rules, name, result.findings, verdicts, engine_name)
     try:
-        Path(args.emit).write_text(text, encoding="utf-8")
+        write_file(args.emit, text)
     except OSError as e:
         print(f"tractor fingerprint: cannot write {args.emit}: {e.strerror or e}", file=sys.stderr)
         return 2

@@ -3,7 +3,9 @@
 Without ``--check`` each file that is not already formatted is rewritten in
 place; with ``--check`` nothing is written and the files that would change are
 listed (exit status 1 if any). A file that does not parse is reported and
-never overwritten (exit status 1). Comments are kept.
+never overwritten (exit status 1). A file is rewritten whole or not at all
+(:mod:`tractor_dsl.files`); one that cannot be written is left as it was and
+reported (exit status 2). Comments are kept.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import sys
 
 from tractor_dsl.checker import find_spec_files
 from tractor_dsl.diagnostics import SpecError
+from tractor_dsl.files import write_file
 
 HELP = "rewrite rule files (default: spec/) in the canonical layout; --check only reports"
 
@@ -30,6 +33,7 @@ def run(args) -> int:
     for d in problems:
         print(d.render(), file=sys.stderr)
     broken = len(problems)
+    unwritten = 0
     changed = 0
     for path in files:
         text = None
@@ -54,12 +58,12 @@ def run(args) -> int:
                     f"{path}", f"{path} (formatted)"))
         else:
             try:
-                with open(path, "w", encoding="utf-8", newline="\n") as out:
-                    out.write(formatted)
+                write_file(path, formatted)   # whole or not at all: a failed write leaves the file as it was
             except OSError as e:
                 broken += 1
+                unwritten += 1
                 changed -= 1
-                print(f"{path}: cannot write: {e.strerror}", file=sys.stderr)
+                print(f"{path}: cannot write: {e.strerror}; left as it was", file=sys.stderr)
                 continue
             print(f"reformatted {path}")
     verb = "would be reformatted" if args.check else "reformatted"
@@ -68,4 +72,6 @@ def run(args) -> int:
     if broken:
         summary += f", {broken} not formatted (see above)"
     print(summary)
+    if unwritten:
+        return 2
     return 1 if broken or (args.check and changed) else 0

@@ -95,9 +95,10 @@ def run(args) -> int:
         for o in equivalent:
             out.print(f"  {o.mutant.id} {o.mutant.description} — {o.equivalent}", soft_wrap=True)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({r.stage: [{"id": o.mutant.id, "clause": o.mutant.clause, "feature": o.mutant.feature,
-                                  "description": o.mutant.description, "killed_by": o.killed_by,
-                                  "equivalent": o.equivalent, "detail": o.detail} for o in r.outcomes]
-                       for r in results}, f, ensure_ascii=False, indent=1)
+        from tractor_dsl.files import write_file
+        write_file(args.json, json.dumps({r.stage: [{"id": o.mutant.id, "clause": o.mutant.clause,
+                                                     "feature": o.mutant.feature, "description": o.mutant.description,
+                                                     "killed_by": o.killed_by, "equivalent": o.equivalent,
+                                                     "detail": o.detail} for o in r.outcomes]
+                                          for r in results}, ensure_ascii=False, indent=1))
     return 1 if any(r.survived for r in results) else 0

@@ -72,6 +72,7 @@ def version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from tractor_dsl.diagnostics import SpecError
+    from tractor_dsl.files import WriteError
 
     if (sys.argv[1:] if argv is None else argv)[:1] == ["conform"]:
         from conformance.running.interrupts import catch_early  # a signal from now on still ends with a report
@@ -105,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         for d in e.diagnostics:
             print(d.headline(), file=sys.stderr)
         return 1
+    except WriteError as e:   # a file refused or not written (tractor_dsl.files): the target is as it was
+        print(f"tractor {args.command}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

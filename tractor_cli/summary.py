@@ -35,7 +35,7 @@ def totals_line(result) -> Text:
         pieces += [", " if i else "", (f"{t[k]} {word}", ui.status_style(k, t[k]))]
     pieces.append(f" in {result.duration:.1f} s ({rate:.0f} cases/s)"
                   + (f", {result.restarts} restart(s)" if result.restarts else ""))
-    if result.interrupted:
+    if result.stopped:
         pieces.append((" — INTERRUPTED", "fail"))
     return ui.styled(*pieces)
 
@@ -112,6 +112,8 @@ def print_summary(result, show: int = 3) -> None:
         for e in result.events:
             if e["kind"] in NOTED:
                 out.print(showable(f"note: {e['kind']}: {e['message']}"), soft_wrap=True)
+        for step in result.unfinished:          # the analysis a signal stopped: never a report that looks whole
+            out.print(Text(showable(f"not finished (interrupted): {step}"), style=ui.STYLES["fail"]), soft_wrap=True)
         out.print()
         for line in decision_lines(result) + stated_lines(result):     # what a green verdict covers
             out.print(showable(line), soft_wrap=True)

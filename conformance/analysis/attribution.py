@@ -520,19 +520,27 @@ def attribute(result, shrink: bool = True, *, jobs: int | None = 1, scheduler: s
     workers = 2 if scheduler else default_jobs() if jobs is None or jobs <= 0 else jobs
     if parallel_shrink is None and os.environ.get(SHRINK_ON_WORKERS) in ("0", "1"):
         parallel_shrink = os.environ[SHRINK_ON_WORKERS] == "1"
+    done: list[str] = []   # the rulesets whose analysis finished
     try:
         _attribute(result, by_ruleset, fields, charges, session, failing, jobs, scheduler, workers, say, stop,
-                   parallel_shrink, open_executor)
+                   parallel_shrink, open_executor, done)
     except clustering.ShrinkingStopped:
         result.events.append({"kind": "shrinking_stopped", "message": "a signal came while clusters were "
                               "shrunk: the rest keep their first position, and no other ruleset is analysed"})
+        stopped_in = next(rs for rs, (fails, _) in by_ruleset.items() if fails and rs not in done)
+        left = [c for c in result.clusters if c.ruleset == stopped_in and c.not_shrunk == clustering.NOT_SHRUNK[
+            "interrupted"]]
+        result.unfinished.append(f"shrinking the clusters of {stopped_in}: {len(left)} keep their first failing "
+                                 "position")
+        result.unfinished += [f"the analysis of {rs}'s {len(fails)} failures (findings, clusters)"
+                              for rs, (fails, _) in by_ruleset.items() if fails and rs not in done and rs != stopped_in]
     for case, o in zip(result.cases, result.outcomes):
         if o is not None and case["id"] in charges:
             o.charged = charges[case["id"]].clauses
 
 
 def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, scheduler, workers, say, stop,
-               parallel_shrink, open_executor) -> None:
+               parallel_shrink, open_executor, done: list) -> None:
     from reference_impl.rules import rules_for
     from conformance.analysis import clusters as clustering
     asked = sum(1 for o in result.outcomes if o is not None)
@@ -578,3 +586,4 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
                 result.unexplained.extend(cid for cid in a.unexplained if cid in left)
             if not complete:
                 raise clustering.ShrinkingStopped
+            done.append(ruleset)

@@ -48,6 +48,7 @@ class Cluster:
     neighbours: list[dict] = field(default_factory=list)   # {"change", "input", "spec", "engine", "differs"}
     needs: list[dict] = field(default_factory=list)        # the parts it needs: {"part", "clauses"}
     decided_by: str = ""             # the clause deciding its cases, when it is named by a part's rule instead
+    not_shrunk: str = ""             # why its position is its first failing case's, not shrunk ("": shrunk)
 
     def name_by_parts(self) -> None:
         """Named by the rule the first part it needs brings in (:func:`~conformance.analysis.shrinking.needs`),
@@ -70,6 +71,11 @@ class Cluster:
         if self.decided_by:
             text += f"; named by the rule it brings in, not by {self.decided_by}, the clause its cases are charged to"
         return text
+
+    @property
+    def position_label(self) -> str:
+        """What its position is: ``minimal position`` only when it was shrunk."""
+        return f"first failing position (not shrunk: {self.not_shrunk})" if self.not_shrunk else "minimal position"
 
     @property
     def feature(self) -> str:
@@ -105,7 +111,8 @@ class Cluster:
                 "clause": self.clause, "signature": self.signature, "spec": self.spec, "engine": self.engine,
                 "cases": len(self.cases), "case_ids": self.cases, "position": self.position,
                 "shrunk_from": self.shrunk_from, "steps": self.steps, "neighbours": self.neighbours,
-                "reach": self.reach, "advice": self.advice, "needs": self.needs, "decided_by": self.decided_by}
+                "reach": self.reach, "advice": self.advice, "needs": self.needs, "decided_by": self.decided_by,
+                "shrunk": not self.not_shrunk, "not_shrunk": self.not_shrunk}
 
 
 def answer_text(values: dict, fields) -> str:
@@ -305,6 +312,9 @@ def shrink_chunk(items: list[tuple], rules, engine: dict, fields: dict) -> list[
                 if session.alive else None for ruleset, op, inp, wanted in items]
 
 
+# Why a cluster's position is its first failing case's (Cluster.not_shrunk), in the words of the reports.
+NOT_SHRUNK = {"interrupted": "interrupted", "beyond": f"only the {SHRUNK} largest clusters are shrunk",
+              "no_engine": "no engine to ask", "engine_lost": "the engine stopped answering"}
 SHRINK_CHUNK = 2      # clusters per chunk shrunk on a worker, each chunk with an engine of its own
 CHUNK_COST = 0.35     # seconds a chunk costs on a worker beyond starting its engine (sending the rules, the
                       # worker's first answers): benchmarks/bench_shrinking.py, spin 0, 2 cores
@@ -410,11 +420,17 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
         c.position = first["input"]
         c.spec = answer_text(protocol.normalize(c.op, first["expected"], fields.get(c.op)), c.fields)
         c.engine = answer_text(engine_of[first["id"]], c.fields)
+        c.not_shrunk = NOT_SHRUNK["no_engine"]
     todo = clusters[:SHRUNK] if session is not None and session.alive else []
+    for c in clusters[SHRUNK:] if todo else ():
+        c.not_shrunk = NOT_SHRUNK["beyond"]
+    for c in todo:   # until shrunk: a signal that stops the shrinking leaves them so
+        c.not_shrunk = NOT_SHRUNK["interrupted"]
     n = len(todo)
     stopped = lambda: stop is not None and stop()   # noqa: E731
 
     def fill(c: Cluster, got: dict) -> None:
+        c.not_shrunk = ""
         c.position, c.steps, c.neighbours, c.needs = got["position"], got["steps"], got["neighbours"], got["needs"]
         c.name_by_parts()
         engine = got["engine"] or engine_of[c.shrunk_from]
@@ -448,6 +464,9 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
         if stopped():
             return False
         if not session.alive:   # the engine died or hung: the rest keep their first position
+            for c in todo:
+                if c.not_shrunk:
+                    c.not_shrunk = NOT_SHRUNK["engine_lost"]
             break
         here(j)
     return True

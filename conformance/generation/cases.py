@@ -292,11 +292,11 @@ def export_vectors(directory=None, files: dict[str, str] | None = None) -> list[
         index["files"] = {**{k: v for k, v in kept.items() if k.split("/", 1)[0] not in rulesets
                              and (directory / k).exists()}, **index["files"]}
         files = {**files, "index.json": json.dumps(index, indent=1, sort_keys=True) + "\n"}
+    from tractor_dsl.files import target_problem, write_file
     for rel, text in files.items():
         path = directory / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+        if target_problem(path) is not None or not path.exists() or path.read_text(encoding="utf-8") != text:
+            write_file(path, text)   # refuses a link or a folder in the file's place
     for d in directory.iterdir():
         if d.is_dir() and not any(d.iterdir()):
             d.rmdir()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tractor_dsl.files import WriteError, target_problem, write_file
+
 from conformance.reporting.escape import html_text as escape   # control characters too: an SVG is XML
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 
@@ -53,20 +55,33 @@ def badge_svg(label: str, message: str, fill: str) -> str:
 """
 
 
-def write_badges(m: Matrix, directory: str | Path) -> list[Path]:
-    """``ENGINE-RULESET.svg`` for every engine and ruleset of the matrix, and ``ENGINE.svg`` for the
-    engine over every ruleset; the paths written."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
+def badge_files(m: Matrix) -> list[tuple[str, str, str, str | None]]:
+    """Each badge of the matrix: (file name, engine, label's ruleset or None for the engine's total).
+
+    ``ENGINE_RULESET.svg`` for an engine and a ruleset, ``ENGINE.svg`` for the engine over every ruleset.
+    The names are different by construction: the engines' slugs are different and hold no ``_``
+    (:func:`~conformance.reporting.matrix.slug`), so a name holds ``_`` exactly when it names a ruleset, and
+    its part before the first ``_`` is the engine (an engine whose version ends ``-r000`` cannot take another
+    engine's r000 badge)."""
+    out = []
     for engine, s in zip(m.engines, slugs(m.engines)):
-        for rs in m.rulesets:
-            r = rate(m.per_ruleset[(rs, engine)])
-            path = directory / f"{s}-{rs}.svg"
-            path.write_text(badge_svg(f"{rs} · {engine}", percent(r), colour(r)), encoding="utf-8")
-            written.append(path)
-        r = rate(m.totals[engine])
-        path = directory / f"{s}.svg"
-        path.write_text(badge_svg(f"tractor · {engine}", percent(r), colour(r)), encoding="utf-8")
-        written.append(path)
-    return written
+        out += [(f"{s}_{rs}.svg", engine, rs) for rs in m.rulesets]
+        out.append((f"{s}.svg", engine, None))
+    return out
+
+
+def write_badges(m: Matrix, directory: str | Path) -> list[Path]:
+    """Every badge of :func:`badge_files` in ``directory``; the paths written. Each target is checked before
+    any is written: a link or anything but a regular file in a badge's place refuses the whole set
+    (:func:`tractor_dsl.files.target_problem`), so nothing is written through a link planted there."""
+    directory = Path(directory)
+    texts = {}
+    for name, engine, rs in badge_files(m):
+        counts = m.totals[engine] if rs is None else m.per_ruleset[(rs, engine)]
+        r = rate(counts)
+        texts[directory / name] = badge_svg(f"{rs or 'tractor'} · {engine}", percent(r), colour(r))
+    for path in texts:
+        problem = target_problem(path)
+        if problem:
+            raise WriteError(path, problem)
+    return [write_file(path, text) for path, text in texts.items()]

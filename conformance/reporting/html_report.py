@@ -139,7 +139,7 @@ def _cluster_html(c) -> str:
              f"{len(c.cases)} case(s) with {_e(c.signature)}: the spec answers {_e(c.spec)}, the engine "
              f"{_e(c.engine)}"]
     if c.position is not None:
-        parts.append(f"<br>minimal position: <code>{_e(json.dumps(c.position, ensure_ascii=False))}</code>")
+        parts.append(f"<br>{_e(c.position_label)}: <code>{_e(json.dumps(c.position, ensure_ascii=False))}</code>")
     if c.reach:
         parts.append(f"<br>reach: {_e(c.reach)}")
     if c.needs:
@@ -163,6 +163,7 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
     for e in r.events:
         if e["kind"] in ("stopped_early", "interrupted", "engine_unavailable", "handshake_failed"):
             out.append(f'<p class="note"><b>{_e(e["kind"])}</b>: {_e(e["message"])}</p>')
+    out += [f'<p class="note"><b>not finished (interrupted)</b>: {_e(step)}</p>' for step in r.unfinished]
     out.append("<h3>Findings</h3>")
     if r.findings:
         out.append("<ul>" + "".join(

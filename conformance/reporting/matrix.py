@@ -294,7 +294,7 @@ def _md(s: str) -> str:
 def to_json(m: Matrix, results: list[RunResult]) -> str:
     doc = m.to_dict()
     doc["runs"] = [{"engine": name, "command": list(r.command), "handshake": r.handshake,
-                    "duration": round(r.duration, 3), "interrupted": r.interrupted, "failed": r.failed,
+                    "duration": round(r.duration, 3), "interrupted": r.stopped, "unfinished": list(r.unfinished), "failed": r.failed,
                     "findings": [f.to_dict() for f in r.findings], "unexplained": list(r.unexplained),
                     "clusters": [c.to_dict() for c in getattr(r, "clusters", [])],
                     "events": [e for e in r.events if e["kind"] in ("stopped_early", "interrupted",

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 from tractor_dsl.diagnostics import showable
+from tractor_dsl.files import target_problem, write_file, write_files
 
 from conformance.protocol import messages as protocol
 from conformance.protocol.inputs import draw_input, glyphs
@@ -215,7 +215,8 @@ def report_dict(result: RunResult) -> dict:
         "engine": {"command": list(result.command), "handshake": hs, "restarts": result.restarts,
                    "stderr_bytes": result.stderr_bytes, "stderr_tail": result.stderr_tail[-2000:]},
         "rulesets": list(result.rulesets), "ops": list(result.ops), "source": result.source, "seed": result.seed,
-        "started": result.started, "duration": round(result.duration, 3), "interrupted": result.interrupted,
+        "started": result.started, "duration": round(result.duration, 3), "interrupted": result.stopped,
+        "unfinished": list(result.unfinished),
         "totals": result.counts(),
         "findings": [f.to_dict() for f in result.findings], "unexplained": list(result.unexplained),
         "clusters": [c.to_dict() for c in getattr(result, "clusters", [])],
@@ -234,79 +235,90 @@ def report_json(result: RunResult) -> str:
     return clean_text(json.dumps(report_dict(result), ensure_ascii=False, indent=1, allow_nan=False)) + "\n"
 
 
-def _umask() -> int:
-    """The process's umask (read without changing it where /proc tells it)."""
+# The files a report folder holds: one engine's reports, or the matrix beside one folder of reports per engine;
+# and the list of what the last run wrote there (its manifest), which the next run reads to clear what it owns.
+REPORT_FILES = ("report.json", "junit.xml", "summary.md")
+MATRIX_FILES = ("matrix.json", "matrix.md")
+MANIFEST = ".tractor-report.json"
+
+
+# What the head of each file a run writes says (its first bytes), so that a file of the same name the user put
+# there is never taken for a run's.
+SIGNATURES = {"report.json": b'"tool": "tractor conform"', "junit.xml": b'<testsuites name="tractor conform"',
+              "summary.md": b"# Conformance report", "matrix.md": b"# Conformance matrix", "matrix.json": b'"engines": '}
+
+
+def _a_runs(path: Path) -> bool:
+    """Whether ``path`` is a regular file (not a link, in no linked folder) whose head says a run wrote it."""
+    import stat
     try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _write_temp(path: Path, data: str) -> str:
-    """``data`` in a temporary file beside ``path`` (renamed onto it by the caller), with the mode a plain
-    ``open`` gives (0666 less the umask): ``mkstemp`` makes its file 0600. Removed again if it fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(clean_text(data))
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        _remove(tmp)
-        raise
-    return tmp
-
-
-def _remove(path) -> None:
-    try:
-        os.unlink(path)
+        if stat.S_ISLNK(os.lstat(path.parent).st_mode) or not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        with open(path, "rb") as f:
+            return SIGNATURES[path.name] in f.read(256)
     except OSError:
-        pass
+        return False
 
 
-def _atomic_write(path: Path, data: str) -> None:
-    """Write ``path`` whole or not at all."""
-    tmp = _write_temp(path, data)
+def owned_files(folder: Path) -> set[str]:
+    """The files of ``folder`` a run owns, as paths relative to it: the report and matrix files at its top (a
+    run writes one kind or the other) and each engine's reports an earlier run listed in the folder's manifest,
+    each only when it is a regular file whose head says a run wrote it. Nothing else: a file a run did not
+    write is never the run's to remove."""
+    candidates = set(REPORT_FILES) | set(MATRIX_FILES)
     try:
-        os.replace(tmp, path)
-    except BaseException:
-        _remove(tmp)
-        raise
+        listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        listed = []
+    for rel in listed if isinstance(listed, list) else []:
+        parts = Path(rel).parts if isinstance(rel, str) else ()
+        if len(parts) == 2 and parts[1] in REPORT_FILES and parts[0] not in ("..", ".", "/"):
+            candidates.add(rel)
+    return {rel for rel in candidates if _a_runs(folder / rel)}
+
+
+def settle_folder(folder: str | Path, written: list[Path], whole: bool = True) -> None:
+    """After a run wrote ``written`` into its report folder: remove every file the folder's runs own
+    (:func:`owned_files`) that this run did not write (an earlier run's report beside this run's matrix, or
+    the reverse), and the engine folders left empty; then list what it wrote in the folder's manifest. When
+    the run's files were not written ``whole`` (a full disk), nothing of this is allowed to raise."""
+    folder = Path(folder)
+    mine = {str(Path(p).relative_to(folder)) for p in written if Path(p).is_relative_to(folder)}
+    for rel in sorted(owned_files(folder) - mine):
+        path = folder / rel
+        try:
+            path.unlink()
+            if path.parent != folder:
+                path.parent.rmdir()   # only when empty: anything of the user's in it stays
+        except OSError:
+            pass
+    try:
+        write_file(folder / MANIFEST, json.dumps({"tool": "tractor conform", "files": sorted(mine)}, indent=1) + "\n")
+    except OSError:
+        if whole:
+            raise
 
 
 def write_set(files: dict[Path, str]) -> list[Path]:
-    """Write files as one set: every one to a temporary first, renamed onto its place only when all were
-    written. If anything fails (a full disk), the temporaries and the files of the set already there are
-    removed before the error is raised, so no reader ever takes an earlier run's file (a green
-    ``junit.xml``) for part of this one's, nor finds this run's ``report.json`` beside the last run's."""
-    written: list[str] = []
+    """Write files as one set (:func:`tractor_dsl.files.write_files`): every one to a temporary first, renamed
+    onto its place only when all were written. If anything fails (a full disk), the temporaries and the files
+    of the set already there are removed before the error is raised, so no reader ever takes an earlier run's
+    file (a green ``junit.xml``) for part of this one's, nor finds this run's ``report.json`` beside the last
+    run's."""
     try:
-        for path, data in files.items():
-            written.append(_write_temp(path, data))
-        for tmp, path in zip(written, files):
-            os.replace(tmp, path)
+        return write_files({path: clean_text(data) for path, data in files.items()})
     except BaseException:
-        for tmp in written:
-            _remove(tmp)
         for path in files:
-            _remove(path)
+            if target_problem(path) is None:   # never a link or a folder someone put in the set's place
+                Path(path).unlink(missing_ok=True)
         raise
-    return list(files)
 
 
 def write_reports(result: RunResult, directory: str | Path, show: int = 10) -> list[Path]:
     """``report.json``, ``junit.xml`` and ``summary.md``, written as one set (:func:`write_set`)."""
     directory = Path(directory)
-    texts = {directory / "report.json": report_json(result), directory / "junit.xml": junit_xml(result),
-             directory / "summary.md": markdown(result, show=show)}   # every text made before a file is touched
+    texts = dict(zip((directory / name for name in REPORT_FILES),   # every text made before a file is touched
+                     (report_json(result), junit_xml(result), markdown(result, show=show))))
     return write_set(texts)
 
 
@@ -461,7 +473,7 @@ def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     out.append(f"   engine: {text(str(c.engine))}")
     if c.position is not None:
         shrunk = f", shrunk in {c.steps} step(s) from {c.shrunk_from}" if c.steps else f" ({c.shrunk_from})"
-        out.append(f"   minimal position{text(shrunk)}: {text(json.dumps(c.position, ensure_ascii=False))}")
+        out.append(f"   {c.position_label}{text(shrunk)}: {text(json.dumps(c.position, ensure_ascii=False))}")
     if c.reach:
         out.append(f"   reach:  {text(str(c.reach))}")
     if c.needs:
@@ -525,7 +537,8 @@ def summary_text(result: RunResult, show: int = 3) -> str:
     lines.append(f"{len(result.cases)} cases: {t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, "
                  f"{t['errored']} errored{extra} in {result.duration:.1f} s ({rate:.0f} cases/s)"
                  + (f", {result.restarts} restart(s)" if result.restarts else "")
-                 + (" — INTERRUPTED" if result.interrupted else ""))
+                 + (" — INTERRUPTED" if result.stopped else ""))
+    lines += [f"not finished (interrupted): {showable(step)}" for step in result.unfinished]
     return "\n".join(lines)
 
 
@@ -538,7 +551,11 @@ def markdown(result: RunResult, show: int = 10) -> str:
     out.append(f"- rulesets: {md_text(', '.join(result.rulesets) or '-')}; source: {md_text(result.source or '-')}"
                + (f"; seed {result.seed}" if result.seed is not None else ""))
     out.append(f"- started {result.started}, {result.duration:.1f} s"
-               + (", **interrupted**: cases not run are listed as skipped" if result.interrupted else ""))
+               + (", **interrupted**: cases not run are listed as skipped" if result.interrupted else "")
+               + (", **interrupted** during the analysis" if result.unfinished and not result.interrupted else "")
+               + (", **interrupted** after its last step: the report is whole" if result.signalled
+                  and not result.unfinished and not result.interrupted else ""))
+    out += [f"- not finished (interrupted): {md_text(step)}" for step in result.unfinished]
     out.append(f"- **{t['pass']} pass, {t['fail']} fail, {t['skipped']} skipped, {t['errored']} errored**"
                + "".join(f", {t[k]} {k}" for k in ("xfail", "xpass") if t[k]))
     if result.restarts:

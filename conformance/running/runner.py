@@ -102,6 +102,14 @@ class RunResult:
     asked_as: dict[str, str] = field(default_factory=dict)   # ruleset judged -> the name the engine was asked
     runner: Any = field(default=None, repr=False, compare=False)   # the Runner (to ask the engine again)
     report_dir: str | None = None   # where this result's report files are written (the explain command reads it)
+    unfinished: list[str] = field(default_factory=list)   # steps of the analysis a signal stopped, in words
+    signalled: bool = False         # a signal came before the reports were written (the command exits with it)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether a signal stopped the run: before its last case (``interrupted``), during its analysis
+        (``unfinished`` says which steps did not finish), or after it, before the reports."""
+        return self.interrupted or self.signalled or bool(self.unfinished)
 
     def counts(self, indices: Iterable[int] | None = None) -> dict:
         c = dict.fromkeys(STATUSES, 0)

@@ -59,6 +59,7 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx.util import logging
+from tractor_dsl.files import write_file
 
 from tractor_comparison import ComparisonDirective, InterpretationsDirective
 from tractor_house_rules import HouseRulesDirective
@@ -121,7 +122,7 @@ def write_stubs(app, config) -> None:
         path = folder / f"{name}.rst"
         text = f"{STUB_MARK}\n\n.. tractor-rulebook:: {name}\n   :lang: {lang}\n"
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+            write_file(path, text)   # whole or not at all (tractor_dsl.files); a link in its place refused
     for path in folder.glob("*.rst"):
         if path.stem not in names and path.read_text(encoding="utf-8").startswith(STUB_MARK):
             path.unlink()
@@ -229,7 +230,7 @@ def write_records(app, exception) -> None:
         return
     records = [r for docname in sorted(_env_records(app.env)) for r in _env_records(app.env)[docname]]
     path = Path(app.outdir) / "examples.json"
-    path.write_text(json.dumps({"examples": records}, ensure_ascii=False, indent=1), encoding="utf-8")
+    write_file(path, json.dumps({"examples": records}, ensure_ascii=False, indent=1))
 
 
 def ship_card_css(app, config) -> None:

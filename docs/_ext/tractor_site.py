@@ -118,7 +118,8 @@ def write_missing(app, exception) -> None:
     if not missing:
         path.unlink(missing_ok=True)
         return
-    path.write_text(json.dumps(missing, ensure_ascii=False, indent=1), encoding="utf-8")
+    from tractor_dsl.files import write_file
+    write_file(path, json.dumps(missing, ensure_ascii=False, indent=1))
     texts = len({w for ws in missing.values() for w in ws})
     print(f"tractor_site: {texts} Chinese text(s) missing from spec/, shown as {MISSING_ZH} on "
           f"{len(missing)} page(s) because tractor_zh_placeholders is set; the list: {path}", file=sys.stderr)

@@ -88,5 +88,39 @@ def test_a_signal_while_clusters_are_shrunk_on_workers_ends_every_worker_and_eng
         doc = json.loads((rep / "report.json").read_text(encoding="utf-8"))
         assert doc["clusters"] and any(e["kind"] == "shrinking_stopped" for e in doc["events"]), \
             (doc["events"], "".join(lines[-12:]))
+        assert doc["interrupted"] is True and doc["unfinished"]   # the report says it, as the exit status does
     finally:
         processes.kill_group(proc)
+
+
+def test_sigint_during_the_analysis_is_said_in_the_report(tmp_path: Path):
+    """Issue 30, item 6: Ctrl-C while the clusters are shrunk exited 130 with a report saying
+    ``"interrupted": false`` and a position never shrunk labelled "minimal position". The engine sends the
+    SIGINT itself when it is asked the first request after the run's cases: a signal at a known point."""
+    engines = Path(__file__).resolve().parents[1] / "conformance" / "engines"
+    bugs = ["tie_last", "joker_suit", "level_suits"]
+    argv = ["--ruleset", "r001", "--ops", "winner,follow", "--vectors", "-k", "*0", "-k", "*1", "--jobs", "1",
+            "--no-progress", "--show", "0"]
+    env = {**os.environ, "TRACTOR_SHRINK_ON_WORKERS": "0"}
+
+    def conform(engine_args, rep):
+        engine = shlex.join([sys.executable, str(engines / "several.py"), *engine_args])
+        done = processes.run([sys.executable, "-m", "tractor_cli.main", "conform", "--engine", engine, *argv,
+                              "--report", str(rep)], cwd=tmp_path, capture_output=True, text=True, env=env,
+                             timeout=processes.PATIENCE)
+        return done, json.loads((rep / "report.json").read_text(encoding="utf-8"))
+
+    whole, doc = conform(bugs, tmp_path / "whole")   # the same run, not signalled: every cluster shrunk
+    assert whole.returncode == 1 and doc["interrupted"] is False and doc["unfinished"] == []
+    assert len(doc["clusters"]) >= 2 and all(c["shrunk"] for c in doc["clusters"][:8])
+    cases = len(doc["cases"])
+    stopped, doc = conform(bugs + [f"sigint_after={cases}"], tmp_path / "stopped")
+    assert stopped.returncode == 130, stopped.stderr[-2000:]
+    assert "Traceback" not in stopped.stderr
+    assert doc["interrupted"] is True
+    assert any(step.startswith("shrinking the clusters of r001") for step in doc["unfinished"]), doc["unfinished"]
+    unshrunk = [c for c in doc["clusters"] if not c["shrunk"]]
+    assert unshrunk and all(c["not_shrunk"] == "interrupted" for c in unshrunk)
+    md = (tmp_path / "stopped" / "summary.md").read_text(encoding="utf-8")
+    assert md.count("first failing position (not shrunk: interrupted)") == len(unshrunk)
+    assert "not finished (interrupted): shrinking the clusters of r001" in stopped.stdout

@@ -276,3 +276,58 @@ def test_the_analysis_asks_the_engine_the_run_started_and_stops_it_after(tmp_pat
     pids = log.read_text(encoding="utf-8").split()
     assert len(pids) == 1, pids
     assert not os.path.exists(f"/proc/{pids[0]}") or open(f"/proc/{pids[0]}/stat").read().split()[2] in "ZX"
+
+
+# issue 30, item 6: a signal during the analysis left "interrupted": false and an unshrunk position labelled minimal
+
+def _two_clusters():
+    case = {"id": "r000:winner:1", "op": "winner", "ruleset": "r000", "input": {"level": "2", "trump": "S"},
+            "expected": {"winner": 1}, "clauses": ["trump.order"]}
+    other = {**case, "id": "r000:winner:2"}
+    made = [clusters.Cluster("cluster", "r000", "winner", ("winner",), "trump.order", "equal plays", [c["id"]])
+            for c in (case, other)]
+    return made, {c["id"]: c for c in (case, other)}, {c["id"]: {"winner": 2} for c in (case, other)}
+
+
+class _Alive:
+    alive = True
+    spec = None
+
+
+def test_clusters_a_signal_kept_from_shrinking_say_so_and_are_no_minimal_position():
+    made, case_of, engine_of = _two_clusters()
+    complete = clusters.describe(None, made, case_of, engine_of, _Alive(), stop=lambda: True)
+    assert complete is False
+    for c in made:
+        assert c.not_shrunk == "interrupted" and c.to_dict()["shrunk"] is False
+        assert c.position_label == "first failing position (not shrunk: interrupted)"
+    from conformance.reporting.report import cluster_lines
+    text = "\n".join(cluster_lines(1, made[0]))
+    assert "first failing position (not shrunk: interrupted)" in text and "minimal position" not in text
+
+
+def test_clusters_with_no_engine_to_ask_are_not_called_minimal():
+    made, case_of, engine_of = _two_clusters()
+    assert clusters.describe(None, made, case_of, engine_of, None) is True
+    assert {c.position_label for c in made} == {"first failing position (not shrunk: no engine to ask)"}
+
+
+def test_a_report_of_a_run_stopped_in_its_analysis_says_interrupted_and_what_did_not_finish():
+    from conformance.reporting import report
+    from conformance.running.runner import Outcome, RunResult
+    made, case_of, engine_of = _two_clusters()
+    clusters.describe(None, made, case_of, engine_of, _Alive(), stop=lambda: True)
+    cases = list(case_of.values())
+    result = RunResult(cases, [Outcome("fail", "disagrees", "", answer={"winner": 2}) for _ in cases], None, ["e"],
+                       "now", 1.0, False, 0, 0, "", rulesets=["r000"], clusters=made,
+                       unfinished=["shrinking the clusters of r000: 2 keep their first failing position"])
+    doc = report.report_dict(result)
+    assert doc["interrupted"] is True and doc["unfinished"] == result.unfinished
+    assert protocol.schema_errors("report", json.loads(report.report_json(result))) == []
+    md = report.markdown(result)
+    assert "**interrupted** during the analysis" in md and "2 keep their first failing position" in md
+    assert "first failing position (not shrunk: interrupted)" in md and "minimal position" not in md
+    from conformance.reporting import html_report, matrix
+    html = html_report.render(matrix.build([result]), [result])
+    assert "not finished (interrupted)" in html and "first failing position (not shrunk: interrupted)" in html
+    assert json.loads(matrix.to_json(matrix.build([result]), [result]))["runs"][0]["interrupted"] is True

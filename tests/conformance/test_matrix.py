@@ -46,11 +46,11 @@ def test_several_engines_make_one_matrix_with_findings_and_badges(small_cases, t
     # a badge per engine and ruleset (and one per engine), with the engine's figure and the colour of its rate
     written = badges.write_badges(m, tmp_path)
     assert len(written) == 3 * 2
-    texts, fills = _badge(tmp_path / f"{matrix.slugs(names)[1]}-r001.svg")
+    texts, fills = _badge(tmp_path / f"{matrix.slugs(names)[1]}_r001.svg")
     total = len(small_cases)
     assert matrix.percent((total - illegal) / total) in texts
     assert badges.colour((total - illegal) / total) in fills
-    texts, fills = _badge(tmp_path / f"{matrix.slugs(names)[0]}-r001.svg")
+    texts, fills = _badge(tmp_path / f"{matrix.slugs(names)[0]}_r001.svg")
     assert "100 %" in texts and "#4c1" in fills
     # the HTML report stands alone: no script, no stylesheet or image from elsewhere
     html = render(m, results)
@@ -112,8 +112,8 @@ def test_k_selects_cases_by_id(small_cases, tmp_path):
     # one engine gets the HTML report and its badges too
     html = (tmp_path / "one.html").read_text()
     assert "r001.lead" in html and "r001.classify" not in html
-    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["tractor-reference-0.1.0-r001.svg",
-                                                                  "tractor-reference-0.1.0.svg"]
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["tractor-reference-0.1.0.svg",
+                                                                  "tractor-reference-0.1.0_r001.svg"]
     proc = cli("conform", "--engine", "x", "--ruleset", "r001", "--ops", "lead", "--count", "1", "-k", "nothing*")
     assert proc.returncode == 2 and "selects none" in proc.stderr
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import json
+from pathlib import Path
 
 import pytest
 
@@ -23,14 +24,15 @@ def result_with(status: str) -> RunResult:
 
 
 def failing_on(name: str, monkeypatch):
-    real = report._write_temp
+    from tractor_dsl import files
+    real = files.Staged.__init__
 
-    def write(path, data):
-        if path.name == name:
+    def write(self, path, data, **kw):
+        if Path(path).name == name:
             raise OSError(errno.ENOSPC, "No space left on device")
-        return real(path, data)
+        return real(self, path, data, **kw)
 
-    monkeypatch.setattr(report, "_write_temp", write)
+    monkeypatch.setattr(files.Staged, "__init__", write)
 
 
 @pytest.mark.parametrize("failing", SET)

@@ -1,4 +1,6 @@
 """The checked spec cached between processes: written once, read back the same, keyed by its sources."""
+import pytest
+
 from reference_impl import rules
 
 
@@ -134,3 +136,44 @@ def test_two_checkouts_of_the_same_sources_keep_caches_of_their_own(tmp_path, mo
     lib = rules._cached_load()
     assert len(list(cache.glob("library-*.pickle"))) == 2
     assert all(str(rs.file).startswith(str(copy)) for rs in lib.rulesets.values())
+
+
+# issue 30, item 7: a cache file that unpickles to something else made every later command exit 70 until deleted
+@pytest.mark.parametrize("held", [5, None, {"rulesets": {}}, [], "library"], ids=repr)
+def test_a_cache_that_holds_something_else_is_ignored_and_rebuilt(tmp_path, monkeypatch, held):
+    import os
+    import pickle
+    path = _cache_path(tmp_path / "mine", monkeypatch)
+    path.write_bytes(pickle.dumps(held))
+    os.chmod(path, 0o600)
+    lib = rules._cached_load()
+    assert "r001" in lib.rulesets and lib.errors == []
+    assert rules._is_library(pickle.loads(path.read_bytes()))   # rebuilt: the next command reads a library
+
+
+def test_a_library_whose_parts_have_the_wrong_types_is_rebuilt(tmp_path, monkeypatch):
+    import os
+    import pickle
+    path = _cache_path(tmp_path / "mine", monkeypatch)
+    lib = pickle.loads(path.read_bytes())
+    lib.rulesets = {name: 5 for name in lib.rulesets}    # a Library, but not one this version could use
+    path.write_bytes(pickle.dumps(lib))
+    os.chmod(path, 0o600)
+    again = rules._cached_load()
+    assert all(type(r).__name__ == "CheckedRuleset" for r in again.rulesets.values())
+
+
+def test_a_command_runs_with_a_cache_that_holds_a_number(tmp_path):
+    """The whole command, as a user meets it: exit 0, not 70, with ``pickle.dumps(5)`` in the cache."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+    env = {**os.environ, "TRACTOR_CACHE_DIR": str(tmp_path / "c")}
+    cmd = [sys.executable, "-m", "tractor_cli.main", "explain", "r003", "classify", "5H 5H", "--level", "6",
+           "--trump", "S"]
+    assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
+    for p in (tmp_path / "c").glob("library-*.pickle"):
+        p.write_bytes(pickle.dumps(5))
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -50,8 +50,8 @@ def fmt(e: dict, kind: str | None = None) -> str:
 
 
 def write_json(data: dict, path: str | Path) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    from tractor_dsl.files import write_file
+    write_file(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 def print_tables(data: dict, console=None) -> None:
@@ -133,11 +133,16 @@ def _legend_below(fig, ax, ncol: int) -> None:
 
 
 def _save(fig, directory: Path, stem: str, formats: tuple[str, ...]) -> list[str]:
+    import io
+
+    from tractor_dsl.files import write_file
     out = []
     for ext in formats:
         path = directory / f"{stem}.{ext}"
         meta = {"Date": None} if ext == "svg" else {"Software": None}
-        fig.savefig(path, format=ext, metadata=meta, bbox_inches="tight", dpi=110)
+        drawn = io.BytesIO()   # drawn in memory, then written whole (tractor_dsl.files)
+        fig.savefig(drawn, format=ext, metadata=meta, bbox_inches="tight", dpi=110)
+        write_file(path, drawn.getvalue())
         out.append(str(path))
     return out
 

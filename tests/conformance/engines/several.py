@@ -3,7 +3,10 @@ where one of the named wrapper engines would answer otherwise (the first of them
 given). For the zoo of engines with several deviations (benchmarks/zoo.py, the cluster tests).
 
 ``spin=SECONDS`` among the names makes it compute that long (a busy loop, not a sleep) before every answer:
-an engine slower than the reference, still bound by its processor."""
+an engine slower than the reference, still bound by its processor.
+
+``sigint_after=N`` makes it send SIGINT to the command that started it when it is asked its (N+1)th request:
+a signal at a known point of the run (after N cases, while the failures are analysed), as a Ctrl-C there."""
 import importlib
 import os
 import sys
@@ -38,10 +41,16 @@ def _tamper_of(name: str):
 
 
 def main(names: list[str]) -> int:
+    import signal
     spin = sum(float(n[len("spin="):]) for n in names if n.startswith("spin="))
-    hooks = [_tamper_of(n) for n in names if not n.startswith("spin=")]
+    after = next((int(n[len("sigint_after="):]) for n in names if n.startswith("sigint_after=")), None)
+    hooks = [_tamper_of(n) for n in names if not n.startswith(("spin=", "sigint_after="))]
+    asked = [0]
 
     def tamper(msg, ans):
+        asked[0] += 1
+        if after is not None and asked[0] == after + 1:
+            os.kill(os.getppid(), signal.SIGINT)
         until = time.process_time() + spin
         while spin and time.process_time() < until:
             pass
