@@ -18,23 +18,25 @@ HELP = "run the conformance suite against an engine (any language) speaking the 
 
 
 def add_arguments(p):
+    from conformance.plan import COUNT_RANGE, RESTARTS_RANGE, SHOW_RANGE, WINDOW_RANGE
+    from .options import names, seconds, whole
     p.add_argument("--engine", required=True, action="append", metavar="CMD",
                    help='the engine command, split like a shell would but run without one (e.g. "tractor engine"); '
                         "repeat it to run several engines at once, each in its own process, against the same cases")
-    p.add_argument("--ruleset", action="append", default=[], metavar="R",
+    p.add_argument("--ruleset", action="append", default=[], metavar="R", type=names("--ruleset"),
                    help="ruleset to check: a bundled name or a rule file (repeatable, or comma-separated; "
                         "'all' for every bundled ruleset; default: the bundled rulesets the engine's handshake "
                         "lists)")
-    p.add_argument("--ops", default=None, metavar="OP,...", help="only these operations (default: all)")
+    p.add_argument("--ops", default=None, metavar="OP,...", type=names("--ops"), help="only these operations (default: all)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated cases (default 0)")
-    p.add_argument("--count", type=int, default=None, metavar="N",
+    p.add_argument("--count", type=whole(*COUNT_RANGE), default=None, metavar="N",
                    help="random positions per operation, added to the decision positions, which do not "
                         "depend on it (default: a count per operation, conformance.generation.cases.DEFAULT_COUNTS)")
     p.add_argument("--vectors", nargs="?", const="", default=None, metavar="DIR",
                    help="replay the exported test vectors (default conformance/vectors/) instead of generating")
-    p.add_argument("--timeout", type=float, default=5.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=seconds(), default=5.0, metavar="SECONDS",
                    help="per-request timeout, 0.01 to 86400; a hung engine is killed and restarted (default 5)")
-    p.add_argument("--handshake-timeout", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--handshake-timeout", type=seconds(), default=None, metavar="SECONDS",
                    help="time allowed for the engine to start and answer the handshake, 0.01 to 86400 "
                         "(default max(30, --timeout))")
     p.add_argument("--generated", nargs="?", const="quick", default=None, metavar="PROFILE",
@@ -49,12 +51,12 @@ def add_arguments(p):
                         "one entry per finding, the rest by case id")
     p.add_argument("--report", metavar="DIR", default="reports/conform",
                    help="write report.json, junit.xml and summary.md here (default reports/conform; '' for none)")
-    p.add_argument("--window", type=int, default=32, metavar="N",
+    p.add_argument("--window", type=whole(*WINDOW_RANGE), default=32, metavar="N",
                    help="requests in flight before answers are read, 1 to 10000 (default 32)")
-    p.add_argument("--max-restarts", type=int, default=10, metavar="N",
+    p.add_argument("--max-restarts", type=whole(*RESTARTS_RANGE), default=10, metavar="N",
                    help="restarts after crashes and timeouts before the rest of the run is given up, 0 to 10000 "
                         "(default 10)")
-    p.add_argument("--show", type=int, default=3, metavar="N", help="disagreements to draw, 0 to 10000 (default 3)")
+    p.add_argument("--show", type=whole(*SHOW_RANGE), default=3, metavar="N", help="disagreements to draw, 0 to 10000 (default 3)")
     p.add_argument("--engine-ruleset", metavar="NAME", default=None,
                    help="ask the engine a user's rule file's cases under this bundled name (e.g. r000), or "
                         "'extends' for the bundled ruleset the file extends: for an engine that knows only "
@@ -62,7 +64,7 @@ def add_arguments(p):
     p.add_argument("-k", action="append", default=[], metavar="GLOB",
                    help="only the cases whose id matches this shell-style pattern, e.g. 'r001:follow:*' "
                         "(repeatable: any of them)")
-    p.add_argument("--max-fail", type=_at_least_one, default=None, metavar="N",
+    p.add_argument("--max-fail", type=whole(1), default=None, metavar="N",
                    help="stop an engine after N failures (fail or errored, known deviations aside): the answers "
                         "in flight are read, the engine is shut down, and the report says how many cases ran")
     p.add_argument("--html", metavar="FILE",
@@ -80,29 +82,12 @@ def add_arguments(p):
                    help="no progress display, even on a terminal")
 
 
-def _split(values) -> list[str]:
-    out = []
-    for v in values:
-        out += [x.strip() for x in v.split(",") if x.strip()]
-    return out
-
-
-def _at_least_one(text: str) -> int:
-    import argparse
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
-    return n
-
-
 def plan_of(args):
     """The run the options describe, as plain data (:class:`conformance.plan.RunPlan`)."""
     from conformance.plan import RunPlan
-    return RunPlan(engines=list(args.engine), rulesets=_split(args.ruleset),
-                   ops=_split([args.ops]) if args.ops else None, seed=args.seed, count=args.count,
+    from .options import split_names
+    return RunPlan(engines=list(args.engine), rulesets=split_names(args.ruleset, "--ruleset"),
+                   ops=split_names([args.ops], "--ops") if args.ops is not None else None, seed=args.seed, count=args.count,
                    vectors=args.vectors, select=list(args.k), expect=args.expect, write_expect=args.write_expect,
                    report=args.report or None, html=args.html, badges=args.badges, timeout=args.timeout,
                    handshake_timeout=args.handshake_timeout, window=args.window, max_restarts=args.max_restarts,
