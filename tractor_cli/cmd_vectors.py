@@ -64,12 +64,16 @@ def export_problem(directory) -> str | None:
 
 def list_vectors(directory, rulesets: list[str] | None) -> int:
     """The vector files under ``directory`` (of ``rulesets`` only, when named) and their case counts."""
-    import json
+    from conformance.protocol.jsonlines import JsonFileError, read_json
+    from tractor_dsl.limits import VECTOR_FILE_BYTES
     try:
-        index = json.loads((directory / "index.json").read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print(f"tractor vectors: no readable index of vectors under {directory} ({e.__class__.__name__}): "
-              f"write them with `tractor vectors export --dir {directory}`", file=sys.stderr)
+        index = read_json(directory / "index.json", VECTOR_FILE_BYTES)["files"]
+        if not isinstance(index, dict) or not all(isinstance(m, dict) and isinstance(m.get("cases"), int)
+                                                  for m in index.values()):
+            raise TypeError("its files are not listed with their case counts")
+    except (JsonFileError, KeyError, TypeError) as e:
+        print(f"tractor vectors: no readable index of vectors under {directory} ({e.__class__.__name__}: "
+              f"{e}): write them with `tractor vectors export --dir {directory}`", file=sys.stderr)
         return 2
     shown = {path: meta for path, meta in index.items() if not rulesets or path.split("/", 1)[0] in rulesets}
     if shown:
