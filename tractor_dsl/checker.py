@@ -273,19 +273,21 @@ class _Checker(ClauseChecks):
 
         Iterative: each chain of 'extends' is walked once, down to a ruleset
         already placed (or to one with no base); a chain may hold at most
-        :data:`~tractor_dsl.limits.EXTENDS_DEPTH` rulesets.
+        :data:`~tractor_dsl.limits.EXTENDS_DEPTH` rulesets; every ruleset past
+        it is reported (E511) with the length of its own chain.
         """
         parsed = self.lib.parsed
         order: list[str] = []
-        depth: dict[str, int] = {}   # placed ruleset -> rulesets in its chain, itself included
+        depth: dict[str, int] = {}   # ruleset -> rulesets in its chain, itself included (placed or too long)
+        root: dict[str, str] = {}    # ruleset -> the ruleset its chain ends at (no base)
         failed: set[str] = set()     # cannot be resolved (reported where the chain breaks)
         for start in parsed:
             chain: list[str] = []
             on_chain: set[str] = set()
-            name, ok, below = start, True, 0
+            name, ok, below, bottom = start, True, 0, start
             while True:
                 if name in depth:
-                    below = depth[name]
+                    below, bottom = depth[name], root[name]
                     break
                 if name in failed:
                     ok = False
@@ -299,6 +301,7 @@ class _Checker(ClauseChecks):
                 chain.append(name)
                 rs = parsed[name]
                 if rs.extends is None:
+                    bottom = name
                     break
                 if rs.extends not in parsed:
                     self.error("E504", f"'{rs.name}' extends unknown ruleset '{rs.extends}'"
@@ -306,17 +309,18 @@ class _Checker(ClauseChecks):
                     ok = False
                     break
                 name = rs.extends
-            for name in reversed(chain):  # from the base up
-                if ok and below + 1 > limits.EXTENDS_DEPTH:
-                    self.error("E511", f"'{name}' extends a chain of {below} rulesets; a chain may hold at most "
-                                       f"{limits.EXTENDS_DEPTH} rulesets, itself included", parsed[name].extends_span)
-                    ok = False
-                if ok:
-                    below += 1
-                    depth[name] = below
-                    order.append(name)
-                else:
+            for name in reversed(chain):  # from the base up: every ruleset past the limit is reported, each once
+                if not ok:
                     failed.add(name)
+                    continue
+                below += 1
+                depth[name], root[name] = below, bottom
+                if below > limits.EXTENDS_DEPTH:
+                    self.error("E511", f"'{name}' makes a chain of {below} rulesets down to '{bottom}' (following "
+                                       f"'extends'); a chain may hold at most {limits.EXTENDS_DEPTH} rulesets, itself "
+                                       "included", parsed[name].extends_span)
+                else:
+                    order.append(name)
         return order
 
     # --- resolve one ruleset into its effective clauses and settings ---
