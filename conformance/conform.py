@@ -282,13 +282,13 @@ def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
     from reference_impl.rules import catalogue_names, is_rule_file, library_file, load_file
     names, files = [], []
     catalogue = set(catalogue_names())
+    specs = [library_file(spec) if spec in catalogue else spec for spec in specs]   # a house-rule file of
+    paths = [spec for spec in specs if is_rule_file(spec)]                           # the catalogue, by name
     for spec in specs:
-        if spec in catalogue:   # a house-rule file of the catalogue, by name: announced as its file is
-            spec = library_file(spec)
         if not is_rule_file(spec):
             names.append(spec)
             continue
-        rules = load_file(spec)
+        rules = load_file(spec, alongside=paths)   # extends is followed through the run's other files
         path = str(Path(spec).resolve())
         lineage = rules.checked.lineage
         files.append({"name": rules.name, "extends": lineage[1] if len(lineage) > 1 else None, "path": path,

@@ -120,30 +120,47 @@ def _bundled_names(spec_dir: str) -> frozenset[str]:
 
 
 def _bundled_context(lib: Library, files: list[Path]) -> set[str]:
-    """Add the bundled rulesets to ``lib`` when a ruleset of a user's file extends one of them (``ruleset
-    house extends r003``): the files of the bundled library, which ``lib`` then holds as context (their
-    rulesets are in ``lib.context``). Nothing is added when the files read include the library already."""
+    """Add the bundled rulesets to ``lib`` that a ruleset of the files read extends and they do not hold
+    (``ruleset house extends r003``, or a library file checked alone: ``spec/variants/v67_jack_rule.tractor``
+    extends r001), and what those extend in turn: the files of the bundled library, which ``lib`` then holds as
+    context (their rulesets are in ``lib.context``); a file read already is never read again. The paths added."""
     from .parser import parse, read_spec
-    missing = {rs.extends for rs in lib.parsed.values() if rs.extends and rs.extends not in lib.parsed}
-    if not missing or any(in_library(str(f)) for f in files):
-        return set()
     from .bundled import is_catalogue
-    context: set[str] = set()
-    files = spec_files()
-    # the rulebooks and derived rulesets always; a house-rule file of the catalogue only when extended
-    for path in [f for f in files if not is_catalogue(str(f))] + [f for f in files if is_catalogue(str(f))]:
-        if is_catalogue(str(path)) and path.stem not in missing:
-            continue
+    read: set[Path] = set()
+    for f in files:
         try:
-            text = read_spec(path)
-            rs = parse(text, str(path))
-        except SpecError:  # a broken library is `tractor check`'s to report
-            continue
-        if rs.name not in lib.parsed:
-            lib.sources[str(path)] = text
-            lib.parsed[rs.name] = rs
-            lib.context.add(rs.name)
-            context.add(str(path))
+            read.add(Path(f).resolve())
+        except (OSError, ValueError):
+            pass
+    context: set[str] = set()
+    library = spec_files()
+    # the rulebooks and derived rulesets whenever one is missing; a house-rule file of the catalogue only when
+    # extended
+    ordered = [f for f in library if not is_catalogue(str(f))] + [f for f in library if is_catalogue(str(f))]
+    seen: set[Path] = set()
+    while True:
+        missing = {rs.extends for rs in lib.parsed.values() if rs.extends and rs.extends not in lib.parsed}
+        if not missing:
+            break
+        added = False
+        for path in ordered:
+            resolved = path.resolve()
+            if resolved in read or resolved in seen or (is_catalogue(str(path)) and path.stem not in missing):
+                continue
+            seen.add(resolved)
+            try:
+                text = read_spec(path)
+                rs = parse(text, str(path))
+            except SpecError:  # a broken library is `tractor check`'s to report
+                continue
+            if rs.name not in lib.parsed:
+                lib.sources[str(path)] = text
+                lib.parsed[rs.name] = rs
+                lib.context.add(rs.name)
+                context.add(str(path))
+                added = True
+        if not added:
+            break
     return context
 
 
