@@ -105,6 +105,9 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
     except SpecError as e:   # a broken or missing rule file: bad input, each problem at its file:line:column
         raise UsageProblem("\n".join(d.headline() for d in e.diagnostics if d.severity == "error")
                            or str(e)) from None
+    problem = handshake_size_problem(rule_files)
+    if problem:
+        raise UsageProblem(problem)
     unknown = [r for r in rulesets if r not in known and r not in {f["name"] for f in rule_files}]
     if unknown:
         raise UsageProblem(f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(known)}")
@@ -295,6 +298,26 @@ def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
                       "source": Path(path).read_text(encoding="utf-8")})
         names.append(rules.name)
     return names, files
+
+
+def handshake_size_problem(rule_files: list[dict]) -> str | None:
+    """Why the handshake request cannot carry the run's rule files (None when it can): it gives each file's
+    whole text (docs/protocol.md), in one line an engine reads at most :data:`~tractor_dsl.limits.LINE_BYTES`
+    of. Found before any engine starts, rather than every case ``handshake_failed``."""
+    if not rule_files:
+        return None
+    from conformance.protocol import messages as protocol
+    from conformance.protocol.engine import engine_version
+    from tractor_dsl.limits import LINE_BYTES
+    size = len(protocol.encode({**protocol.handshake_request(1, engine_version()), "rulesets": rule_files}))
+    if size <= LINE_BYTES:
+        return None
+    largest = max(rule_files, key=lambda f: len(f["source"].encode("utf-8", "surrogatepass")))
+    return (f"the handshake request gives the engine the text of each rule file of the run in one line, here "
+            f"{size:,} bytes: over the protocol's line limit of {LINE_BYTES:,} bytes, which an engine reads no "
+            f"further than (largest file: {largest['path']}, "
+            f"{len(largest['source'].encode('utf-8', 'surrogatepass')):,} bytes); shorten the files (comments "
+            "count too), or check them in several runs")
 
 
 def rulesets_of_engines(engines: list[str], plan: RunPlan) -> list[str]:

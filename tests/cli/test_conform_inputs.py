@@ -52,3 +52,27 @@ def test_a_healthy_engine_is_started_once_for_the_check_and_the_run(tmp_path):
         assert r.returncode == 0, r.stderr
     assert len(logs[0].read_text().split()) == 2   # one start per run
     assert len(logs[1].read_text().split()) == 1
+
+
+def test_rule_files_too_large_for_the_handshake_are_refused_before_any_engine_starts(tmp_path):
+    """A rule file that checks clean but whose text makes the handshake line longer than the protocol's limit:
+    every case used to be handshake_failed; now it is refused up front, with the reason (issue 30, item 13)."""
+    from tractor_dsl.limits import LINE_BYTES
+    big = tmp_path / "big.tractor"
+    big.write_text('ruleset big extends r000 {\n  title "big" "大"\n}\n' + "# " + "x" * (LINE_BYTES + 200_000) + "\n",
+                   encoding="utf-8")
+    assert cli("check", str(big)).returncode == 0
+    log = tmp_path / "starts"
+    r = cli("conform", "--engine", faux("counted", log), "--ruleset", str(big), "--report", str(tmp_path / "r"))
+    assert r.returncode == 2, r.stderr
+    assert "handshake" in r.stderr and f"{LINE_BYTES:,} bytes" in r.stderr and str(big) in r.stderr
+    assert not log.exists()   # no engine started
+
+
+def test_a_rule_file_just_under_the_limit_still_runs(tmp_path):
+    from conformance.conform import handshake_size_problem
+    from tractor_dsl.limits import LINE_BYTES
+    files = [{"name": "h", "extends": "r000", "path": "/h.tractor", "source": "x" * (LINE_BYTES - 1000)}]
+    assert handshake_size_problem(files) is None
+    files[0]["source"] += "x" * 2000
+    assert "line limit" in handshake_size_problem(files)
