@@ -480,7 +480,20 @@ def analyse_results(results, interrupts, jobs: int | None = 1, scheduler: str | 
                           stop=lambda: interrupts.status is not None)
                 apply_finding_expectations(r)
             except Exception as e:  # noqa: BLE001 — any bug of the analysis is reported, not raised
-                r.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+                analysis_failed(r, e)
+
+
+def analysis_failed(result, error: BaseException) -> None:
+    """A run whose analysis failed loses no failure: every failing case that no finding or cluster holds is
+    listed as unexplained, and the event (printed by the summary, first in the findings) says the analysis
+    did not finish."""
+    held = {cid for f in result.findings for cid in f.cases}
+    held |= {cid for c in getattr(result, "clusters", []) for cid in c.cases}
+    failing = [c["id"] for c, o in zip(result.cases, result.outcomes) if o is not None and o.status == "fail"]
+    result.unexplained = sorted(set(result.unexplained) | {cid for cid in failing if cid not in held})
+    result.events.append({"kind": "attribution_failed", "message": (
+        f"the analysis of the failures failed ({error.__class__.__name__}: {error}): the findings are "
+        f"incomplete, and {len(result.unexplained)} failing case(s) in none are listed as unexplained")[:2000]})
 
 
 def exit_status(results, interrupts, problem: str | None) -> int:
