@@ -11,8 +11,10 @@ def add_arguments(p):
                    help="export: (re)write the files; check: exit 1 if they drifted from the spec; list: show them and "
                         "where they are")
     p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
-    p.add_argument("--ruleset", action="append", default=None, metavar="R",
-                   help="only this ruleset, a bundled name or a rule file (repeatable; default: every bundled ruleset)")
+    from .options import names
+    p.add_argument("--ruleset", action="append", default=None, metavar="R", type=names("--ruleset"),
+                   help="only this ruleset, a bundled name or a rule file (repeatable, or comma-separated; default: "
+                        "every bundled ruleset)")
     from conformance.running.parallel import add_arguments as add_parallel
     add_parallel(p)
 
@@ -23,7 +25,8 @@ def run(args) -> int:
     from reference_impl.rules import rules_for
     directory = Path(args.dir) if args.dir else cases.VECTOR_DIR
     if args.ruleset:  # bundled names or users' rule files; an unknown name is a SpecError listing the known
-        args.ruleset = [rules_for(r).name for r in args.ruleset]
+        from .options import split_names
+        args.ruleset = [rules_for(r).name for r in split_names(args.ruleset, "--ruleset")]
     if args.action == "export":
         problem = export_problem(directory)
         if problem:

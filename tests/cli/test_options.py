@@ -53,6 +53,8 @@ def test_a_scheduler_address_with_host_and_port_is_taken(address):
     ["conform", "--engine", ENGINE, "--ruleset", "r000", "--ruleset", ""],
     ["mutate", "r000", "--stages", ","],
     ["mutate", "r000", "--stages", "default,"],
+    ["vectors", "check", "--ruleset", ""],
+    ["diff", "r000", "r001", "--topic", ""],
 ])
 def test_an_empty_list_or_an_empty_item_is_refused_not_read_as_everything(argv, capsys):
     err = refused(argv, capsys)
