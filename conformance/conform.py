@@ -205,7 +205,6 @@ def start_engines(plan: RunPlan, engines: list[str], rule_files: list[dict]) -> 
     failed = []
     try:
         if len(runners) == 1:
-            futures = None
             try:
                 runners[0].start()
             except HandshakeError as e:
