@@ -99,7 +99,15 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
     known = ruleset_names()
     if "all" in rulesets:
         rulesets = known
-    rulesets, rule_files = resolve_rulesets(rulesets)  # files to their rulesets' names (a SpecError if broken)
+    from tractor_dsl.diagnostics import SpecError
+    try:
+        rulesets, rule_files = resolve_rulesets(rulesets)  # files to their rulesets' names
+    except SpecError as e:   # a broken or missing rule file: bad input, each problem at its file:line:column
+        raise UsageProblem("\n".join(d.headline() for d in e.diagnostics if d.severity == "error")
+                           or str(e)) from None
+    problem = handshake_size_problem(rule_files)
+    if problem:
+        raise UsageProblem(problem)
     unknown = [r for r in rulesets if r not in known and r not in {f["name"] for f in rule_files}]
     if unknown:
         raise UsageProblem(f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(known)}")
@@ -108,9 +116,6 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
     bad_ops = [o for o in ops or [] if o not in protocol.OPERATIONS]
     if bad_ops:
         raise UsageProblem(f"unknown operation(s) {', '.join(bad_ops)}; known: {', '.join(protocol.OPERATIONS)}")
-    if plan.vectors is None and not rulesets:
-        rulesets = rulesets_of_engines(engines, plan)
-        echo(f"rulesets: {', '.join(rulesets)} (those the engine's handshake lists; --ruleset chooses)")
     deviations = []
     if plan.expect:
         try:
@@ -118,8 +123,29 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
         except ExpectationError as e:
             raise UsageProblem(str(e)) from None
     wanted = list(ops or protocol.OPERATIONS)
-    if plan.generated:
+    if plan.generated:   # its workers start their own engines; one that cannot start is a UsageProblem there
+        if not rulesets:
+            rulesets = rulesets_of_engines(engines, plan)
+            echo(f"rulesets: {', '.join(rulesets)} (those the engine's handshake lists; --ruleset chooses)")
         return _generated(plan, engines, rulesets, wanted, deviations, interrupts, echo)
+    runners = start_engines(plan, engines, rule_files)   # before any case: a usage problem if not
+    try:
+        return _run_started(plan, runners, engines, rulesets, rule_files, ops, wanted, deviations, interrupts,
+                            bar, echo)
+    except BaseException:
+        for r in runners:   # a problem or a signal before the run took them over
+            r.release()
+        raise
+
+
+def _run_started(plan: RunPlan, runners, engines, rulesets, rule_files, ops, wanted, deviations, interrupts,
+                 bar, echo) -> Conformed:
+    """The seeded run (generated cases or vectors), its engines started already and greeted."""
+    from conformance.generation.cases import generated_cases, select_cases, vector_cases
+    from conformance.running.runner import RunResult
+    if plan.vectors is None and not rulesets:
+        rulesets = bundled_rulesets_listed([r.handshake for r in runners])
+        echo(f"rulesets: {', '.join(rulesets)} (those the engine's handshake lists; --ruleset chooses)")
 
     started = time.monotonic()
     meta = {"rulesets": rulesets, "ops": wanted}
@@ -144,6 +170,8 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
                         raise UsageProblem(str(e)) from None
                 meta.update(source="generated", seed=plan.seed)
     except KeyboardInterrupt:  # before any case: a report that says so
+        for r in runners:
+            r.release()
         result = RunResult([], [], None, [engines[0]], datetime.now(timezone.utc).isoformat(timespec="seconds"),
                            time.monotonic() - started, True, 0, 0, "",
                            [{"kind": "interrupted", "message": f"{interrupts.name} while the cases were prepared; "
@@ -154,22 +182,71 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
         cases = select_cases(cases, plan.select)
     if not cases:
         raise UsageProblem("no cases to run" + (f" (-k {' '.join(plan.select)} selects none)" if plan.select else ""))
-    results = _run_engines(plan, engines, cases, deviations, interrupts, bar, rule_files, meta)
+    results = _run_engines(plan, runners, engines, cases, deviations, interrupts, bar, rule_files, meta)
     return finish(plan, results, interrupts, started=started, bar=bar)
 
 
-def _run_engines(plan: RunPlan, engines, cases, deviations, interrupts, bar, rule_files, meta) -> list:
+def start_engines(plan: RunPlan, engines: list[str], rule_files: list[dict]) -> list:
+    """One :class:`~conformance.running.runner.Runner` per engine, its engine started and greeted now, before
+    any case is prepared or any report opened: an engine that cannot start or answer the handshake (a
+    mistyped command) is a :class:`UsageProblem` — one line, exit status 2, nothing run. The run then asks
+    these same processes (no engine is started twice)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from conformance.running.runner import EXTENDS, HandshakeError, Runner
+    runners = []
+    for command in engines:
+        runner = Runner(command, timeout=plan.timeout, window=plan.window, max_restarts=plan.max_restarts,
+                        handshake_timeout=plan.handshake_timeout, strict_schema=plan.strict_schema,
+                        max_fail=plan.max_fail,
+                        engine_ruleset=EXTENDS if plan.engine_ruleset == "extends" else plan.engine_ruleset)
+        runner.rule_files = list(rule_files)
+        runners.append(runner)
+    failed = []
+    try:
+        if len(runners) == 1:
+            try:
+                runners[0].start()
+            except HandshakeError as e:
+                failed.append((1, engines[0], e))
+        else:   # all at once, as the run asks them (an engine may wait for the others)
+            with ThreadPoolExecutor(max_workers=len(runners), thread_name_prefix="engine-start") as pool:
+                futures = [pool.submit(r.start) for r in runners]
+            for n, (command, f) in enumerate(zip(engines, futures), 1):
+                if isinstance(f.exception(), HandshakeError):
+                    failed.append((n, command, f.exception()))
+                elif f.exception() is not None:
+                    raise f.exception()
+    except BaseException:
+        for r in runners:
+            r.release()
+        raise
+    if failed:
+        for r in runners:
+            r.release()
+        raise UsageProblem("; ".join((f"engine {n} ({command})" if len(engines) > 1 else f"the engine ({command})")
+                                     + f" did not start: {e}" for n, command, e in failed) + "; nothing was run")
+    return runners
+
+
+def bundled_rulesets_listed(handshakes: list[dict]) -> list[str]:
+    """The bundled rulesets the engines' handshakes list, in the bundled order (a UsageProblem when none)."""
+    from reference_impl.rules import ruleset_names
+    known = ruleset_names()
+    listed = {str(r) for hs in handshakes for r in hs.get("rulesets", [])}
+    if not listed & set(known):
+        raise UsageProblem(f"the engine's handshake lists no bundled ruleset (it lists: "
+                           f"{', '.join(sorted(listed)) or 'none'}); give --ruleset R, a bundled name or your "
+                           "rule file")
+    return [r for r in known if r in listed]
+
+
+def _run_engines(plan: RunPlan, runners, engines, cases, deviations, interrupts, bar, rule_files, meta) -> list:
     from conformance.reporting import matrix
-    from conformance.running.runner import Runner
-    from conformance.running.runner import EXTENDS
-    options = dict(timeout=plan.timeout, window=plan.window, max_restarts=plan.max_restarts,
-                   handshake_timeout=plan.handshake_timeout, strict_schema=plan.strict_schema,
-                   max_fail=plan.max_fail,
-                   engine_ruleset=EXTENDS if plan.engine_ruleset == "extends" else plan.engine_ruleset)
     try:
         if len(engines) == 1:
-            runner = Runner(engines[0], progress=bar, interrupts=interrupts, **options)
-            runner.rule_files = rule_files
+            runner = runners[0]
+            runner.progress, runner.interrupts = bar, interrupts
             runner.keep_engine = True   # the analysis of its failures asks the same engine process
             with bar:
                 bar.start(cases)
@@ -178,7 +255,7 @@ def _run_engines(plan: RunPlan, engines, cases, deviations, interrupts, bar, rul
             bar.start(list(cases) * len(engines))   # one bar: the cases answered by all the engines
             return matrix.run_engines(engines, cases, deviations, interrupts=interrupts,
                                       progress=_Shared(bar, len(engines)) if bar.mode else None,
-                                      meta=meta, rule_files=list(rule_files), **options)
+                                      meta=meta, runners=runners)
     except ValueError as e:
         raise UsageProblem(str(e)) from None
 
@@ -207,19 +284,39 @@ def resolve_rulesets(specs: list[str]) -> tuple[list[str], list[dict]]:
     from reference_impl.rules import catalogue_names, is_rule_file, library_file, load_file
     names, files = [], []
     catalogue = set(catalogue_names())
+    specs = [library_file(spec) if spec in catalogue else spec for spec in specs]   # a house-rule file of
+    paths = [spec for spec in specs if is_rule_file(spec)]                           # the catalogue, by name
     for spec in specs:
-        if spec in catalogue:   # a house-rule file of the catalogue, by name: announced as its file is
-            spec = library_file(spec)
         if not is_rule_file(spec):
             names.append(spec)
             continue
-        rules = load_file(spec)
+        rules = load_file(spec, alongside=paths)   # extends is followed through the run's other files
         path = str(Path(spec).resolve())
         lineage = rules.checked.lineage
         files.append({"name": rules.name, "extends": lineage[1] if len(lineage) > 1 else None, "path": path,
                       "source": Path(path).read_text(encoding="utf-8")})
         names.append(rules.name)
     return names, files
+
+
+def handshake_size_problem(rule_files: list[dict]) -> str | None:
+    """Why the handshake request cannot carry the run's rule files (None when it can): it gives each file's
+    whole text (docs/protocol.md), in one line an engine reads at most :data:`~tractor_dsl.limits.LINE_BYTES`
+    of. Found before any engine starts, rather than every case ``handshake_failed``."""
+    if not rule_files:
+        return None
+    from conformance.protocol import messages as protocol
+    from conformance.protocol.engine import engine_version
+    from tractor_dsl.limits import LINE_BYTES
+    size = len(protocol.encode({**protocol.handshake_request(1, engine_version()), "rulesets": rule_files}))
+    if size <= LINE_BYTES:
+        return None
+    largest = max(rule_files, key=lambda f: len(f["source"].encode("utf-8", "surrogatepass")))
+    return (f"the handshake request gives the engine the text of each rule file of the run in one line, here "
+            f"{size:,} bytes: over the protocol's line limit of {LINE_BYTES:,} bytes, which an engine reads no "
+            f"further than (largest file: {largest['path']}, "
+            f"{len(largest['source'].encode('utf-8', 'surrogatepass')):,} bytes); shorten the files (comments "
+            "count too), or check them in several runs")
 
 
 def rulesets_of_engines(engines: list[str], plan: RunPlan) -> list[str]:
@@ -395,7 +492,20 @@ def analyse_results(results, interrupts, jobs: int | None = 1, scheduler: str | 
                           stop=lambda: interrupts.status is not None)
                 apply_finding_expectations(r)
             except Exception as e:  # noqa: BLE001 — any bug of the analysis is reported, not raised
-                r.events.append({"kind": "attribution_failed", "message": f"{e.__class__.__name__}: {e}"})
+                analysis_failed(r, e)
+
+
+def analysis_failed(result, error: BaseException) -> None:
+    """A run whose analysis failed loses no failure: every failing case that no finding or cluster holds is
+    listed as unexplained, and the event (printed by the summary, first in the findings) says the analysis
+    did not finish."""
+    held = {cid for f in result.findings for cid in f.cases}
+    held |= {cid for c in getattr(result, "clusters", []) for cid in c.cases}
+    failing = [c["id"] for c, o in zip(result.cases, result.outcomes) if o is not None and o.status == "fail"]
+    result.unexplained = sorted(set(result.unexplained) | {cid for cid in failing if cid not in held})
+    result.events.append({"kind": "attribution_failed", "message": (
+        f"the analysis of the failures failed ({error.__class__.__name__}: {error}): the findings are "
+        f"incomplete, and {len(result.unexplained)} failing case(s) in none are listed as unexplained")[:2000]})
 
 
 def exit_status(results, interrupts, problem: str | None) -> int:

@@ -70,6 +70,10 @@ class RunPlan:
             out.append("no engine: give --engine CMD")
         if any(not e.strip() for e in self.engines):
             out.append("--engine: an empty command")
+        if self.ops is not None and (not self.ops or not all(isinstance(o, str) and o.strip() for o in self.ops)):
+            out.append(f"--ops: an empty operation name in {self.ops!r} (leave ops out for every operation)")
+        if not all(isinstance(r, str) and r.strip() for r in self.rulesets):
+            out.append(f"--ruleset: an empty ruleset name in {self.rulesets!r}")
         out += _number("--timeout", self.timeout, TIMEOUT_RANGE)
         if self.handshake_timeout is not None:
             out += _number("--handshake-timeout", self.handshake_timeout, TIMEOUT_RANGE)

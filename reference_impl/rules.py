@@ -322,8 +322,9 @@ def checked_ruleset(spec: str):
     return lib.get(spec)
 
 
-def load_file(path) -> Rules:
-    """The ruleset defined in a user's rule file, which may extend any bundled ruleset.
+def load_file(path, alongside=()) -> Rules:
+    """The ruleset defined in a user's rule file, which may extend any bundled ruleset, or a ruleset of the
+    files ``alongside`` (the other files of a run: ``extends`` is followed through them).
 
     Its problems are raised as the bundled ones are (a :class:`SpecError`
     whose diagnostics name file:line:column); missing Chinese is a warning
@@ -339,13 +340,14 @@ def load_file(path) -> Rules:
         key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
     except OSError:
         key = None
+    others = [Path(a) for a in alongside if Path(a).resolve() != p.resolve()]
     if key is not None and key in _FILES:
         rules = _FILES[key]
     elif key is not None and (mine := _library_ruleset(p)) is not None:
         rules = _FILES[key] = mine
     else:
         from tractor_dsl.checker import load
-        lib = load([p])
+        lib = load([p, *others])
         if lib.errors:
             raise SpecError(lib.errors)
         mine = [rs for n, rs in lib.rulesets.items() if n not in lib.context and os.path.samefile(rs.file, p)] \

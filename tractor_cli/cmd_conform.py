@@ -18,10 +18,12 @@ HELP = "run the conformance suite against an engine (any language) speaking the 
 
 
 def add_arguments(p):
+    # the numbers and lists are checked with the plan (RunPlan.problems, one line each, as for a Python caller)
+    from .options import whole
     p.add_argument("--engine", required=True, action="append", metavar="CMD",
                    help='the engine command, split like a shell would but run without one (e.g. "tractor engine"); '
                         "repeat it to run several engines at once, each in its own process, against the same cases")
-    p.add_argument("--ruleset", action="append", default=[], metavar="R",
+    p.add_argument("--ruleset", action="append", default=[], metavar="R", 
                    help="ruleset to check: a bundled name or a rule file (repeatable, or comma-separated; "
                         "'all' for every bundled ruleset; default: the bundled rulesets the engine's handshake "
                         "lists)")
@@ -62,7 +64,7 @@ def add_arguments(p):
     p.add_argument("-k", action="append", default=[], metavar="GLOB",
                    help="only the cases whose id matches this shell-style pattern, e.g. 'r001:follow:*' "
                         "(repeatable: any of them)")
-    p.add_argument("--max-fail", type=_at_least_one, default=None, metavar="N",
+    p.add_argument("--max-fail", type=whole(1), default=None, metavar="N",
                    help="stop an engine after N failures (fail or errored, known deviations aside): the answers "
                         "in flight are read, the engine is shut down, and the report says how many cases ran")
     p.add_argument("--html", metavar="FILE",
@@ -80,29 +82,12 @@ def add_arguments(p):
                    help="no progress display, even on a terminal")
 
 
-def _split(values) -> list[str]:
-    out = []
-    for v in values:
-        out += [x.strip() for x in v.split(",") if x.strip()]
-    return out
-
-
-def _at_least_one(text: str) -> int:
-    import argparse
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {n}")
-    return n
-
-
 def plan_of(args):
     """The run the options describe, as plain data (:class:`conformance.plan.RunPlan`)."""
     from conformance.plan import RunPlan
-    return RunPlan(engines=list(args.engine), rulesets=_split(args.ruleset),
-                   ops=_split([args.ops]) if args.ops else None, seed=args.seed, count=args.count,
+    from .options import split_names
+    return RunPlan(engines=list(args.engine), rulesets=split_names(args.ruleset, "--ruleset"),
+                   ops=split_names([args.ops], "--ops") if args.ops is not None else None, seed=args.seed, count=args.count,
                    vectors=args.vectors, select=list(args.k), expect=args.expect, write_expect=args.write_expect,
                    report=args.report or None, html=args.html, badges=args.badges, timeout=args.timeout,
                    handshake_timeout=args.handshake_timeout, window=args.window, max_restarts=args.max_restarts,
@@ -125,7 +110,11 @@ def run(args) -> int:
     from conformance.conform import conform
     from conformance.running.interrupts import Interrupts
     from .progress import ConformProgress
-    plan = plan_of(args)
+    try:
+        plan = plan_of(args)
+    except ValueError as e:   # an empty list (--ops ,): one line, as every problem of the plan
+        print(f"tractor conform: {e}", file=sys.stderr)
+        return 2
     with Interrupts(keep=True) as interrupts:
         bar = ConformProgress(plan.progress)   # at once: preparing the cases can take seconds
         done = conform(plan, interrupts=interrupts, progress=bar, echo=_print)

@@ -27,7 +27,8 @@ NOTES_ZH = {
 def add_arguments(p):
     p.add_argument("a", help="first ruleset, e.g. r001")
     p.add_argument("b", help="second ruleset, e.g. r003")
-    p.add_argument("--topic", action="append", metavar="TOPIC",
+    from .options import names
+    p.add_argument("--topic", action="append", metavar="TOPIC", type=names("--topic"),
                    help="only these topics (e.g. tractor, follow, kitty); may be repeated")
     p.add_argument("--zh", action="store_true", help="questions and answers in Chinese")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
@@ -88,6 +89,8 @@ def render(comparison, lang: str = "en", topics=None) -> str:
 def run(args) -> int:
     from reference_impl.rules import rules_for
     from conformance.analysis.variants import compare
+    from .options import split_names
+    args.topic = split_names(args.topic, "--topic") if args.topic else None   # empty items refused by the parser
 
     # bundled names or users' rule files (known by their names from now on); unknown names raise SpecError
     args.a, args.b = rules_for(args.a).name, rules_for(args.b).name

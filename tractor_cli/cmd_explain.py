@@ -15,7 +15,6 @@ s's: ``--leader 2 --plays A B C D`` is ``"leader": 2, "plays": [C, D, A, B]``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -172,12 +171,9 @@ def _case(args):
 
 
 def _report_cases(path: Path) -> list:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"--report: cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-    except json.JSONDecodeError as e:
-        raise ValueError(f"--report: {path} is not JSON ({e.msg}, line {e.lineno})") from None
+    from conformance.protocol.jsonlines import read_json
+    from tractor_dsl.limits import REPORT_BYTES
+    data = read_json(path, REPORT_BYTES, f"--report {path}")   # a JsonFileError (a ValueError) names the problem
     cases = data.get("cases") if isinstance(data, dict) else None
     if not isinstance(cases, list):
         raise ValueError(f"--report: {path} is not a conform report (no cases)")
@@ -215,16 +211,15 @@ def _trick(args) -> dict:
 
 
 def _read_json(text: str, what: str):
+    """The JSON of an option: its text, or a file's (``@FILE``, and always for ``--transcript``; ``-`` is
+    stdin), read with the protocol's limits (:func:`conformance.protocol.jsonlines.read_json`: a request's
+    size and depth, strict JSON); a problem is a ValueError naming the option and the file."""
+    from conformance.protocol.jsonlines import loads_json, read_json
+    from tractor_dsl.limits import LINE_BYTES
     if text.startswith("@") or what == "--transcript":
         path = text[1:] if text.startswith("@") else text
-        try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"{what}: cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{what}: not JSON ({e.msg}, line {e.lineno} column {e.colno})") from None
+        return read_json(path, LINE_BYTES, f"{what} {'standard input' if path == '-' else path}")
+    return loads_json(text, what, LINE_BYTES)
 
 
 def _fault(text: str) -> dict:

@@ -18,16 +18,18 @@ HELP = "play the same deals under several rulesets and measure how often their d
 
 def add_arguments(p):
     from conformance.running.parallel import add_arguments as add_parallel
+    from .options import output_file, whole
     p.add_argument("rulesets", nargs="*", metavar="RULESET", help="two or more rulesets, e.g. r001 r001_literal")
     p.add_argument("--bundled", action="store_true", help="every bundled ruleset (instead of naming them)")
-    p.add_argument("--hands", type=int, default=2000, help="hands played under each ruleset (default 2000)")
-    p.add_argument("--games", type=int, default=None,
+    p.add_argument("--hands", type=whole(0), default=2000, metavar="N", help="hands played under each ruleset (default 2000)")
+    p.add_argument("--games", type=whole(0), default=None, metavar="N",
                    help="whole games played under each ruleset (default: one per 20 hands)")
     p.add_argument("--seed", type=int, default=1, help="random seed of the deals and players (default 1)")
     p.add_argument("--players", choices=("heuristic", "random"), default="heuristic",
                    help="who plays all four seats (default heuristic)")
-    p.add_argument("--max-hands", type=int, default=300, help="stop a game after this many hands")
-    p.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    p.add_argument("--max-hands", type=whole(1), default=300, metavar="N",
+                   help="stop a game after this many hands, 1 or more (default 300)")
+    p.add_argument("--json", metavar="FILE", type=output_file, help="write the figures as JSON")
     p.add_argument("--plots", metavar="DIR", help="write SVG and PNG plots into DIR")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_parallel(p)

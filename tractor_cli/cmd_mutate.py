@@ -4,16 +4,19 @@ from __future__ import annotations
 import json
 import sys
 
+STAGES = ("default", "quick", "thorough")   # conformance.analysis.mutation.STAGES (a test holds them equal)
+
 HELP = "derive mutant rulesets from the spec and report which ones each stage of the conformance suite kills"
 
 
 def add_arguments(p):
+    from .options import names, output_file
     p.add_argument("ruleset", help="ruleset name, e.g. r003")
-    p.add_argument("--stages", default="default,quick", metavar="STAGE,...",
+    p.add_argument("--stages", default="default,quick", metavar="STAGE,...", type=names("--stages", STAGES),
                    help="stages to measure, in order: default (what `tractor conform --ruleset R` runs), quick, "
                         "thorough (the generated suite's profiles); default: default,quick")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated suite (default 0)")
-    p.add_argument("--json", metavar="FILE", help="also write the outcome of every mutant in every stage as JSON")
+    p.add_argument("--json", metavar="FILE", type=output_file, help="also write the outcome of every mutant in every stage as JSON")
     p.add_argument("--verbose", action="store_true", help="list killed mutants too")
     from conformance.running.parallel import add_arguments as add_parallel
     add_parallel(p)
@@ -22,7 +25,7 @@ def add_arguments(p):
 def run(args) -> int:
     from conformance.generation.alternatives import alternatives
     from conformance.generation.cases import suite
-    from conformance.analysis.mutation import STAGES, by_clause, run_default, run_generated
+    from conformance.analysis.mutation import by_clause, run_default, run_generated
     from conformance.generation.suite import examples
     from reference_impl.rules import catalogue_names, is_rule_file, rules_for, ruleset_names
     if is_rule_file(args.ruleset):
@@ -31,12 +34,8 @@ def run(args) -> int:
         print(f"tractor mutate: unknown ruleset {args.ruleset!r}; known: {', '.join(ruleset_names())}"
               " and the house-rule files of spec/variants/ (by name or path)", file=sys.stderr)
         return 2
-    stages = [s.strip() for s in args.stages.split(",") if s.strip()]
-    bad = [s for s in stages if s not in STAGES]
-    if bad or not stages:
-        print(f"tractor mutate: unknown stage(s) {', '.join(bad) or '(none)'}; stages: {', '.join(STAGES)}",
-              file=sys.stderr)
-        return 2
+    from .options import split_names
+    stages = split_names([args.stages], "--stages", STAGES)   # checked by its argparse type already
     base = rules_for(args.ruleset)
     mutants = alternatives(base)
 

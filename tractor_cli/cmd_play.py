@@ -14,15 +14,21 @@ from reference_impl.cards import show_cards
 HELP = "play whole games under a ruleset (random legal or heuristic players) and print the transcript"
 
 
+RULESET_MINUTES = 0   # --minutes with no value: the ruleset's match.minutes (a given M is 1 or more; argparse
+                      # passes a const that is not a string through unchecked)
+
+
 def add_arguments(p):
     from conformance.running.parallel import add_arguments as add_parallel
+    from .options import whole
     p.add_argument("ruleset", help="ruleset name, e.g. r003")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
-    p.add_argument("--max-hands", type=int, default=300, help="stop a game after this many hands")
+    p.add_argument("--games", type=whole(1), default=1, metavar="N", help="number of games, 1 or more (default 1)")
+    p.add_argument("--max-hands", type=whole(1), default=300, metavar="N",
+                   help="stop a game after this many hands, 1 or more (default 300)")
     p.add_argument("--json", action="store_true", help="print JSON lines, one game per line")
     p.add_argument("--brief", action="store_true", help="one line per hand, no tricks")
-    p.add_argument("--minutes", type=int, nargs="?", const=-1, default=None, metavar="M",
+    p.add_argument("--minutes", type=whole(1), nargs="?", const=RULESET_MINUTES, default=None, metavar="M",
                    help="play under a time limit on a simulated clock: M minutes, or the ruleset's match.minutes "
                         "when M is left out (the match.* settings decide what happens at time)")
     p.add_argument("--players", choices=("sampling", "random", "heuristic"), default="sampling",
@@ -95,7 +101,7 @@ def run(args) -> int:
     from reference_impl.rules import rules_for
     rules = rules_for(args.ruleset)
     minutes = args.minutes
-    if minutes == -1:
+    if minutes == RULESET_MINUTES:
         minutes = rules["match.minutes"]
         if minutes is None:
             print(f"tractor play: {rules.name} sets no time limit (match.minutes); give --minutes M", file=sys.stderr)

@@ -11,8 +11,10 @@ def add_arguments(p):
                    help="export: (re)write the files; check: exit 1 if they drifted from the spec; list: show them and "
                         "where they are")
     p.add_argument("--dir", default=None, help="the vectors directory (default: conformance/vectors/)")
-    p.add_argument("--ruleset", action="append", default=None, metavar="R",
-                   help="only this ruleset, a bundled name or a rule file (repeatable; default: every bundled ruleset)")
+    from .options import names
+    p.add_argument("--ruleset", action="append", default=None, metavar="R", type=names("--ruleset"),
+                   help="only this ruleset, a bundled name or a rule file (repeatable, or comma-separated; default: "
+                        "every bundled ruleset)")
     from conformance.running.parallel import add_arguments as add_parallel
     add_parallel(p)
 
@@ -23,7 +25,8 @@ def run(args) -> int:
     from reference_impl.rules import rules_for
     directory = Path(args.dir) if args.dir else cases.VECTOR_DIR
     if args.ruleset:  # bundled names or users' rule files; an unknown name is a SpecError listing the known
-        args.ruleset = [rules_for(r).name for r in args.ruleset]
+        from .options import split_names
+        args.ruleset = [rules_for(r).name for r in split_names(args.ruleset, "--ruleset")]
     if args.action == "export":
         problem = export_problem(directory)
         if problem:
@@ -64,12 +67,16 @@ def export_problem(directory) -> str | None:
 
 def list_vectors(directory, rulesets: list[str] | None) -> int:
     """The vector files under ``directory`` (of ``rulesets`` only, when named) and their case counts."""
-    import json
+    from conformance.protocol.jsonlines import JsonFileError, read_json
+    from tractor_dsl.limits import VECTOR_FILE_BYTES
     try:
-        index = json.loads((directory / "index.json").read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print(f"tractor vectors: no readable index of vectors under {directory} ({e.__class__.__name__}): "
-              f"write them with `tractor vectors export --dir {directory}`", file=sys.stderr)
+        index = read_json(directory / "index.json", VECTOR_FILE_BYTES)["files"]
+        if not isinstance(index, dict) or not all(isinstance(m, dict) and isinstance(m.get("cases"), int)
+                                                  for m in index.values()):
+            raise TypeError("its files are not listed with their case counts")
+    except (JsonFileError, KeyError, TypeError) as e:
+        print(f"tractor vectors: no readable index of vectors under {directory} ({e.__class__.__name__}: "
+              f"{e}): write them with `tractor vectors export --dir {directory}`", file=sys.stderr)
         return 2
     shown = {path: meta for path, meta in index.items() if not rulesets or path.split("/", 1)[0] in rulesets}
     if shown:

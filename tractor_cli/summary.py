@@ -12,7 +12,7 @@ from rich.text import Text
 from . import ui
 
 NOTED = ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed", "interrupted",
-         "strays_killed", "stopped_early", "nothing_judged", "asked_as")
+         "strays_killed", "stopped_early", "nothing_judged", "asked_as", "attribution_failed")
 
 
 def tally_table(title: str, rows: dict[str, dict]):

@@ -120,30 +120,47 @@ def _bundled_names(spec_dir: str) -> frozenset[str]:
 
 
 def _bundled_context(lib: Library, files: list[Path]) -> set[str]:
-    """Add the bundled rulesets to ``lib`` when a ruleset of a user's file extends one of them (``ruleset
-    house extends r003``): the files of the bundled library, which ``lib`` then holds as context (their
-    rulesets are in ``lib.context``). Nothing is added when the files read include the library already."""
+    """Add the bundled rulesets to ``lib`` that a ruleset of the files read extends and they do not hold
+    (``ruleset house extends r003``, or a library file checked alone: ``spec/variants/v67_jack_rule.tractor``
+    extends r001), and what those extend in turn: the files of the bundled library, which ``lib`` then holds as
+    context (their rulesets are in ``lib.context``); a file read already is never read again. The paths added."""
     from .parser import parse, read_spec
-    missing = {rs.extends for rs in lib.parsed.values() if rs.extends and rs.extends not in lib.parsed}
-    if not missing or any(in_library(str(f)) for f in files):
-        return set()
     from .bundled import is_catalogue
-    context: set[str] = set()
-    files = spec_files()
-    # the rulebooks and derived rulesets always; a house-rule file of the catalogue only when extended
-    for path in [f for f in files if not is_catalogue(str(f))] + [f for f in files if is_catalogue(str(f))]:
-        if is_catalogue(str(path)) and path.stem not in missing:
-            continue
+    read: set[Path] = set()
+    for f in files:
         try:
-            text = read_spec(path)
-            rs = parse(text, str(path))
-        except SpecError:  # a broken library is `tractor check`'s to report
-            continue
-        if rs.name not in lib.parsed:
-            lib.sources[str(path)] = text
-            lib.parsed[rs.name] = rs
-            lib.context.add(rs.name)
-            context.add(str(path))
+            read.add(Path(f).resolve())
+        except (OSError, ValueError):
+            pass
+    context: set[str] = set()
+    library = spec_files()
+    # the rulebooks and derived rulesets whenever one is missing; a house-rule file of the catalogue only when
+    # extended
+    ordered = [f for f in library if not is_catalogue(str(f))] + [f for f in library if is_catalogue(str(f))]
+    seen: set[Path] = set()
+    while True:
+        missing = {rs.extends for rs in lib.parsed.values() if rs.extends and rs.extends not in lib.parsed}
+        if not missing:
+            break
+        added = False
+        for path in ordered:
+            resolved = path.resolve()
+            if resolved in read or resolved in seen or (is_catalogue(str(path)) and path.stem not in missing):
+                continue
+            seen.add(resolved)
+            try:
+                text = read_spec(path)
+                rs = parse(text, str(path))
+            except SpecError:  # a broken library is `tractor check`'s to report
+                continue
+            if rs.name not in lib.parsed:
+                lib.sources[str(path)] = text
+                lib.parsed[rs.name] = rs
+                lib.context.add(rs.name)
+                context.add(str(path))
+                added = True
+        if not added:
+            break
     return context
 
 
@@ -273,19 +290,21 @@ class _Checker(ClauseChecks):
 
         Iterative: each chain of 'extends' is walked once, down to a ruleset
         already placed (or to one with no base); a chain may hold at most
-        :data:`~tractor_dsl.limits.EXTENDS_DEPTH` rulesets.
+        :data:`~tractor_dsl.limits.EXTENDS_DEPTH` rulesets; every ruleset past
+        it is reported (E511) with the length of its own chain.
         """
         parsed = self.lib.parsed
         order: list[str] = []
-        depth: dict[str, int] = {}   # placed ruleset -> rulesets in its chain, itself included
+        depth: dict[str, int] = {}   # ruleset -> rulesets in its chain, itself included (placed or too long)
+        root: dict[str, str] = {}    # ruleset -> the ruleset its chain ends at (no base)
         failed: set[str] = set()     # cannot be resolved (reported where the chain breaks)
         for start in parsed:
             chain: list[str] = []
             on_chain: set[str] = set()
-            name, ok, below = start, True, 0
+            name, ok, below, bottom = start, True, 0, start
             while True:
                 if name in depth:
-                    below = depth[name]
+                    below, bottom = depth[name], root[name]
                     break
                 if name in failed:
                     ok = False
@@ -299,6 +318,7 @@ class _Checker(ClauseChecks):
                 chain.append(name)
                 rs = parsed[name]
                 if rs.extends is None:
+                    bottom = name
                     break
                 if rs.extends not in parsed:
                     self.error("E504", f"'{rs.name}' extends unknown ruleset '{rs.extends}'"
@@ -306,17 +326,18 @@ class _Checker(ClauseChecks):
                     ok = False
                     break
                 name = rs.extends
-            for name in reversed(chain):  # from the base up
-                if ok and below + 1 > limits.EXTENDS_DEPTH:
-                    self.error("E511", f"'{name}' extends a chain of {below} rulesets; a chain may hold at most "
-                                       f"{limits.EXTENDS_DEPTH} rulesets, itself included", parsed[name].extends_span)
-                    ok = False
-                if ok:
-                    below += 1
-                    depth[name] = below
-                    order.append(name)
-                else:
+            for name in reversed(chain):  # from the base up: every ruleset past the limit is reported, each once
+                if not ok:
                     failed.add(name)
+                    continue
+                below += 1
+                depth[name], root[name] = below, bottom
+                if below > limits.EXTENDS_DEPTH:
+                    self.error("E511", f"'{name}' makes a chain of {below} rulesets down to '{bottom}' (following "
+                                       f"'extends'); a chain may hold at most {limits.EXTENDS_DEPTH} rulesets, itself "
+                                       "included", parsed[name].extends_span)
+                else:
+                    order.append(name)
         return order
 
     # --- resolve one ruleset into its effective clauses and settings ---

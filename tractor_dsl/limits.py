@@ -86,6 +86,7 @@ ANSWER_KEEP = 4000           # characters of a bad answer kept in a report
 EVENTS = 1000                # events kept in one report
 EXPECT_BYTES = 16 * MIB      # one expectation file (--expect)
 VECTOR_FILE_BYTES = 64 * MIB # one vector file (<ruleset>/<op>.jsonl)
+REPORT_BYTES = 256 * MIB     # one report.json read back (tractor explain --case ID --report FILE)
 
 PROTOCOL_LIMITS = (
     Limit("line size", LINE_BYTES, "bytes", "line_too_long", "engine, runner",
@@ -106,4 +107,10 @@ PROTOCOL_LIMITS = (
     Limit("vector file", VECTOR_FILE_BYTES, "bytes", "-", "runner",
           "One vector file (<ruleset>/<op>.jsonl); each line is read as a message (line size, nesting "
           "depth, strict JSON) and must be a whole vector."),
+    Limit("JSON input", LINE_BYTES, "bytes", "-", "explain",
+          "A protocol input given as a file (tractor explain --input @FILE, hand --transcript FILE): read at "
+          "most this far, strict JSON (a key given twice is refused, as the engine refuses it), nested at "
+          "most as deep as a message."),
+    Limit("report file", REPORT_BYTES, "bytes", "-", "explain",
+          "A report.json read back (tractor explain --case ID --report FILE), within the same JSON limits."),
 )

@@ -284,9 +284,12 @@ def export_vectors(directory=None, files: dict[str, str] | None = None) -> list[
             old.unlink()
     old_index = directory / "index.json"
     if "index.json" in files and old_index.exists():   # an export of some rulesets keeps the others' entries
-        try:
-            kept = json.loads(old_index.read_text(encoding="utf-8"))["files"]
-        except (ValueError, KeyError, TypeError):
+        from conformance.protocol import jsonlines
+        from tractor_dsl import limits
+        try:   # a user's folder: read as every user's JSON is (limits, strict), else rebuilt
+            kept = jsonlines.read_json(old_index, limits.VECTOR_FILE_BYTES)["files"]
+            kept = kept if isinstance(kept, dict) else {}
+        except (ValueError, KeyError, TypeError):   # JsonFileError is a ValueError
             kept = {}
         index = json.loads(files["index.json"])
         index["files"] = {**{k: v for k, v in kept.items() if k.split("/", 1)[0] not in rulesets

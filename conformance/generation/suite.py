@@ -92,7 +92,11 @@ class ProcessEngine:
         from conformance.protocol.engine import engine_version
         from conformance.running.runner import EngineProcess
         self.process = EngineProcess(self.argv)
-        self.process.start()
+        try:
+            self.process.start()
+        except OSError as e:   # no such program, not executable: the engine cannot start
+            self.process = None
+            raise EngineUnavailable(f"cannot start the engine {self.name!r}: {e.strerror or e}") from None
         self.seq += 1
         self.process.send(protocol.encode(protocol.handshake_request(self.seq, engine_version())))
         kind, data = self.process.next_line(time.monotonic() + max(self.timeout, 30.0))

@@ -130,7 +130,7 @@ def serve_files(paths, alias: str | None = None) -> list[str]:
         raise ValueError("--as names the ruleset of one --rules file")
     names = []
     for path in paths:
-        rules = load_file(path)
+        rules = load_file(path, alongside=paths)   # a file may extend another one served (docs/protocol.md)
         name = alias or rules.name
         SERVED[name] = rules
         names.append(name)

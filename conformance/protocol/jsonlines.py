@@ -297,6 +297,70 @@ def read_capped(path, cap: int) -> bytes:
     return b"".join(chunks)
 
 
+class JsonFileError(ValueError):
+    """A JSON file (or text) a tool cannot take; the message names it and, where there is one, the line and
+    column of the problem (``path:line:column: ...``)."""
+
+
+def read_json(path, cap: int = LINE_BYTES, what: str | None = None) -> Any:
+    """The JSON value of the file ``path`` (``-``: standard input), read with the protocol's limits: at most
+    ``cap`` bytes read (so ``/dev/zero`` ends), UTF-8, strict JSON (no NaN, no key given twice in one object,
+    as an engine refuses a request: ``invalid_json``), nested at most :data:`JSON_DEPTH` deep. Every problem
+    is a :class:`JsonFileError` naming ``what`` (default: the path) — the one JSON reader of every tool."""
+    import sys
+    name = what or ("standard input" if str(path) == "-" else str(path))
+    try:
+        data = _read_stream(sys.stdin.buffer, cap) if str(path) == "-" else read_capped(path, cap)
+    except FileTooLarge:
+        raise JsonFileError(f"{name}: more than {cap:,} bytes (the limit of such a file); read no further") from None
+    except OSError as e:
+        raise JsonFileError(f"{name}: cannot read it: {e.strerror or e}") from None
+    return loads_json(data, name)
+
+
+def _read_stream(stream, cap: int) -> bytes:
+    chunks, size = [], 0
+    while size <= cap:
+        chunk = stream.read(min(1 << 20, cap + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > cap:
+        raise FileTooLarge(f"more than {cap:,} bytes")
+    return b"".join(chunks)
+
+
+def loads_json(data: bytes | str, name: str, cap: int | None = None) -> Any:
+    """``data`` (a whole JSON text, bytes or str) as :func:`read_json` reads a file's; ``name`` says where it
+    came from in a :class:`JsonFileError`."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if cap is not None and len(data) > cap:
+        raise JsonFileError(f"{name}: more than {cap:,} bytes (the limit of such a text)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line, column = position(data, e.start)
+        raise JsonFileError(f"{name}:{line}:{column}: not UTF-8 (byte 0x{data[e.start]:02x})") from None
+    too_deep = f"{name}: nested more than {JSON_DEPTH} levels deep (too_deep)"
+    try:
+        value = json.loads(text, parse_constant=_constant, parse_float=_float, object_pairs_hook=unique_keys)
+    except BadMessage as e:   # NaN, Infinity, a number too large for a double
+        raise JsonFileError(f"{name}: not valid JSON: {e} (invalid_json)") from None
+    except DuplicateKey as e:
+        raise JsonFileError(f"{name}: {e} (strict JSON: which one counts is not defined; invalid_json)") from None
+    except json.JSONDecodeError as e:
+        raise JsonFileError(f"{name}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    except RecursionError:   # far deeper than the limit: the reader's own guard, not a crash
+        raise JsonFileError(too_deep) from None
+    except ValueError as e:  # an int of more than 4,300 digits
+        raise JsonFileError(f"{name}: not valid JSON: {e}"[:300]) from None
+    if data.count(b"[") + data.count(b"{") > JSON_DEPTH and depth(value) > JSON_DEPTH:
+        raise JsonFileError(too_deep)
+    return value
+
+
 def position(data: bytes, offset: int) -> tuple[int, int]:
     """(line, column) of a byte offset, both from 1 (the column counts characters)."""
     start = data.rfind(b"\n", 0, offset) + 1

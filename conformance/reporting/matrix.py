@@ -32,19 +32,23 @@ JUDGED = ("pass", "fail", "errored", "xfail", "xpass")
 # --------------------------------------------------------------------------- running several engines
 
 def run_engines(commands: list[str], cases: list[dict], deviations: list[Deviation] | None = None,
-                interrupts=None, progress=None, **runner_options) -> list[RunResult]:
+                interrupts=None, progress=None, runners: list | None = None, **runner_options) -> list[RunResult]:
     """Every engine against ``cases``, in parallel; the results in the order of ``commands``.
 
     ``progress(engine_index, done, total, tally)`` is called from the engines' threads. A signal
     (with ``interrupts``) stops every engine as ``--max-fail`` would, after the answers in flight;
-    the results then say they were interrupted."""
+    the results then say they were interrupted. ``runners``: one :class:`Runner` per command, already started
+    (:meth:`Runner.start`), whose engines the run asks instead of starting new ones."""
     meta = runner_options.pop("meta", {})
     rule_files = runner_options.pop("rule_files", [])
     stop = threading.Event()
-    runners = [Runner(cmd, stop=stop, progress=(lambda d, t, tally, i=i: progress(i, d, t, tally)) if progress
-                      else None, **runner_options) for i, cmd in enumerate(commands)]
-    for r in runners:   # users' rulesets, announced in each engine's handshake
-        r.rule_files = rule_files
+    if runners is None:
+        runners = [Runner(cmd, **runner_options) for cmd in commands]
+        for r in runners:   # users' rulesets, announced in each engine's handshake
+            r.rule_files = rule_files
+    for i, r in enumerate(runners):
+        r.stop = stop
+        r.progress = (lambda d, t, tally, i=i: progress(i, d, t, tally)) if progress else None
     # each thread gets its own copy of the known deviations: they count their matches
     with ThreadPoolExecutor(max_workers=len(runners), thread_name_prefix="engine") as pool:
         futures = [pool.submit(r.run, cases, [replace(d, matched=0) for d in deviations or []], **meta)

@@ -436,6 +436,9 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
     n = len(result.findings) + len(clusters)
     out = [("## Findings" if markdown else "findings") +
            f" ({n}: {explained} failing case(s) explained, {len(result.unexplained)} unexplained)"]
+    failed = [e["message"] for e in result.events if e.get("kind") == "attribution_failed"]
+    if failed:   # never a silent loss: the list below is what the analysis could not explain
+        out.append(showable(f"{'**' if markdown else ''}analysis failed{'**' if markdown else ''}: {failed[0]}"))
     if markdown:
         out.append("")
     for i, f in enumerate(result.findings, 1):

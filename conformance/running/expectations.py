@@ -158,7 +158,9 @@ def _parse(path: Path, text: str, toml: bool):
         if toml:
             import tomllib
             return tomllib.loads(text)
-        return json.loads(text, object_pairs_hook=jsonlines.unique_keys)
+        return jsonlines.loads_json(text, str(path))   # the one JSON reader of every tool
+    except jsonlines.JsonFileError as e:
+        raise ExpectationError(str(e)) from None
     except RecursionError:
         raise ExpectationError(f"{path}: not valid {what}: nested more than {limits.JSON_DEPTH} levels deep") from None
     except json.JSONDecodeError as e:

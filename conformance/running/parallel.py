@@ -210,10 +210,40 @@ def missing_cluster(scheduler: str | None) -> str | None:
     return CLUSTER_EXTRA if scheduler and find_spec("distributed") is None else None
 
 
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")   # Dask's networked comms; inproc:// lives in one process only
+
+
+def scheduler_problem(address: str) -> str | None:
+    """Why ``address`` is no Dask scheduler address (None when it is one): ``[SCHEME://]HOST:PORT`` with a
+    port from 1 to 65535 (Dask takes ``foo`` for ``tcp://foo`` and only fails when it connects)."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in SCHEMES:
+        return f"{address!r}: unknown scheme {scheme}:// (expected {', '.join(s + '://' for s in SCHEMES)})"
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port:
+        return f"{address!r} names no port: give HOST:PORT, e.g. tcp://10.0.0.5:8786"
+    if not host.strip("[]"):
+        return f"{address!r} names no host: give HOST:PORT, e.g. tcp://10.0.0.5:8786"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        return f"{address!r}: the port must be a number from 1 to 65535, not {port!r}"
+    return None
+
+
+def scheduler_value(text: str) -> str:
+    """``--scheduler``'s value, checked before the command starts (argparse type; :func:`scheduler_problem`)."""
+    import argparse
+    problem = scheduler_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
 def add_arguments(parser) -> None:
     """``--jobs N`` and ``--scheduler ADDRESS`` on an argparse parser."""
     parser.add_argument("--jobs", "-j", type=jobs_value, default=None, metavar="N",
                         help=f"worker processes on this machine, 1 to {max_jobs()} (default: every core, "
                              f"{default_jobs()} here; 1 runs in this process)")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    parser.add_argument("--scheduler", type=scheduler_value, default=None, metavar="ADDRESS",
                         help="run the same chunks on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786")

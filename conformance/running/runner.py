@@ -261,6 +261,17 @@ class Runner:
             raise HandshakeError("handshake_failed", f"invalid handshake answer: {e}") from None
         return result
 
+    def start(self) -> dict:
+        """Start the engine and shake hands now, ahead of :meth:`run`, which then asks this same process (a
+        run checks every engine this way before it prepares a case: an engine that cannot start is a usage
+        problem, not a report of errored cases). Raises :class:`HandshakeError`, the engine stopped."""
+        try:
+            self.handshake = self._start()
+        except HandshakeError:
+            self._stop(graceful=False)
+            raise
+        return self.handshake
+
     def probe(self) -> dict:
         """Start the engine, shake hands and stop it: its handshake result (raises :class:`HandshakeError`).
         How a run given no ruleset learns which rulesets the engine plays."""
@@ -386,7 +397,8 @@ class Runner:
     def _run(self, cases: list[dict], outcomes: list) -> None:
         self._cases = cases
         try:
-            self.handshake = self._start()
+            if self.engine is None or self.handshake is None:   # not started ahead (start)
+                self.handshake = self._start()
         except HandshakeError as e:
             self._event(e.kind, str(e))
             self._stop(graceful=False)

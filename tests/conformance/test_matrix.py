@@ -114,7 +114,7 @@ def test_k_selects_cases_by_id(small_cases, tmp_path):
     assert "r001.lead" in html and "r001.classify" not in html
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["tractor-reference-0.1.0.svg",
                                                                   "tractor-reference-0.1.0_r001.svg"]
-    proc = cli("conform", "--engine", "x", "--ruleset", "r001", "--ops", "lead", "--count", "1", "-k", "nothing*")
+    proc = cli("conform", "--engine", REFERENCE, "--ruleset", "r001", "--ops", "lead", "--count", "1", "-k", "nothing*")
     assert proc.returncode == 2 and "selects none" in proc.stderr
 
 

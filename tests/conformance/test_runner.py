@@ -245,9 +245,9 @@ def test_cli_exit_codes_progress_and_usage(tmp_path):
     assert doc["totals"]["fail"] > 0 and doc["ops"] == ["follow"]
     assert cli("conform", "--engine", "x", "--ruleset", "r999").returncode == 2
     assert cli("conform", "--engine", "x", "--ruleset", "r001", "--ops", "fly").returncode == 2
-    # no --ruleset: the engine's handshake says which; one that cannot start is reported as with 'all'
+    # no --ruleset: the engine's handshake says which; one that cannot start is a usage problem (issue 30)
     nothing = cli("conform", "--engine", "x", "--report", "")
-    assert nothing.returncode == 1 and "handshake_failed: cannot start x" in nothing.stdout
+    assert nothing.returncode == 2 and "did not start: cannot start x" in nothing.stderr and not nothing.stdout
     bad = tmp_path / "e.json"
     bad.write_text("{}")
     assert cli("conform", "--engine", "x", "--ruleset", "r001", "--expect", str(bad)).returncode == 2

@@ -315,9 +315,9 @@ def _cases() -> dict[str, Case]:
     add("E504 extends unknown", "E504", base, "'ra' extends unknown ruleset 'rmni'; did you mean 'rmin'?",
         at(t, "rmni"), file="a.tractor", extra={"a.tractor": t})
     chain = {f"c{i}.tractor": f"ruleset rc{i} extends {'rc%d' % (i - 1) if i else 'rmin'} {{\n}}\n"
-             for i in range(1000)}
-    add("E511 extends chain too deep", "E511", base, "'rc15' extends a chain of 16 rulesets; a chain may hold at "
-        "most 16 rulesets", (1, 22), file="c15.tractor", extra=chain)
+             for i in range(16)}   # rmin, rc0 ... rc15: 17 rulesets
+    add("E511 extends chain too deep", "E511", base, "'rc15' makes a chain of 17 rulesets down to 'rmin' (following "
+        "'extends'); a chain may hold at most 16 rulesets", (1, 22), file="c15.tractor", extra=chain)
     t = minimal(head='document "003"')
     add("E505 no title", "E505", t, "ruleset 'rmin' has no title", at(t, "rmin"))
     with_readings = minimal(interpreted("c", 'reason "r"\nreading alpha "A" {}\nreading beta "B" {}\nchoose alpha'))

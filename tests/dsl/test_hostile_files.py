@@ -138,10 +138,25 @@ def test_a_long_extends_chain_resolves_up_to_the_limit():
     chain = {f"c{i}.tractor": f"ruleset rc{i} extends {'rc%d' % (i - 1) if i else 'rmin'} {{\n}}\n"
              for i in range(1000)}
     lib = check(minimal(), chain)
-    assert [d.code for d in problems(lib)] == ["E511"]
+    # every ruleset past the limit is reported, each once (rmin and rc0..rc14 make the 16 a chain may hold)
+    assert [d.code for d in problems(lib)] == ["E511"] * (1000 - (limits.EXTENDS_DEPTH - 1))
     assert {f"rc{i}" for i in range(limits.EXTENDS_DEPTH - 1)} <= set(lib.rulesets)
     assert f"rc{limits.EXTENDS_DEPTH - 1}" not in lib.rulesets
     assert lib.rulesets[f"rc{limits.EXTENDS_DEPTH - 2}"].lineage[-1] == "rmin"
+
+
+def test_an_extends_chain_over_the_limit_counts_right_and_reports_every_file():
+    """k1 extends rmin, k2 extends k1 ... k20: k15 is the 16th ruleset of its chain, the last a chain may hold;
+    k16 makes 17, and k16 to k20 are each reported with their own count and file (issue 30, item 10)."""
+    files = {f"k{i}.tractor": f"ruleset k{i} extends {'k%d' % (i - 1) if i > 1 else 'rmin'} {{\n}}\n"
+             for i in range(1, 21)}
+    lib = check(minimal(), files)
+    e511 = [d for d in problems(lib) if d.code == "E511"]
+    assert [d.span.file for d in e511] == [f"k{i}.tractor" for i in range(16, 21)]
+    assert [f"'k{i}' makes a chain of {i + 1} rulesets" in d.message for i, d in zip(range(16, 21), e511)] == [True] * 5
+    assert all(f"at most {limits.EXTENDS_DEPTH} rulesets" in d.message for d in e511)
+    assert "k15" in lib.rulesets and "k16" not in lib.rulesets
+    assert len(lib.rulesets["k15"].lineage) == limits.EXTENDS_DEPTH
 
 
 # --- what is shown --------------------------------------------------------------------------
