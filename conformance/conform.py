@@ -332,7 +332,7 @@ def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | Non
             from conformance.reporting.html_report import render
             from conformance.reporting.report import _atomic_write
             path = Path(plan.html)
-            _atomic_write(path, render(m, results, show=max(plan.show, 40)))
+            _atomic_write(path, render(m, results, show=max(plan.show, 40), docs_url=plan.docs_url))
             written.append(path)
         if plan.badges:
             from conformance.reporting.badges import write_badges

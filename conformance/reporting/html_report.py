@@ -18,6 +18,7 @@ from conformance.protocol.inputs import input_rows
 from conformance.reporting.cards_html import CARD_CSS, cards_html
 from conformance.reporting.escape import html_text
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
+from conformance.reporting.names import case_title, clause_url
 from conformance.reporting.report import explain_command
 from conformance.reporting.report import COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, decision_lines, stated_lines
 from conformance.running.runner import RunResult
@@ -173,11 +174,18 @@ def answer_html(v: Any, depth: int = 0) -> str:
     return f"<code>{_e(json.dumps(v, ensure_ascii=False))}</code>"
 
 
-def case_html(case: dict, o, report_dir: str | None = None) -> str:
+def clause_html(ruleset: str, clause: str, docs_url: str | None = None) -> str:
+    """A clause id linked to its text in the rulebook site (:func:`conformance.reporting.names.clause_url`)."""
+    return (f'<a href="{_e(clause_url(ruleset, clause, docs_url))}" title="the clause in the rulebook">'
+            f'<code>{_e(clause)}</code></a>')
+
+
+def case_html(case: dict, o, report_dir: str | None = None, docs_url: str | None = None) -> str:
     """A failing (or errored) case: its position drawn as cards, what the rulebook says, what the engine said."""
-    items = [("clauses", ", ".join(f"<code>{_e(c)}</code>" for c in case.get("clauses", [])) or "—")]
+    rs = case["ruleset"]
+    items = [("clauses", ", ".join(clause_html(rs, c, docs_url) for c in case.get("clauses", [])) or "—")]
     if o.charged:
-        items.append(("charged to", ", ".join(f"<code>{_e(c)}</code>" for c in o.charged)))
+        items.append(("charged to", ", ".join(clause_html(rs, c, docs_url) for c in o.charged)))
     for label, parts in input_rows(case["input"]):
         items.append((label or "position", " ".join(cards_html(v) if kind == "cards" else _e(v)
                                                     for kind, v in parts)))
@@ -189,8 +197,9 @@ def case_html(case: dict, o, report_dir: str | None = None) -> str:
     items.append(("explain", f"<code>{_e(explain_command(case['id'], report_dir))}</code>"))
     body = "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in items)
     cls = "failure errored" if o.status == "errored" else "failure"
-    return (f'<div class="{cls}"><h4>{_e(o.status.upper())} <code>{_e(case["id"])}</code> '
-            f'({_e(o.kind or "disagrees")})</h4><dl>{body}</dl></div>')
+    return (f'<div class="{cls}"><h4>{_e(o.status.upper())} {_e(case_title(case))} '
+            f'({_e(o.kind or "disagrees")})</h4><p class="meta">id <code>{_e(case["id"])}</code></p>'
+            f'<dl>{body}</dl></div>')
 
 
 def _cluster_html(c) -> str:
@@ -211,7 +220,7 @@ def _cluster_html(c) -> str:
     return "".join(parts) + "</li>"
 
 
-def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
+def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW, docs_url: str | None = None) -> str:
     hs = r.handshake or {}
     t = r.counts()
     v = verdict(r)
@@ -229,7 +238,7 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
     out.append("<h3>Findings</h3>")
     if r.findings:
         out.append("<ul>" + "".join(
-            f"<li><code>{_e(f.feature)}</code> (<code>{_e(f.clause)}</code>): "
+            f"<li><code>{_e(f.feature)}</code> ({_finding_clause(f, r, docs_url)}): "
             + (f"the spec says {_e(f.spec)}; " if f.spec else "")
             + f"the engine reads it as {_e('; '.join(f.engine))} — {len(f.cases)} case(s)</li>"
             for f in r.findings) + "</ul>")
@@ -244,15 +253,22 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
     out.append(clause_table(r))
     bad = [(c, o) for c, o in zip(r.cases, r.outcomes) if o and o.status in ("fail", "xpass", "errored")]
     out.append(f"<h3>Failures ({len(bad)}" + (f"; the first {show} drawn" if len(bad) > show else "") + ")</h3>")
-    out += [case_html(c, o, r.report_dir) for c, o in bad[:show]]
+    out += [case_html(c, o, r.report_dir, docs_url) for c, o in bad[:show]]
     if not bad:
         out.append("<p>None.</p>")
     out.append("</section>")
     return "\n".join(out)
 
 
-def render(m: Matrix, results: list[RunResult], show: int = SHOW) -> str:
-    """The whole report, one HTML document."""
+def _finding_clause(f, r: RunResult, docs_url: str | None) -> str:
+    """A finding's clause, linked to its text in the rulebook of the finding's ruleset."""
+    ruleset = f.cases[0].split(":", 1)[0] if f.cases else (r.rulesets[0] if r.rulesets else None)
+    return clause_html(ruleset, f.clause, docs_url) if ruleset and f.clause else f"<code>{_e(f.clause)}</code>"
+
+
+def render(m: Matrix, results: list[RunResult], show: int = SHOW, docs_url: str | None = None) -> str:
+    """The whole report, one HTML document; clauses link to the rulebook site under ``docs_url`` (default: the
+    site this checkout builds, :func:`conformance.reporting.names.default_docs_url`)."""
     first = results[0] if results else None
     anchors = ["engine-" + s for s in slugs(m.engines)]
     nav = " · ".join(f'<a href="#{a}">{_e(n)}</a>' for n, a in zip(m.engines, anchors))
@@ -262,7 +278,7 @@ def render(m: Matrix, results: list[RunResult], show: int = SHOW) -> str:
                 f'· source {_e(first.source or "—")}'
                 + (f" · seed {_e(first.seed)}" if first.seed is not None else "")
                 + f" · started {_e(first.started)} · {len(first.cases)} cases per engine</p>")
-    body = "\n".join(engine_html(n, a, r, show) for n, a, r in zip(m.engines, anchors, results))
+    body = "\n".join(engine_html(n, a, r, show, docs_url) for n, a, r in zip(m.engines, anchors, results))
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
