@@ -50,6 +50,7 @@ class RunPlan:
     report: str | None = "reports/conform"
     html: str | None = None
     badges: str | None = None
+    docs_url: str | None = None      # the rulebook site the HTML report links clauses to (None: this checkout's)
     timeout: float = 5.0
     handshake_timeout: float | None = None
     window: int = 32

@@ -8,6 +8,15 @@ settings.register_profile("thorough", max_examples=1000, deadline=None, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_configure(config):
+    """``-n N`` with no ``--dist``: pytest-xdist's work stealing instead of its default ``load``. With ``load``
+    the tests queued on a worker stay there however long its slow ones take; stealing lets an idle worker
+    take them, which shortens the tail of a run on two workers (issue 33)."""
+    if (not hasattr(config, "workerinput") and getattr(config.option, "dist", "no") == "load"
+            and not any(a == "--dist" or a.startswith("--dist=") or a == "-d" for a in config.invocation_params.args)):
+        config.option.dist = "worksteal"
+
+
 def pytest_sessionstart(session):
     session.config._tractor_started = __import__("time").time()
 

@@ -70,6 +70,9 @@ def add_arguments(p):
     p.add_argument("--html", metavar="FILE",
                    help="also write the report as one self-contained HTML file (the matrix, the clauses, the "
                         "failures drawn as cards)")
+    p.add_argument("--docs-url", metavar="URL", default=None,
+                   help="the rulebook site the HTML report links each clause to (its page rulebooks/RULESET.html, "
+                        "anchor clause-ID); default: the site this checkout builds, docs/_build/html")
     p.add_argument("--badges", metavar="DIR",
                    help="also write SVG badges of the compliance rate, one per engine and ruleset")
     p.add_argument("--strict-schema", action="store_true",
@@ -89,7 +92,7 @@ def plan_of(args):
     return RunPlan(engines=list(args.engine), rulesets=split_names(args.ruleset, "--ruleset"),
                    ops=split_names([args.ops], "--ops") if args.ops is not None else None, seed=args.seed, count=args.count,
                    vectors=args.vectors, select=list(args.k), expect=args.expect, write_expect=args.write_expect,
-                   report=args.report or None, html=args.html, badges=args.badges, timeout=args.timeout,
+                   report=args.report or None, html=args.html, badges=args.badges, docs_url=args.docs_url, timeout=args.timeout,
                    handshake_timeout=args.handshake_timeout, window=args.window, max_restarts=args.max_restarts,
                    max_fail=args.max_fail, strict_schema=args.strict_schema, show=args.show,
                    progress=args.progress, generated=args.generated, jobs=args.jobs, scheduler=args.scheduler,

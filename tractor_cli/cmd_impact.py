@@ -65,7 +65,12 @@ def run(args) -> int:
             data = _run(run_impact, names, args, games, command, None)
         else:
             from rich.progress import Progress
-            with Progress(transient=True) as bar:
+
+            from . import ui
+            from .progress import fitting_columns
+            err = ui.console(stderr=True)
+            with Progress(*fitting_columns(err.width, describe=12), console=err, transient=True,
+                          disable=not err.is_terminal) as bar:
                 task = bar.add_task("chunks", total=None)
                 data = _run(run_impact, names, args, games, command,
                             lambda done, total: bar.update(task, completed=done, total=total))

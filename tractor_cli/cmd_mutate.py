@@ -39,14 +39,15 @@ def run(args) -> int:
     base = rules_for(args.ruleset)
     mutants = alternatives(base)
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import Progress
 
     from . import ui
+    from .progress import fitting_columns
     err = ui.console(stderr=True)
     results = []
     # a bar on a terminal only (rich draws nothing live elsewhere)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True, disable=not err.is_terminal) as bar:
+    with Progress(*fitting_columns(err.width, describe=18), console=err, transient=True,
+                  disable=not err.is_terminal) as bar:
         for stage in stages:
             task = bar.add_task(f"{stage}: mutants", total=len(mutants))
 

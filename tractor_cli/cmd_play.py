@@ -7,6 +7,7 @@ deterministic chunks on every core (``--jobs``) or a Dask cluster
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 import sys
 
 from reference_impl.cards import show_cards
@@ -96,6 +97,26 @@ def play_games(indices, ruleset: str, seed: int, max_hands: int, players: str, m
     return out
 
 
+@contextmanager
+def _games_bar(games: int):
+    """Several games: a bar of the games played on stderr while they run (a terminal only; the transcripts
+    are printed once every game is over); the callback of :func:`map_chunks`, or None."""
+    if games < 2:
+        yield None
+        return
+    from rich.progress import Progress
+
+    from . import ui
+    from .progress import fitting_columns
+    err = ui.console(stderr=True)
+    if not err.is_terminal or err.is_dumb_terminal:
+        yield None
+        return
+    with Progress(*fitting_columns(err.width, describe=12), console=err, transient=True) as bar:
+        task = bar.add_task("games", total=games)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
 def run(args) -> int:
     from conformance.running.parallel import cut, map_chunks
     from reference_impl.rules import rules_for
@@ -114,8 +135,10 @@ def run(args) -> int:
         return 2
     jobs = 1 if args.games == 1 and not args.scheduler else args.jobs
     try:
-        chunks = map_chunks(play_games, cut(range(args.games), 1), jobs=jobs, scheduler=args.scheduler,
-                            extra=(args.ruleset, args.seed, args.max_hands, args.players, minutes))
+        with _games_bar(args.games) as show:
+            chunks = map_chunks(play_games, cut(range(args.games), 1), jobs=jobs, scheduler=args.scheduler,
+                                extra=(args.ruleset, args.seed, args.max_hands, args.players, minutes),
+                                progress=show)
     except RuntimeError as e:
         print(f"tractor play: {e}", file=sys.stderr)
         return 2

@@ -17,6 +17,31 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColum
 from . import ui
 
 LINE_EVERY = 2.0   # seconds between two plain progress lines
+
+
+def fitting_columns(width: int, *, tally: bool = False, describe: int = 22) -> list:
+    """Columns of a rich :class:`~rich.progress.Progress` that fit a terminal ``width`` columns wide: rich
+    gives a bar what the other columns leave, so at 80 columns the full set left the bar one glyph and an
+    ellipsis. Wide: everything; 80 columns: the description, a bar of 12 or more, count, percentage, the
+    failures and the time left; 40: count, percentage and time left (issue 33)."""
+    tally_col = [TextColumn("{task.fields[tally]}")] if tally else []
+    short = [TextColumn("{task.fields[short]}")] if tally else []
+    if width >= 130:
+        return [SpinnerColumn(), TextColumn(f"{{task.description:<{describe}}}"), BarColumn(), MofNCompleteColumn(),
+                TaskProgressColumn(), *tally_col, TextColumn("eta"), TimeRemainingColumn(),
+                TextColumn("elapsed"), TimeElapsedColumn()]
+    if width >= 70:
+        rest = 2 + 12 + 5 + (17 if tally else 0) + 8   # spinner, count, percentage, failures, time left
+        text = min(describe, max(8, width - rest - 18))
+        bar = max(10, width - rest - text - 2)
+        return [SpinnerColumn(), TextColumn(f"{{task.description:<{text}.{text}}}"), BarColumn(bar_width=bar),
+                MofNCompleteColumn(), TaskProgressColumn(), *short, TimeRemainingColumn()]
+    return [MofNCompleteColumn(), TaskProgressColumn(), *(short if width >= 50 else []), TimeRemainingColumn()]
+
+
+def short_tally(tally: dict) -> str:
+    """The failures alone, for a narrow terminal: what a reader watches for."""
+    return f"fail {tally['fail'] + tally['xpass']} err {tally['errored']}"
 BAR_EVERY = 0.05   # seconds between two updates of the bar (the runner reports every case)
 
 
@@ -43,13 +68,10 @@ class ConformProgress:
 
     def __enter__(self):
         if self.mode == "bar":
-            self.progress = Progress(
-                SpinnerColumn(), TextColumn("{task.description:<22}"), BarColumn(), MofNCompleteColumn(),
-                TaskProgressColumn(), TextColumn("{task.fields[tally]}"), TextColumn("eta"), TimeRemainingColumn(),
-                TextColumn("elapsed"), TimeElapsedColumn(), console=self.console, transient=True,
-                refresh_per_second=10)
+            self.progress = Progress(*fitting_columns(self.console.width, tally=True), console=self.console,
+                                     transient=True, refresh_per_second=10)
             self.progress.start()
-            self.task = self.progress.add_task("preparing the cases", total=None, tally="")
+            self.task = self.progress.add_task("preparing the cases", total=None, tally="", short="")
         return self
 
     def __exit__(self, *exc):
@@ -72,9 +94,9 @@ class ConformProgress:
         self.cases = cases
         self.start_time = self.last = time.monotonic()  # the first plain line after LINE_EVERY, with an ETA
         if self.progress is not None:
-            self.progress.reset(self.task, total=len(cases), description=self._where(0),
-                                tally=tally_text(dict.fromkeys(("pass", "fail", "xpass", "skipped", "xfail",
-                                                                "errored"), 0)))
+            zero = dict.fromkeys(("pass", "fail", "xpass", "skipped", "xfail", "errored"), 0)
+            self.progress.reset(self.task, total=len(cases), description=self._where(0), tally=tally_text(zero),
+                                short=short_tally(zero))
 
     def _where(self, done: int) -> str:
         if not self.cases:
@@ -88,7 +110,8 @@ class ConformProgress:
         if self.progress is not None:
             if now - self.last >= BAR_EVERY or done >= total:
                 self.last = now
-                self.progress.update(self.task, completed=done, description=self._where(done), tally=tally_text(tally))
+                self.progress.update(self.task, completed=done, description=self._where(done), tally=tally_text(tally),
+                                     short=short_tally(tally))
         elif self.mode == "lines" and (now - self.last >= LINE_EVERY or done >= total) and done:
             self.last = now
             elapsed = now - self.start_time

@@ -1,8 +1,9 @@
 """SVG badges of compliance, one per engine and ruleset, in the style of shields.io (drawn here, no service).
 
 A badge has a grey label (the ruleset, then the engine) and a coloured
-message (the compliance rate of :func:`conformance.reporting.matrix.rate`); the colour
-goes from red to bright green with the rate, grey when nothing was judged.
+message (the compliance rate of :func:`conformance.reporting.matrix.rate`); green only when every judged
+case passed, amber, orange then red as the rate falls (a failing case is never shown in a colour that reads as
+good: 99.1 % is amber), grey when nothing was judged.
 Text widths are estimated from per-character widths of Verdana 11 px, the
 face shields uses, so the text fits whatever the viewer's fonts.
 """
@@ -15,9 +16,8 @@ from tractor_dsl.files import WriteError, target_problem, write_file
 from conformance.reporting.escape import html_text as escape   # control characters too: an SVG is XML
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 
-# (lowest rate, colour), from the top: the colours of shields.io
-COLOURS = ((1.0, "#4c1"), (0.95, "#97ca00"), (0.80, "#a4a61d"), (0.60, "#dfb317"), (0.40, "#fe7d37"),
-           (0.0, "#e05d44"))
+# (lowest rate, colour), from the top: colours of shields.io, the greens kept for a rate of 100 % alone
+COLOURS = ((1.0, "#4c1"), (0.95, "#dfb317"), (0.60, "#fe7d37"), (0.0, "#e05d44"))
 NO_RATE = "#9f9f9f"
 NARROW, WIDE = set("fijlrt.,:;!|()[] '"), set("mwMW%@")
 

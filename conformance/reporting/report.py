@@ -22,6 +22,7 @@ from conformance.protocol.inputs import draw_input, glyphs
 from conformance.protocol.jsonlines import clean_text
 from conformance.running.runner import STATUSES, RunResult
 from conformance.reporting.escape import md_block, md_code, md_text
+from conformance.reporting.names import case_title
 
 COLUMNS = ("pass", "fail", "skipped", "errored")
 NO_CLAUSE = "(no clause)"
@@ -194,7 +195,8 @@ def _cols(row: dict) -> dict:
 def report_dict(result: RunResult) -> dict:
     cases = []
     for case, o in zip(result.cases, result.outcomes):
-        entry: dict[str, Any] = {"id": case["id"], "op": case["op"], "ruleset": case["ruleset"], "status": o.status}
+        entry: dict[str, Any] = {"id": case["id"], "name": case_title(case), "op": case["op"],
+                                 "ruleset": case["ruleset"], "status": o.status}
         if o.kind:
             entry["kind"] = o.kind
         if o.message:
@@ -340,7 +342,8 @@ def junit_xml(result: RunResult) -> str:
         c = counts[name]
         c["tests"] += 1
         c["time"] += o.seconds
-        tc = ET.SubElement(suites[name], "testcase", classname=name, name=case["id"], time=f"{o.seconds:.6f}")
+        tc = ET.SubElement(suites[name], "testcase", classname=name, name=_xml_safe(f"{case_title(case)} [{case['id']}]"),
+                           time=f"{o.seconds:.6f}")
         clauses = ", ".join(case.get("clauses", []))
         if clauses:
             props = ET.SubElement(tc, "properties")
@@ -410,6 +413,7 @@ def explain_command(case_id: str, report_dir: str | None = None) -> str:
 
 def draw_case(case: dict, o, report_dir: str | None = None) -> str:
     lines = [f"{o.status.upper()} {case['id']}  ({o.kind or 'disagrees'})",
+             f"  case:     {showable(case_title(case))}",
              f"  clauses: {', '.join(case.get('clauses', [])) or '-'}"]
     lines += ["  " + ln for ln in draw_input(case["op"], case["input"])]
     lines.append(f"  expected: {_answer_text(case['expected'])}")
@@ -526,7 +530,7 @@ def summary_text(result: RunResult, show: int = 3) -> str:
         lines.append("")
         lines.append("errored: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
         for c, o in errored[:max(show, 1)]:
-            lines.append(f"  {c['id']}: {o.kind}: {showable(o.message[:300])}")
+            lines.append(f"  {c['id']} ({showable(case_title(c))}): {o.kind}: {showable(o.message[:300])}")
     for e in result.events:
         if e["kind"] in ("stderr_flood", "stale_expectation", "engine_unavailable", "handshake_failed",
                          "interrupted", "strays_killed", "stopped_early", "nothing_judged", "asked_as"):

@@ -119,8 +119,11 @@ def test_k_selects_cases_by_id(small_cases, tmp_path):
 
 
 def test_badge_colour_follows_the_rate():
-    assert [badges.colour(r) for r in (1.0, 0.97, 0.85, 0.7, 0.5, 0.1, None)] == \
-        ["#4c1", "#97ca00", "#a4a61d", "#dfb317", "#fe7d37", "#e05d44", "#9f9f9f"]
+    assert [badges.colour(r) for r in (1.0, 0.991, 0.97, 0.85, 0.7, 0.5, 0.1, None)] == \
+        ["#4c1", "#dfb317", "#dfb317", "#fe7d37", "#fe7d37", "#e05d44", "#e05d44", "#9f9f9f"]
+    # green is for a rate of 100 % alone: 99.1 % (a case failed) is amber, not a shade of green (issue 33)
+    greens = {"#4c1", "#97ca00", "#a4a61d"}
+    assert all(badges.colour(r) not in greens for r in (0.9999, 0.991, 0.95, 0.5, 0.0))
     assert matrix.percent(0.9996) == "99.9 %" and matrix.percent(1.0) == "100 %" and matrix.percent(None) == "—"
     root = ET.fromstring(badges.badge_svg("r001 · <&>", "50 %", "#fe7d37"))   # escaped
     assert [t.text for t in root.iter(f"{SVG}text")][0] == "r001 · <&>"

@@ -156,8 +156,10 @@ def test_disagreements_are_failures_and_drawn_as_cards(small_cases):
 
 
 def test_unsupported_rulesets_and_operations_are_skipped(small_cases):
-    from conformance.generation.cases import generated_cases
-    r003 = generated_cases(["r003"], ["classify"], seed=1, count=3)
+    from conformance.generation.cases import generate
+    # a few r003 cases the engine does not support (random positions: searching r003's decision positions again
+    # for seed 1 would take seconds and add nothing to what this test checks)
+    r003 = generate("r003", ["classify"], seed=1, counts=3, decisions=False)
     cases = small_cases + r003
     _, result = _run(faux("partial"), cases)
     kinds = _kinds(result)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.generation.cases import generate
+from conformance.generation.cases import generate, suite
 from conformance.running.runner import Runner
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,6 +24,13 @@ ENGINES = [
 ]
 
 
+def _suite(ruleset: str) -> list[dict]:
+    """What ``tractor conform --ruleset RULESET --ops result,advance`` runs: a bundled ruleset's vectors, which
+    are exactly the suite generate() gives at seed 0 (tests/conformance/test_vectors.py checks they do not
+    drift), read instead of searching the decision positions again for each test."""
+    return suite(ruleset, ["result", "advance"], seed=0)
+
+
 def _run(cmd, cases, rulesets=("r003",)):
     return Runner(cmd, timeout=10.0).run(cases, rulesets=list(rulesets), source="generated", seed=0)
 
@@ -31,7 +38,7 @@ def _run(cmd, cases, rulesets=("r003",)):
 @pytest.mark.parametrize("cmd", ENGINES)
 def test_the_toy_engine_passes_result_and_advance(cmd):
     """tractor conform --engine CMD --ruleset r003 --ops result,advance: every case passes."""
-    cases = list(generate("r003", ["result", "advance"], seed=0))
+    cases = _suite("r003")
     assert {c["op"] for c in cases} == {"result", "advance"} and len(cases) > 100
     result = _run(cmd, cases)
     bad = [(c["id"], o.status, o.kind, o.message) for c, o in zip(cases, result.outcomes) if o.status != "pass"]
@@ -63,7 +70,7 @@ def test_the_toy_engine_skips_what_it_does_not_implement(cmd):
 @pytest.mark.parametrize("cmd", ENGINES)
 def test_the_bug_switch_makes_the_toy_engine_fail(cmd, monkeypatch):
     monkeypatch.setenv("TOY_ENGINE_BUG", "1")
-    cases = list(generate("r003", ["result", "advance"], seed=0))
+    cases = _suite("r003")
     result = _run(cmd, cases)
     assert result.failed
     assert {o.kind for o in result.outcomes if o.status != "pass"} == {"disagrees"}
@@ -97,7 +104,7 @@ def _toy_rules(ruleset, tmp_path):
 @pytest.mark.parametrize("ruleset", ["r000", "r001", "r003_capped"])
 def test_the_python_toy_configured_by_another_export_passes_that_ruleset(ruleset, tmp_path):
     """Nothing of r003 is hard-coded: configured by another ruleset's export, the toy passes that ruleset."""
-    cases = list(generate(ruleset, ["result", "advance"], seed=0))
+    cases = _suite(ruleset)
     cases += [c for c in generate(ruleset, ["classify"], seed=0, counts=60, decisions=False)
               if len(c["input"]["cards"]) == 1 or (len(c["input"]["cards"]) == 2 and len(set(c["input"]["cards"])) == 1)]
     cmd = shlex.join([sys.executable, str(PYTHON_TOY), str(tmp_path / f"{ruleset}.json")])
