@@ -168,7 +168,8 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW) -> str:
         out.append("<ul>" + "".join(
             f"<li><code>{_e(f.feature)}</code> (<code>{_e(f.clause)}</code>): "
             + (f"the spec says {_e(f.spec)}; " if f.spec else "")
-            + f"the engine reads it as {_e('; '.join(f.engine))} — {len(f.cases)} case(s)</li>"
+            + f"the engine reads it as {_e('; '.join(f.engine))} — {len(f.cases)} case(s)"
+            + (f"; it changes {len(f.broken)} passing case(s)" if f.broken else "") + "</li>"
             for f in r.findings) + "</ul>")
     clusters = list(getattr(r, "clusters", []))
     if clusters:

@@ -433,6 +433,10 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
         out.append(f"{i}. **{f.feature}** (clause `{f.clause}`) — {len(f.cases)} case(s)" if markdown else head)
         out.append(showable(f"   spec:   {f.spec}"))
         out.append(showable(f"   engine: {'; '.join(f.engine)}"))
+        if f.broken:
+            shown = ", ".join(f.broken[:3]) + (f" and {len(f.broken) - 3} more" if len(f.broken) > 3 else "")
+            out.append(showable(f"   breaks: {len(f.broken)} passing case(s) ({shown}): it explains "
+                                f"{len(f.cases)} failure(s), {len(f.cases) - len(f.broken)} net"))
         if f.cases and f.cases[0] in where:
             drawn = draw_case(*where[f.cases[0]], result.report_dir)
             out += [""] + [f"   {line}" for line in md_block(drawn)] + [""] if markdown else \
