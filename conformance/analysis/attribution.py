@@ -117,6 +117,16 @@ def _judge_on(obs, on: Rules, cases: list[dict], engine_of: dict, fields: dict) 
     return hits, moved, wrong
 
 
+BROKEN_SHARE = 0.6   # passes an alternative may break per failure it explains beyond the first two
+
+
+def outweighs(explained: int, broken: int) -> bool:
+    """Whether an alternative explaining ``explained`` failures and breaking ``broken`` cases is still the
+    engine's reading: one passing case does not veto a rule that explains hundreds (issue 31, item 3), yet a
+    rule explaining two failures and breaking one pass is a coincidence."""
+    return broken == 0 and explained > 0 or broken <= BROKEN_SHARE * (explained - 2)
+
+
 def contradicts(op: str, other: dict, expected: dict, engine: dict, fields=None) -> bool:
     """Whether ``other`` (an alternative's answer) changes a compared field of the spec's answer to a value the
     engine does not give either: judged field by field, so an alternative that gives the engine's penalty on a
@@ -273,7 +283,7 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             if not plausible(hits, wrong):
                 continue
             broken = broken_by(alt.observers, on, n_hits - top)
-            if n_hits - len(broken) > top:
+            if n_hits - len(broken) > top and outweighs(n_hits, len(broken)):
                 pick, top = (alt, on, hits, broken), n_hits - len(broken)
         if pick is not None:
             alt, on, covered, lost = pick
@@ -290,7 +300,7 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
                     given_up.update(lost)
                     broken = broken_by(other.observers, more, len(hits))
                     given_up.difference_update(lost)
-                    if len(hits) > len(broken):
+                    if len(hits) > len(broken):   # another row of a table the finding reads otherwise
                         used.append(other)
                         rows.add(other.row[:3])
                         on, covered, lost = more, covered | hits, lost + broken
@@ -609,7 +619,7 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
                 say(f"analysing {ruleset}: clustering {len(a.unexplained)} unexplained failures")
             found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
                                        _alternatives(rules), fields, executor=ex, known=decided,
-                                       constant=a.constant)
+                                       constant=a.constant, passes=passes)
             try:
                 complete = clustering.describe(
                     rules, found, case_of, engine_of, session, fields,

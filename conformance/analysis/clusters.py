@@ -48,6 +48,14 @@ class Cluster:
     neighbours: list[dict] = field(default_factory=list)   # {"change", "input", "spec", "engine", "differs"}
     needs: list[dict] = field(default_factory=list)        # the parts it needs: {"part", "clauses"}
     decided_by: str = ""             # the clause deciding its cases, when it is named by a part's rule instead
+    rule: object = None              # the rule whose change makes the engine agree (a naming.Rule), or None
+
+    def name_by_search(self, rule) -> None:
+        """Named by ``rule`` (:func:`~conformance.analysis.naming.search`), the alternative leaving fewest fields
+        differing on its cases, when there is one: the rule the engine reads otherwise (issue 31, item 1)."""
+        self.rule = rule
+        if rule is not None and rule.names and rule.clause != self.clause:
+            self.decided_by, self.clause = self.decided_by or self.clause, rule.clause
 
     def name_by_parts(self) -> None:
         """Named by the rule the first part it needs brings in (:func:`~conformance.analysis.shrinking.needs`),
@@ -55,8 +63,10 @@ class Cluster:
         the rule it reads otherwise (an offender's own wrong declaration: declare.wrong, not the
         declare.first_hand that decides an ``ok``)."""
         brought = next((n["clauses"] for n in self.needs if n["clauses"]), [])
+        if self.rule is not None and self.rule.fixes:
+            return      # a change of one rule makes the engine agree: that rule names it
         if brought and self.clause not in brought:
-            self.decided_by, self.clause = self.clause, brought[0]
+            self.decided_by, self.clause = self.decided_by or self.clause, brought[0]
 
     @property
     def needs_text(self) -> str:
@@ -105,7 +115,8 @@ class Cluster:
                 "clause": self.clause, "signature": self.signature, "spec": self.spec, "engine": self.engine,
                 "cases": len(self.cases), "case_ids": self.cases, "position": self.position,
                 "shrunk_from": self.shrunk_from, "steps": self.steps, "neighbours": self.neighbours,
-                "reach": self.reach, "advice": self.advice, "needs": self.needs, "decided_by": self.decided_by}
+                "reach": self.reach, "advice": self.advice, "needs": self.needs, "decided_by": self.decided_by,
+                "rule": None if self.rule is None else self.rule.to_dict()}
 
 
 def answer_text(values: dict, fields) -> str:
@@ -214,14 +225,16 @@ def _same_suit(rules, inp, hand, lead) -> int:
 # --------------------------------------------------------------------------- clustering
 
 def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fields=None,
-            executor=None, known: dict | None = None, constant=()) -> list[Cluster]:
+            executor=None, known: dict | None = None, constant=(), passes=()) -> list[Cluster]:
     """The unexplained failures (case, the engine's normalised answer) of one ruleset, in clusters (largest
     first; at most :data:`MAX_CLUSTERS`): alike in operation, the fields answered otherwise and the deciding
     clause (computed for a few cases of each shape, the others of that shape taking the same, on
     ``executor`` when one is given; ``known``: case id -> the charge :func:`~conformance.analysis.charges.deciding`
     gives it with these ``alts``, read and filled in), each described by the shape its positions share. The
     failures of an operation in ``constant`` (the engine answers all its cases alike,
-    :func:`~conformance.analysis.attribution.constant_ops`) are one cluster."""
+    :func:`~conformance.analysis.attribution.constant_ops`) are one cluster. Each is named by the rule whose
+    change makes the engine agree (:func:`~conformance.analysis.naming.search`; ``passes``, the passing cases,
+    say which alternatives reach beyond the cluster)."""
     from conformance.analysis.charges import deciding_all
     fields = fields or {}
     shaped: dict[tuple, list[tuple[dict, list[str]]]] = {}
@@ -270,7 +283,82 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         out.append(Cluster(kind, ruleset, op, wrong, clause, common_shape([sh for _, sh in members]),
                            [cid for cid, _ in members]))
     out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
-    return out[:MAX_CLUSTERS]
+    out = out[:MAX_CLUSTERS]
+    from conformance.analysis.naming import alike, characteristic, sample, search
+    engine_of = {case["id"]: (case, engine) for case, engine in unexplained}
+    shapes = {case["id"]: sh for members in shaped.values() for case, _, sh in members}
+    passing = {}
+    for p in passes:
+        passing.setdefault(p["op"], []).append(tuple(p.get("clauses", ())))
+
+    def name(c: Cluster) -> None:
+        near = alike(rules, c.op, [shapes[cid] for cid in c.cases], passes)
+        c.name_by_search(search(c.op, [engine_of[cid] for cid in sample(c.cases)], alts, fields.get(c.op), near))
+        if c.rule is None or not c.rule.names:   # beyond the language: the clause that characterises its cases
+            named = characteristic(c.clause, [tuple(engine_of[cid][0].get("clauses", ())) for cid in c.cases],
+                                   passing.get(c.op, []))
+            if named != c.clause:
+                c.decided_by, c.clause = c.decided_by or c.clause, named
+    for c in out:
+        name(c)
+    return _one_change_each(out, {a.id: a for a in alts}, engine_of, shapes, fields, name)
+
+
+def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict,
+                     name) -> list[Cluster]:
+    """One deviation, one finding (issue 31, item 2): clusters of one operation and fields merged when one rule
+    change explains them: the same alternative makes the engine agree on each, or the rule that makes it agree
+    on a smaller one's cases agrees on a larger one's as often as that one's own nearest rule does (the
+    larger one is then the same deviation, reached through other clauses). Renamed by a search over the
+    merged cases."""
+    from conformance.analysis.naming import distance, sample
+    from conformance.generation.decisions import answer
+
+    def agreeing(alt, c: Cluster) -> int:
+        n = 0
+        for cid in sample(c.cases):
+            case, engine = engine_of[cid]
+            got = answer(alt.rules, c.op, case["input"])
+            n += "error" not in got and not distance(c.op, got, engine, fields.get(c.op) or protocol.COMPARED[c.op])
+        return n
+    def fixed(c: Cluster) -> bool:
+        return c.rule is not None and c.rule.fixes
+
+    def merge(keep: Cluster, gone: Cluster) -> None:
+        keep.cases = keep.cases + gone.cases
+        keep.signature = common_shape([shapes[cid] for cid in keep.cases])
+        out.remove(gone)
+
+    for c in sorted(out, key=lambda c: len(c.cases)):   # renamed into another's name, no rule fixing either
+        twin = next((o for o in out if o is not c and len(o.cases) >= len(c.cases) and not fixed(o) and
+                     (o.op, o.fields, o.kind, o.clause) == (c.op, c.fields, c.kind, c.clause)), None)
+        if twin is not None and not fixed(c):
+            merge(twin, c)
+    merged = True
+    while merged:
+        merged = False
+        for small in sorted(out, key=lambda c: len(c.cases)):
+            if small.rule is None or not small.rule.fixes or small.kind != "cluster":
+                continue
+            alt = alt_of.get(small.rule.alt)
+            for big in out:
+                if big is small or (big.op, big.fields, big.kind) != (small.op, small.fields, small.kind):
+                    continue
+                same = big.rule is not None and big.rule.alt == small.rule.alt
+                if not same and not (big.rule is None or not big.rule.fixes):
+                    continue
+                if same or (alt is not None and agreeing(alt, big) >= max(1, big.rule.agrees if big.rule else 1)):
+                    keep, gone = (big, small) if len(big.cases) >= len(small.cases) else (small, big)
+                    merge(keep, gone)
+                    keep.clause = keep.decided_by or keep.clause
+                    keep.decided_by = ""
+                    name(keep)
+                    merged = True
+                    break
+            if merged:
+                break
+    out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
+    return out
 
 
 def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...], op_fields=None) -> dict:

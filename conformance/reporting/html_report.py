@@ -138,6 +138,8 @@ def _cluster_html(c) -> str:
     parts = [f"<li><code>{_e(c.op)}: {_e(', '.join(c.fields))}</code> ({what}; <code>{_e(c.clause)}</code>) — "
              f"{len(c.cases)} case(s) with {_e(c.signature)}: the spec answers {_e(c.spec)}, the engine "
              f"{_e(c.engine)}"]
+    if c.rule is not None:
+        parts.append(f"<br>rule: {_e(c.rule.text)}")
     if c.position is not None:
         parts.append(f"<br>minimal position: <code>{_e(json.dumps(c.position, ensure_ascii=False))}</code>")
     if c.reach:

@@ -460,6 +460,14 @@ def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     label = f"{c.op}: {', '.join(c.fields)}"
     out = [f"{i}. **{text(label)}** ({what}; clause {md_code(c.clause)}) — {len(c.cases)} case(s)"
            if markdown else f"{i}. {showable(label)} ({what}) [{c.clause}] — {len(c.cases)} case(s)"]
+    decided = f"; decided by {c.decided_by}, the clause its cases are charged to" if c.decided_by and \
+        not c.needs else ""
+    if c.rule is not None and c.rule.names:
+        out.append(f"   rule:   {text(c.rule.text)}{decided}")
+    elif c.rule is not None:
+        out.append(f"   rule:   no single setting fixes it; the nearest is {text(c.rule.text)}{decided}")
+    elif c.kind == "cluster":
+        out.append(f"   rule:   no single setting fixes it, nor brings the engine's answers nearer{decided}")
     out.append(f"   where:  {text(str(c.signature))}")
     out.append(f"   spec:   {text(str(c.spec))}")
     out.append(f"   engine: {text(str(c.engine))}")

@@ -45,3 +45,36 @@ def test_passes_a_kitty_row_breaks_do_not_veto_it_and_are_reported_beside_it(tmp
     assert 0 < f["broken"] == len(f["broken_ids"]) < f["cases"] and set(f["broken_ids"]) <= passing
     assert all("pair" in e for e in f["engine"])
     assert f"breaks: {f['broken']} passing case(s)" in r.stdout
+
+
+def test_no_fixed_2s_is_one_finding_though_it_breaks_a_few_passes(tmp_path):
+    # items 2 and 3: "no fixed 2s" on r001 (trump.order states the 2s fixed trumps) explains every winner failure
+    r, report = conform(tmp_path, "altered", "winner", "r001", json.dumps({"trump.fixed_ranks": []}))
+    [f] = report["findings"]
+    assert (f["feature"], f["clause"]) == ("trump.fixed_ranks", "trump.order")
+    assert set(f["case_ids"]) == failing(report) and report["clusters"] == []
+
+
+def test_a_follow_bug_on_a_trump_triple_is_named_by_the_triple_s_ladder_not_the_card_order(tmp_path):
+    # item 1: the reference cites trump.order first; the change that brings the engine nearest is a rung of
+    # the triple's ladder (follow.triple on r001), the rule the bug is in
+    r, report = conform(tmp_path, "trump_triple", "follow")
+    [c] = report["clusters"]
+    assert c["clause"] == "follow.triple" and c["rule"]["names"] and c["rule"]["feature"] == "follow triple"
+    assert c["rule"]["agrees"] * 2 >= c["rule"]["asked"]
+    assert set(c["case_ids"]) == failing(report)
+    assert "rule:   follow.triple (follow triple:" in r.stdout
+
+
+def test_a_ruff_compared_wrongly_is_sent_to_the_rule_of_ruffing_with_the_nearest_setting_beside_it(tmp_path):
+    # items 1 and 2: no setting makes a later ruff lose to the first; the cluster is named by the clause every
+    # case cites and few passing tricks do (trick.ruff), not by the clause deciding the winner field, and the
+    # nearest setting is reported with the field still differing; one deviation, at most 3 findings, the
+    # largest named right
+    r, report = conform(tmp_path, "ruff_first", "winner")
+    found = report["findings"] + report["clusters"]
+    assert 1 <= len(found) <= 3 and report["unexplained"] == []
+    big = max(report["clusters"], key=lambda c: c["cases"])
+    assert big["clause"] == "trick.ruff" and big["decided_by"] and big["decided_by"] != "trick.ruff"
+    assert big["rule"] is not None and not big["rule"]["fixes"] and big["rule"]["fields_left"] == ["winner"]
+    assert "no single setting fixes it" in r.stdout

@@ -21,7 +21,7 @@ def tamper(msg, ans):
         return None
     if ans["result"].get("reason") == "must_follow_suit":
         return None
-    return protocol.encode({"seq": msg["seq"], "result": {k: v for k, v in {**ans["result"], "legal": True}.items() if k != "reason"}})
+    return protocol.encode({"seq": msg["seq"], "result": {**ans["result"], "legal": True, "reason": "ok"}})
 
 
 if __name__ == "__main__":
