@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from conformance.protocol import messages as protocol
 
+HEADLINE = 0.8        # the share of a cluster's cases its shown answers must hold for, else it says how many
 MAX_CLUSTERS = 12     # cluster findings per ruleset (the others stay unexplained)
 SHRUNK = 8            # clusters whose position is shrunk through the protocol (the largest first)
 CLAUSE_SAMPLE = 3     # cases per signature whose deciding clause is computed
@@ -49,6 +50,9 @@ class Cluster:
     needs: list[dict] = field(default_factory=list)        # the parts it needs: {"part", "clauses"}
     decided_by: str = ""             # the clause deciding its cases, when it is named by a part's rule instead
     rule: object = None              # the rule whose change makes the engine agree (a naming.Rule), or None
+    keeps: tuple[str, ...] = ()      # the shape parts every case has, which its minimal position keeps
+    limited: bool = False            # shrinking stopped at its step limit (the position may shrink further)
+    common: dict | None = None       # the answers its cases hold: answers_held
 
     def name_by_search(self, rule) -> None:
         """Named by ``rule`` (:func:`~conformance.analysis.naming.search`), the alternative leaving fewest fields
@@ -116,7 +120,8 @@ class Cluster:
                 "cases": len(self.cases), "case_ids": self.cases, "position": self.position,
                 "shrunk_from": self.shrunk_from, "steps": self.steps, "neighbours": self.neighbours,
                 "reach": self.reach, "advice": self.advice, "needs": self.needs, "decided_by": self.decided_by,
-                "rule": None if self.rule is None else self.rule.to_dict()}
+                "rule": None if self.rule is None else self.rule.to_dict(), "keeps": list(self.keeps),
+                "shrinking_limited": self.limited, "answers_held": self.common}
 
 
 def answer_text(values: dict, fields) -> str:
@@ -214,6 +219,43 @@ def common_shape(shapes: list[list[str]]) -> str:
                                  ", ".join(most)) if x) or "no shape in common"
 
 
+def _pair(c: "Cluster", cid: str, case_of: dict, engine_of: dict, fields: dict) -> tuple[str, str]:
+    return (answer_text(protocol.normalize(c.op, case_of[cid]["expected"], fields.get(c.op)), c.fields),
+            answer_text(engine_of[cid], c.fields))
+
+
+def _most_common_first(c: "Cluster", case_of: dict, engine_of: dict, fields: dict) -> str:
+    """The first case of a cluster whose answers (the spec's against the engine's) are its most common."""
+    pairs = [_pair(c, cid, case_of, engine_of, fields) for cid in c.cases]
+    top = Counter(pairs).most_common(1)[0][0]
+    return c.cases[pairs.index(top)]
+
+
+def answers_held(c: "Cluster", case_of: dict, engine_of: dict, fields: dict) -> dict:
+    """How many of a cluster's cases its shown answers (``spec`` against ``engine``, on its fields) hold for,
+    and the most common pair of answers with its count (issue 31, item 4: a headline true for 32 of 660
+    cases says so)."""
+    pairs = Counter(_pair(c, cid, case_of, engine_of, fields) for cid in c.cases)
+    (spec, engine), n = pairs.most_common(1)[0]
+    values = {k: Counter() for k in c.fields}   # each field's values, the spec's and the engine's
+    for cid in c.cases:
+        e = protocol.normalize(c.op, case_of[cid]["expected"], fields.get(c.op))
+        for k in c.fields:
+            values[k][(answer_text(e, (k,)), answer_text(engine_of[cid], (k,)))] += 1
+    varying = {k: [[s, g, m] for (s, g), m in v.most_common(4)] for k, v in values.items()
+               if v.most_common(1)[0][1] < HEADLINE * len(c.cases)}
+    return {"shown": pairs.get((c.spec, c.engine), 0), "spec": spec, "engine": engine, "cases": n,
+            "varying": varying}
+
+
+def every_part(shapes: list[list[str]]) -> tuple[str, ...]:
+    """The shape parts every position of a cluster has (what its signature says holds ``in every case``)."""
+    if not shapes:
+        return ()
+    common = set(shapes[0]).intersection(*shapes[1:])
+    return tuple(p for p in shapes[0] if p in common)
+
+
 def _same_suit(rules, inp, hand, lead) -> int:
     _, suit = _cls(rules, inp, lead[:1])
     if suit == "trump":
@@ -281,7 +323,7 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     for (op, wrong, clause), members in groups.items():
         kind = "reason_only" if wrong == ("reason",) else "cluster"
         out.append(Cluster(kind, ruleset, op, wrong, clause, common_shape([sh for _, sh in members]),
-                           [cid for cid, _ in members]))
+                           [cid for cid, _ in members], keeps=every_part([sh for _, sh in members])))
     out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
     out = out[:MAX_CLUSTERS]
     from conformance.analysis.naming import alike, characteristic, sample, search
@@ -327,6 +369,7 @@ def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     def merge(keep: Cluster, gone: Cluster) -> None:
         keep.cases = keep.cases + gone.cases
         keep.signature = common_shape([shapes[cid] for cid in keep.cases])
+        keep.keeps = every_part([shapes[cid] for cid in keep.cases])
         out.remove(gone)
 
     for c in sorted(out, key=lambda c: len(c.cases)):   # renamed into another's name, no rule fixing either
@@ -361,13 +404,15 @@ def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     return out
 
 
-def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...], op_fields=None) -> dict:
+def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...], op_fields=None,
+           keeps: tuple[str, ...] = ()) -> dict:
     """One cluster's first position shrunk through ``session`` and its neighbours asked: what :func:`describe`
     writes into the cluster (``position``, ``spec``, ``engine``: answers there, ``steps``, ``neighbours``).
     The same wherever it is computed: in this process or on a worker, with an engine of its own."""
     from conformance.analysis.shrinking import differing, needs, neighbours, shrink
     from conformance.generation.decisions import answer
-    position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields)
+    from conformance.analysis.shrinking import MAX_ROUNDS
+    position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields, keeps)
     near = neighbours(position)
     judged = [(what, p, answer(rules, op, p)) for what, p in near]
     judged = [(w, p, s) for w, p, s in judged if "error" not in s]
@@ -378,19 +423,20 @@ def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, 
         found.append({"change": what, "input": p, "spec": answer_text(s, wanted),
                       "engine": None if g is None else answer_text(g, wanted), "differs": bool(d)})
     return {"position": position, "spec": spec, "engine": engine, "steps": steps, "neighbours": found,
+            "limited": steps >= MAX_ROUNDS,
             "needs": needs(rules, session, ruleset, op, position, op_fields) if engine else []}
 
 
 def shrink_chunk(items: list[tuple], rules, engine: dict, fields: dict) -> list[dict | None]:
-    """On a worker: :func:`shrunk` for each ``(ruleset, op, input, wanted)`` of ``items`` through an engine
+    """On a worker: :func:`shrunk` for each ``(ruleset, op, input, wanted, keeps)`` of ``items`` through an engine
     of the worker's own (``engine``: :func:`~conformance.analysis.shrinking.engine_spec`), stopped at the
     end, whatever happens; None for each item when it cannot be started (the caller shrinks those itself)."""
     from conformance.analysis.shrinking import EngineSession, runner_of
     with EngineSession(runner_of(engine)) as session:
         if not session.alive:
             return [None] * len(items)
-        return [shrunk(rules, session, ruleset, op, inp, tuple(wanted), fields.get(op))
-                if session.alive else None for ruleset, op, inp, wanted in items]
+        return [shrunk(rules, session, ruleset, op, inp, tuple(wanted), fields.get(op), tuple(keeps))
+                if session.alive else None for ruleset, op, inp, wanted, keeps in items]
 
 
 SHRINK_CHUNK = 2      # clusters per chunk shrunk on a worker, each chunk with an engine of its own
@@ -492,28 +538,31 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
     order."""
     import time
     fields = fields or {}
-    for c in clusters:
-        first = case_of[c.cases[0]]
+    for c in clusters:   # shrunk from the first case giving its most common answers: the headline's
+        first = case_of[_most_common_first(c, case_of, engine_of, fields)]
         c.shrunk_from = first["id"]
         c.position = first["input"]
         c.spec = answer_text(protocol.normalize(c.op, first["expected"], fields.get(c.op)), c.fields)
         c.engine = answer_text(engine_of[first["id"]], c.fields)
+        c.common = answers_held(c, case_of, engine_of, fields)
     todo = clusters[:SHRUNK] if session is not None and session.alive else []
     n = len(todo)
     stopped = lambda: stop is not None and stop()   # noqa: E731
 
     def fill(c: Cluster, got: dict) -> None:
         c.position, c.steps, c.neighbours, c.needs = got["position"], got["steps"], got["neighbours"], got["needs"]
+        c.limited = got.get("limited", False)
         c.name_by_parts()
         engine = got["engine"] or engine_of[c.shrunk_from]
         c.spec, c.engine = answer_text(got["spec"], c.fields), answer_text(engine, c.fields)
+        c.common = answers_held(c, case_of, engine_of, fields)
 
     def here(i: int) -> None:
         c = todo[i]
         if progress is not None:
             progress(f"shrinking cluster {i + 1} of {n} through the engine")
         fill(c, shrunk(rules, session, c.ruleset, c.op, case_of[c.shrunk_from]["input"], c.fields,
-                       fields.get(c.op)))
+                       fields.get(c.op), c.keeps))
 
     can = executor is not None and getattr(session, "spec", None) is not None
     i = 0
@@ -548,7 +597,8 @@ def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill
     from concurrent.futures import FIRST_COMPLETED, wait
     from conformance.running.parallel import cut
     chunks = cut(rest, SHRINK_CHUNK)
-    items = [[(todo[j].ruleset, todo[j].op, case_of[todo[j].shrunk_from]["input"], todo[j].fields) for j in chunk]
+    items = [[(todo[j].ruleset, todo[j].op, case_of[todo[j].shrunk_from]["input"], todo[j].fields, todo[j].keeps)
+              for j in chunk]
              for chunk in chunks]
     futures = {executor.submit(shrink_chunk, its, rules, session.spec, fields): k for k, its in enumerate(items)}
     if progress is not None:

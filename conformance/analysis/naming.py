@@ -66,10 +66,11 @@ class Rule:
     def text(self) -> str:
         """``trick.ruff (ruff.structure: any_trumps): the engine agrees on 6 of 8 cases; winner still differs``."""
         how = "the engine agrees on every case asked" if self.fixes else \
+            f"the engine agrees on {self.agrees} of {self.asked} cases asked" if self.names and not self.left else \
             "the engine agrees on its one case, too little to tell a rule" if self.asked == 1 and self.agrees else \
             f"the engine agrees on every case asked, but it changes {round(100 * self.reach)} % of the passing " \
             "cases of their shape" if self.agrees == self.asked else \
-            f"the nearest change: the engine agrees on {self.agrees} of {self.asked} cases asked; " \
+            f"the engine agrees on {self.agrees} of {self.asked} cases asked; " \
             f"{', '.join(self.left)} still differ{'s' if len(self.left) == 1 else ''}"
         return f"{self.clause} ({self.value}): {how}"
 

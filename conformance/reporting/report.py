@@ -452,6 +452,9 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
     return out
 
 
+HEADLINE = 0.8   # the share of a cluster's cases its answers line must hold for, else the lines say how many
+
+
 def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     """One finding beyond the alternatives: what differs, where, the minimal position and its reach
     (``markdown``: the engine's text escaped, as every text of summary.md)."""
@@ -460,7 +463,7 @@ def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     label = f"{c.op}: {', '.join(c.fields)}"
     out = [f"{i}. **{text(label)}** ({what}; clause {md_code(c.clause)}) — {len(c.cases)} case(s)"
            if markdown else f"{i}. {showable(label)} ({what}) [{c.clause}] — {len(c.cases)} case(s)"]
-    decided = f"; decided by {c.decided_by}, the clause its cases are charged to" if c.decided_by and \
+    decided = f"; {c.decided_by} decides the field" if c.decided_by and \
         not c.needs else ""
     if c.rule is not None and c.rule.names:
         out.append(f"   rule:   {text(c.rule.text)}{decided}")
@@ -471,8 +474,16 @@ def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     out.append(f"   where:  {text(str(c.signature))}")
     out.append(f"   spec:   {text(str(c.spec))}")
     out.append(f"   engine: {text(str(c.engine))}")
+    common = getattr(c, "common", None)
+    if common and common["shown"] < HEADLINE * len(c.cases):
+        out.append(f"   (these answers hold for {common['shown']} of its {len(c.cases)} case(s))")
+        for k, rows in common.get("varying", {}).items():
+            shown = "; ".join(f"{s} against {g} in {m}" for s, g, m in rows)
+            out.append(f"   varies: {text(shown)}")
     if c.position is not None:
         shrunk = f", shrunk in {c.steps} step(s) from {c.shrunk_from}" if c.steps else f" ({c.shrunk_from})"
+        if getattr(c, "limited", False):
+            shrunk += ", stopped at the step limit (it may shrink further)"
         out.append(f"   minimal position{text(shrunk)}: {text(json.dumps(c.position, ensure_ascii=False))}")
     if c.reach:
         out.append(f"   reach:  {text(str(c.reach))}")

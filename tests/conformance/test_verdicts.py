@@ -78,3 +78,33 @@ def test_a_ruff_compared_wrongly_is_sent_to_the_rule_of_ruffing_with_the_nearest
     assert big["clause"] == "trick.ruff" and big["decided_by"] and big["decided_by"] != "trick.ruff"
     assert big["rule"] is not None and not big["rule"]["fixes"] and big["rule"]["fields_left"] == ["winner"]
     assert "no single setting fixes it" in r.stdout
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("engine, ops", [("ruff_first", "winner"), ("wrong_answers", "follow"),
+                                         ("trump_triple", "follow")])
+def test_headlines_hold_and_minimal_positions_keep_the_signature(tmp_path, engine, ops):
+    # item 4, as properties of the zoo's findings: the shape a signature says every case has holds for every
+    # case, and for the minimal position; the answers shown hold for 80 % of the cases or the report says how
+    # many they hold for (and how the others vary); the minimal position answers what the headline says; no
+    # position is left unminimised by a step limit
+    from reference_impl.rules import rules_for
+    from conformance.analysis.clusters import shape
+    r, report = conform(tmp_path, engine, ops)
+    rules = rules_for("r001")
+    inputs = {c["id"]: c["input"] for c in report["cases"] if "input" in c}
+    for c in report["clusters"]:
+        assert not c["shrinking_limited"]
+        for cid in c["case_ids"]:
+            assert set(c["keeps"]) <= set(shape(rules, c["op"], inputs[cid]))
+        assert set(c["keeps"]) <= set(shape(rules, c["op"], c["position"]))
+        held = c["answers_held"]
+        assert (held["spec"], held["engine"]) == (c["spec"], c["engine"])   # shrunk from the most common answers
+        assert held["shown"] == held["cases"]
+        if held["shown"] < 0.8 * c["cases"]:
+            assert f"(these answers hold for {held['shown']} of its {c['cases']} case(s))" in r.stdout
+            assert held["varying"]
+        assert held["shown"] >= max(m for rows in held["varying"].values() for *_, m in rows) if held["varying"] \
+            else held["shown"] >= 0.8 * c["cases"]
