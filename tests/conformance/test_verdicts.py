@@ -108,3 +108,34 @@ def test_headlines_hold_and_minimal_positions_keep_the_signature(tmp_path, engin
             assert held["varying"]
         assert held["shown"] >= max(m for rows in held["varying"].values() for *_, m in rows) if held["varying"] \
             else held["shown"] >= 0.8 * c["cases"]
+
+
+def test_a_flat_throw_penalty_is_one_finding_with_its_case_count(tmp_path):
+    # item 2: a flat 10-point penalty (per attempt, not per card thrown) is one finding, not a cluster per shape
+    r, report = conform(tmp_path, "flat_penalty", "lead")
+    [f] = report["findings"]
+    assert (f["feature"], f["clause"]) == ("throw.penalty_per", "lead.throw_fail")
+    assert f["cases"] == len(failing(report)) > 10 and report["clusters"] == [] and f["broken"] == 0
+
+
+def test_a_forgotten_reinforcement_is_named_by_the_rule_on_one_s_own_declaration(tmp_path):
+    # item 1: an overcall judged against the declaration before its reinforcement; the reference cites
+    # declare.overcall for every declaration, declare.own (reinforcing one's own) only where one reinforces
+    r, report = conform(tmp_path, "overcall_original", "declare")
+    found = report["findings"] + report["clusters"]
+    assert 1 <= len(found) <= 3
+    assert max(found, key=lambda f: f["cases"])["clause"] == "declare.own"
+
+
+def test_three_deviations_at_once_get_three_findings_each_named_right(tmp_path):
+    # item 2: k deviations, k findings
+    r, report = conform(tmp_path, "several", "lead,winner,follow", "r001", "flat_penalty", "ruff_first",
+                        "trump_triple")
+    [f] = report["findings"]
+    assert f["clause"] == "lead.throw_fail"
+    by_op = {}
+    for c in report["clusters"]:
+        by_op.setdefault(c["op"], []).append(c)
+    assert max(by_op["winner"], key=lambda c: c["cases"])["clause"] == "trick.ruff"
+    assert [c["clause"] for c in by_op["follow"]] == ["follow.triple"]
+    assert len(report["clusters"]) <= 3 and report["unexplained"] == []
