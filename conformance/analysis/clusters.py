@@ -27,6 +27,7 @@ from conformance.protocol import messages as protocol
 HEADLINE = 0.8        # the share of a cluster's cases its shown answers must hold for, else it says how many
 MAX_CLUSTERS = 12     # cluster findings per ruleset (the others stay unexplained)
 SHRUNK = 8            # clusters whose position is shrunk through the protocol (the largest first)
+CHARACTERISED = 3     # cases of a shape before the clause characterising them may name them
 CLAUSE_SAMPLE = 3     # cases per signature whose deciding clause is computed
 
 
@@ -309,11 +310,21 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         for cl in found:
             counter[cl] += len(members)
     groups: dict[tuple, list[tuple[str, list[str]]]] = {}
+    decided_by: dict[str, str] = {}        # case id -> the clause deciding it
     rewrites: dict[tuple, set[str]] = {}   # (op, wrong, clause) -> the answers rewritten (spec's -> engine's)
-    for key, members in shaped.items():   # each shape to the clause deciding most failures of its kind
-        op, wrong = key[:2]
+    from conformance.analysis.naming import alike, characteristic, sample, search
+    passing: dict[str, list] = {}
+    for p in passes:
+        passing.setdefault(p["op"], []).append(tuple(p.get("clauses", ())))
+    for key, members in shaped.items():   # each shape to the clause deciding most failures of its kind, or the
+        op, wrong = key[:2]               # clause characterising its cases when that one tells nothing of them
         clause = max(deciding[key], key=lambda cl: (weight[key[:2]][cl], -deciding[key].index(cl)))
+        decides = clause
+        if op not in constant and len(members) >= CHARACTERISED:   # a case or two characterise nothing
+            clause = characteristic(clause, [tuple(case.get("clauses", ())) for case, _, _ in members],
+                                    passing.get(op, []))
         for case, engine, sh in members:
+            decided_by[case["id"]] = decides
             groups.setdefault((op, wrong, clause), []).append((case["id"], sh))
             rewrites.setdefault((op, wrong, clause), set()).add(
                 "constant" if op in constant else _rewrite(op, wrong, case, engine, fields.get(op)))
@@ -322,28 +333,28 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     out: list[Cluster] = []
     for (op, wrong, clause), members in groups.items():
         kind = "reason_only" if wrong == ("reason",) else "cluster"
+        deciding_clause = Counter(decided_by[cid] for cid, _ in members).most_common(1)[0][0]
         out.append(Cluster(kind, ruleset, op, wrong, clause, common_shape([sh for _, sh in members]),
-                           [cid for cid, _ in members], keeps=every_part([sh for _, sh in members])))
+                           [cid for cid, _ in members], keeps=every_part([sh for _, sh in members]),
+                           decided_by="" if deciding_clause == clause else deciding_clause))
     out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
     out = out[:MAX_CLUSTERS]
-    from conformance.analysis.naming import alike, characteristic, sample, search
     engine_of = {case["id"]: (case, engine) for case, engine in unexplained}
     shapes = {case["id"]: sh for members in shaped.values() for case, _, sh in members}
-    passing = {}
-    for p in passes:
-        passing.setdefault(p["op"], []).append(tuple(p.get("clauses", ())))
 
     def name(c: Cluster) -> None:
         near = alike(rules, c.op, [shapes[cid] for cid in c.cases], passes)
         c.name_by_search(search(c.op, [engine_of[cid] for cid in sample(c.cases)], alts, fields.get(c.op), near))
-        if c.rule is None or not c.rule.names:   # beyond the language: the clause that characterises its cases
+        if (c.rule is None or not c.rule.names) and len(c.cases) >= CHARACTERISED:   # beyond the language: the
+            # clause that characterises its cases
             named = characteristic(c.clause, [tuple(engine_of[cid][0].get("clauses", ())) for cid in c.cases],
                                    passing.get(c.op, []))
             if named != c.clause:
                 c.decided_by, c.clause = c.decided_by or c.clause, named
+    alt_of = {a.id: a for a in alts}
     for c in out:
         name(c)
-    return _one_change_each(out, {a.id: a for a in alts}, engine_of, shapes, fields, name)
+    return _one_change_each(out, alt_of, engine_of, shapes, fields, name)
 
 
 def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict,
@@ -372,9 +383,14 @@ def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
         keep.keeps = every_part([shapes[cid] for cid in keep.cases])
         out.remove(gone)
 
+    def holds(big: Cluster, small: Cluster) -> bool:   # a case or two with the shape every case of big has
+        return len(small.cases) < CHARACTERISED <= len(big.cases) and bool(big.keeps) and \
+            all(set(big.keeps) <= set(shapes[cid]) for cid in small.cases)
+
     for c in sorted(out, key=lambda c: len(c.cases)):   # renamed into another's name, no rule fixing either
         twin = next((o for o in out if o is not c and len(o.cases) >= len(c.cases) and not fixed(o) and
-                     (o.op, o.fields, o.kind, o.clause) == (c.op, c.fields, c.kind, c.clause)), None)
+                     (o.op, o.fields, o.kind) == (c.op, c.fields, c.kind) and (o.clause == c.clause or holds(o, c))),
+                    None)
         if twin is not None and not fixed(c):
             merge(twin, c)
     merged = True

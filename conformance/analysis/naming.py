@@ -146,14 +146,16 @@ def alike(rules, op: str, shapes: list[list[str]], passes: list[dict], n: int = 
 
 
 CITED = 0.8        # the share of a cluster's cases that must cite a clause for it to characterise them
+HALF = 0.5         # a deciding clause cited by fewer of a cluster's cases than this share does not characterise them
 TELLING = 0.95     # a clause cited by this share of the passing cases of an operation tells nothing of a cluster
 
 
 def characteristic(clause: str, cited: list[tuple[str, ...]], passing: list[tuple[str, ...]]) -> str:
     """The clause characterising a cluster no alternative names (a deviation beyond the language): of the
     clauses the reference cites for at least :data:`CITED` of its cases (``cited``), the one the passing cases
-    of its operation (``passing``) cite least, when the cluster's deciding ``clause`` tells nothing (cited by
-    fewer of its cases, or by nearly every passing case) and that one is cited by fewer passes than it. A
+    of its operation (``passing``) cite least, when the cluster's deciding ``clause`` tells nothing of them:
+    cited by fewer than :data:`HALF` of its cases, or by fewer than :data:`CITED` of them or nearly every
+    passing case (:data:`TELLING`) while that one is cited by fewer passes than it. A
     ruff compared otherwise is decided by how tractors are shaped, yet every case of it cites the rule of
     ruffing, which few passing tricks do: the reader is sent there."""
     from collections import Counter
@@ -165,6 +167,6 @@ def characteristic(clause: str, cited: list[tuple[str, ...]], passing: list[tupl
     if mine[clause] >= CITED * len(cited) and share.get(clause, 1.0) < TELLING:
         return clause
     common = sorted((share[c], c) for c, k in mine.items() if k >= CITED * len(cited))
-    if common and common[0][0] < share.get(clause, 1.0 if mine[clause] >= CITED * len(cited) else 2.0):
+    if common and (mine[clause] < HALF * len(cited) or common[0][0] < share.get(clause, 1.0)):
         return common[0][1]
     return clause

@@ -139,3 +139,22 @@ def test_three_deviations_at_once_get_three_findings_each_named_right(tmp_path):
     assert max(by_op["winner"], key=lambda c: c["cases"])["clause"] == "trick.ruff"
     assert [c["clause"] for c in by_op["follow"]] == ["follow.triple"]
     assert len(report["clusters"]) <= 3 and report["unexplained"] == []
+
+
+def test_two_follow_bugs_are_two_findings_not_both_follow_suit(tmp_path):
+    # items 1 and 2: a trump-triple follow bug and jokers followed as a suit of their own, at once: two
+    # findings, one named by the triple's ladder, the other by follow.suit
+    r, report = conform(tmp_path, "several", "follow", "r001", "trump_triple", "joker_suit")
+    clauses = sorted(c["clause"] for c in report["clusters"])
+    assert clauses == ["follow.suit", "follow.triple"] and report["unexplained"] == []
+    triple = next(c for c in report["clusters"] if c["clause"] == "follow.triple")
+    assert "triple of trump led" in triple["keeps"]
+
+
+def test_a_cluster_mixing_a_ruff_bug_with_tie_bugs_is_split_by_the_clause_its_cases_share(tmp_path):
+    # item 2: three winner bugs deciding the same field at the same clause were one cluster; the ruffed throws
+    # share the rule of ruffing, which few passing tricks cite, and are a finding of their own
+    r, report = conform(tmp_path, "several", "winner", "r001", "tie_last", "level_suits", "ruff_first")
+    ruffs = [c for c in report["clusters"] if c["clause"] == "trick.ruff"]
+    assert len(ruffs) == 1 and "ruffed" in ruffs[0]["keeps"]
+    assert any(c["clause"] == "trump.order" and "ruffed" not in c["keeps"] for c in report["clusters"])
