@@ -6,8 +6,9 @@ answer. The alternatives of the spec (:mod:`conformance.generation.alternatives`
 what else each feature could have been. A *finding* is one feature — a
 setting, a reading, a follow ladder, the score table — with alternative
 values under which the reference gives the engine's answer on a set of
-failing cases, while breaking no case the engine passed. Findings are chosen
-greedily, the feature explaining most failures first; failures no single
+failing cases; alternatives are ranked by the failures they explain minus the passing cases they break
+(reported beside the finding), so one passing case does not veto a rule that explains hundreds. Findings are
+chosen greedily, the feature explaining most (net) failures first; failures no single
 feature explains are *unexplained*.
 
 Each failing case is *charged* to clauses:
@@ -58,13 +59,17 @@ class Finding:
     engine: list[str]                          # the alternatives that give the engine's answers
     cases: list[str] = field(default_factory=list)
     keys: tuple[str, ...] = ()                 # the features its alternatives change (a reading: several)
+    broken: list[str] = field(default_factory=list)   # passing cases (and failures an earlier finding
+                                                      # explained) whose answer it changes: explained minus
+                                                      # broken ranks the alternatives (issue 31, item 3)
     rivals: list = field(default_factory=list, repr=False, compare=False)  # other values explaining the same
     after: Rules | None = field(default=None, repr=False, compare=False)   # the reference with this finding
                                                                            # (and those before it) applied
 
     def to_dict(self) -> dict:
         return {"feature": self.feature, "clause": self.clause, "spec": self.spec, "engine": self.engine,
-                "cases": len(self.cases), "case_ids": self.cases}
+                "cases": len(self.cases), "case_ids": self.cases, "broken": len(self.broken),
+                "broken_ids": self.broken}
 
 
 @dataclass
@@ -107,8 +112,29 @@ def _judge_on(obs, on: Rules, cases: list[dict], engine_of: dict, fields: dict) 
                 moved.add(cid)
             elif not _agrees(got, case["expected"], op, fields.get(op)):
                 moved.add(cid)
-                wrong.add(cid)
+                if contradicts(op, got, case["expected"], engine_of[cid], fields.get(op)):
+                    wrong.add(cid)
     return hits, moved, wrong
+
+
+BROKEN_SHARE = 0.6   # passes an alternative may break per failure it explains beyond the first two
+
+
+def outweighs(explained: int, broken: int) -> bool:
+    """Whether an alternative explaining ``explained`` failures and breaking ``broken`` cases is still the
+    engine's reading: one passing case does not veto a rule that explains hundreds (issue 31, item 3), yet a
+    rule explaining two failures and breaking one pass is a coincidence."""
+    return broken == 0 and explained > 0 or broken <= BROKEN_SHARE * (explained - 2)
+
+
+def contradicts(op: str, other: dict, expected: dict, engine: dict, fields=None) -> bool:
+    """Whether ``other`` (an alternative's answer) changes a compared field of the spec's answer to a value the
+    engine does not give either: judged field by field, so an alternative that gives the engine's penalty on a
+    failed throw whose forced play differs for another reason is not contradicted by it (issue 31, item 3)."""
+    o, e = protocol.normalize(op, other, fields), protocol.normalize(op, expected, fields)
+    missing = object()
+    return any(o.get(k, missing) != e.get(k, missing) and o.get(k, missing) != engine.get(k, missing)
+               for k in (fields or protocol.COMPARED[op]))
 
 
 def _judge_alternatives(alts: list[Alternative], base: Rules, cases: list[dict], engine_of: dict,
@@ -144,10 +170,11 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
     A greedy search over sets of alternatives: findings are found one at a
     time, each on top of the ones before (an engine that differs in two
     features often fails a case only because of both). Each round takes the
-    alternative explaining most of the failures left, among those that
+    alternative explaining most of the failures left, net, among those that
 
-    * break no passing case, and no failure an earlier finding explained;
-    * are not contradicted: on at most :data:`CONTRADICTED` of the cases they
+    * explain more failures than they break cases (passing cases, and failures an earlier finding explained):
+      ranked by the difference, the broken cases kept beside the finding (``Finding.broken``);
+    * are not contradicted, field by field (:func:`contradicts`): on at most :data:`CONTRADICTED` of the cases they
       explain do they change another failing answer to a value the engine does
       not give either (a flat penalty is not "per blocked card" because one
       blocked card gives the same points);
@@ -184,11 +211,28 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         """(explained, moved, contradicted) among the failures left, for the rules ``on``."""
         return _judge_on(obs, on, [case_of[cid] for cid in sorted(left)], engine_of, fields)
 
+    given_up: set[str] = set()             # passes an earlier finding broke (reported beside it)
+
+    def broken_by(obs, on: Rules, limit: int | None = None) -> list[str]:
+        """The passes (and failures explained so far) whose answer ``on`` changes, among those of the operations
+        ``obs``; counting stops at ``limit``."""
+        out = []
+        for c in passes:
+            if c["op"] in obs and c["id"] not in given_up and \
+                    not _agrees(answer(on, c["op"], c["input"]), c["expected"], c["op"], fields.get(c["op"])):
+                out.append(c["id"])
+                if limit is not None and len(out) >= limit:
+                    return out
+        for cid in sorted(done):
+            if case_of[cid]["op"] in obs and not _agrees(answer(on, case_of[cid]["op"], case_of[cid]["input"]),
+                                                         engine_of[cid], case_of[cid]["op"], op_fields(cid)):
+                out.append(cid)
+                if limit is not None and len(out) >= limit:
+                    return out
+        return out
+
     def keeps(obs, on: Rules) -> bool:
-        return all(_agrees(answer(on, c["op"], c["input"]), c["expected"], c["op"], fields.get(c["op"]))
-                   for c in passes if c["op"] in obs) and \
-            all(_agrees(answer(on, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
-                        case_of[cid]["op"], op_fields(cid)) for cid in done if case_of[cid]["op"] in obs)
+        return not broken_by(obs, on, 1)
 
     def judge_pairs(pairs) -> list[tuple[set, set, set]]:
         """:func:`_judge_pairs` among the failures left, on ``base`` (as it is when asked)."""
@@ -232,22 +276,34 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
         if candidates is None:
             candidates = [alt for _, alt, *_ in scored]
         scored.sort(key=lambda t: (-t[0], t[1].id))
-        pick = next(((alt, on, hits) for _, alt, on, hits, _, wrong in scored
-                     if plausible(hits, wrong) and keeps(alt.observers, on)), None)
+        pick, top = None, 0   # ranked by failures explained minus passes broken (issue 31, item 3)
+        for n_hits, alt, on, hits, _, wrong in scored:
+            if n_hits <= top:
+                break         # sorted by failures explained: none after it can explain more net
+            if not plausible(hits, wrong):
+                continue
+            broken = broken_by(alt.observers, on, n_hits - top)
+            if n_hits - len(broken) > top and outweighs(n_hits, len(broken)):
+                pick, top = (alt, on, hits, broken), n_hits - len(broken)
         if pick is not None:
-            alt, on, covered = pick
+            alt, on, covered, lost = pick
             used = [alt]
             rows = {alt.row[:3]} if alt.row else set()
-            for _, other, _, _, _, _ in scored:  # other rows of the table (other kitty rows ...) that help too
-                if other.feature != alt.feature or other is alt or not other.row or other.row[:3] in rows:
+            for _, other, _, _, _, _ in scored:  # other rows of the tables (other kitty rows ...) that help too
+                if other is alt or not other.row or not alt.row or other.row[:3] in rows or \
+                        other.clause != alt.clause:
                     continue
                 more = other.on(on)
                 hits, _, wrong = judge(other.observers, more)
                 hits -= covered
-                if hits and plausible(hits, wrong - covered) and keeps(other.observers, more):
-                    used.append(other)
-                    rows.add(other.row[:3])
-                    on, covered = more, covered | hits
+                if hits and plausible(hits, wrong - covered):
+                    given_up.update(lost)
+                    broken = broken_by(other.observers, more, len(hits))
+                    given_up.difference_update(lost)
+                    if len(hits) > len(broken):   # another row of a table the finding reads otherwise
+                        used.append(other)
+                        rows.add(other.row[:3])
+                        on, covered, lost = more, covered | hits, lost + broken
             group = [(used, covered)]
         best = scored[0] if scored else None   # most explained, whether it keeps the passes or not
         pair = None
@@ -263,7 +319,9 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             (a, b), on, covered = pair
             alone = judge(a.observers, a.on(base))[0] & covered
             group = [([a], alone or covered), ([b], (covered - alone) or covered)]
+            lost = []
         base = on
+        given_up.update(c for c in lost if c not in engine_of)
         left -= covered
         together = {cid for cid in left
                     if _agrees(answer(base, case_of[cid]["op"], case_of[cid]["input"]), engine_of[cid],
@@ -275,6 +333,7 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
                 cases = cases | together
             chosen_features.add(used[0].feature)
             findings.append(_finding(rules, used, sorted(cases), base))
+            findings[-1].broken = sorted(lost)
     for f in findings:   # other values of the feature the suite cannot tell from the finding's
         if len(f.engine) != 1 or alts is None:
             continue
@@ -568,7 +627,7 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
                 say(f"analysing {ruleset}: clustering {len(a.unexplained)} unexplained failures")
             found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
                                        _alternatives(rules), fields, executor=ex, known=decided,
-                                       constant=a.constant)
+                                       constant=a.constant, passes=passes)
             try:
                 complete = clustering.describe(
                     rules, found, case_of, engine_of, session, fields,

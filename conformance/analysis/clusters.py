@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 
 from conformance.protocol import messages as protocol
 
+HEADLINE = 0.8        # the share of a cluster's cases its shown answers must hold for, else it says how many
 MAX_CLUSTERS = 12     # cluster findings per ruleset (the others stay unexplained)
 SHRUNK = 8            # clusters whose position is shrunk through the protocol (the largest first)
+CHARACTERISED = 3     # cases of a shape before the clause characterising them may name them
 CLAUSE_SAMPLE = 3     # cases per signature whose deciding clause is computed
 
 
@@ -49,6 +51,17 @@ class Cluster:
     needs: list[dict] = field(default_factory=list)        # the parts it needs: {"part", "clauses"}
     decided_by: str = ""             # the clause deciding its cases, when it is named by a part's rule instead
     not_shrunk: str = ""             # why its position is its first failing case's, not shrunk ("": shrunk)
+    rule: object = None              # the rule whose change makes the engine agree (a naming.Rule), or None
+    keeps: tuple[str, ...] = ()      # the shape parts every case has, which its minimal position keeps
+    limited: bool = False            # shrinking stopped at its step limit (the position may shrink further)
+    common: dict | None = None       # the answers its cases hold: answers_held
+
+    def name_by_search(self, rule) -> None:
+        """Named by ``rule`` (:func:`~conformance.analysis.naming.search`), the alternative leaving fewest fields
+        differing on its cases, when there is one: the rule the engine reads otherwise (issue 31, item 1)."""
+        self.rule = rule
+        if rule is not None and rule.names and rule.clause != self.clause:
+            self.decided_by, self.clause = self.decided_by or self.clause, rule.clause
 
     def name_by_parts(self) -> None:
         """Named by the rule the first part it needs brings in (:func:`~conformance.analysis.shrinking.needs`),
@@ -56,8 +69,10 @@ class Cluster:
         the rule it reads otherwise (an offender's own wrong declaration: declare.wrong, not the
         declare.first_hand that decides an ``ok``)."""
         brought = next((n["clauses"] for n in self.needs if n["clauses"]), [])
+        if self.rule is not None and self.rule.fixes:
+            return      # a change of one rule makes the engine agree: that rule names it
         if brought and self.clause not in brought:
-            self.decided_by, self.clause = self.clause, brought[0]
+            self.decided_by, self.clause = self.decided_by or self.clause, brought[0]
 
     @property
     def needs_text(self) -> str:
@@ -112,7 +127,9 @@ class Cluster:
                 "cases": len(self.cases), "case_ids": self.cases, "position": self.position,
                 "shrunk_from": self.shrunk_from, "steps": self.steps, "neighbours": self.neighbours,
                 "reach": self.reach, "advice": self.advice, "needs": self.needs, "decided_by": self.decided_by,
-                "shrunk": not self.not_shrunk, "not_shrunk": self.not_shrunk}
+                "shrunk": not self.not_shrunk, "not_shrunk": self.not_shrunk,
+                "rule": None if self.rule is None else self.rule.to_dict(), "keeps": list(self.keeps),
+                "shrinking_limited": self.limited, "answers_held": self.common}
 
 
 def answer_text(values: dict, fields) -> str:
@@ -210,6 +227,43 @@ def common_shape(shapes: list[list[str]]) -> str:
                                  ", ".join(most)) if x) or "no shape in common"
 
 
+def _pair(c: "Cluster", cid: str, case_of: dict, engine_of: dict, fields: dict) -> tuple[str, str]:
+    return (answer_text(protocol.normalize(c.op, case_of[cid]["expected"], fields.get(c.op)), c.fields),
+            answer_text(engine_of[cid], c.fields))
+
+
+def _most_common_first(c: "Cluster", case_of: dict, engine_of: dict, fields: dict) -> str:
+    """The first case of a cluster whose answers (the spec's against the engine's) are its most common."""
+    pairs = [_pair(c, cid, case_of, engine_of, fields) for cid in c.cases]
+    top = Counter(pairs).most_common(1)[0][0]
+    return c.cases[pairs.index(top)]
+
+
+def answers_held(c: "Cluster", case_of: dict, engine_of: dict, fields: dict) -> dict:
+    """How many of a cluster's cases its shown answers (``spec`` against ``engine``, on its fields) hold for,
+    and the most common pair of answers with its count (issue 31, item 4: a headline true for 32 of 660
+    cases says so)."""
+    pairs = Counter(_pair(c, cid, case_of, engine_of, fields) for cid in c.cases)
+    (spec, engine), n = pairs.most_common(1)[0]
+    values = {k: Counter() for k in c.fields}   # each field's values, the spec's and the engine's
+    for cid in c.cases:
+        e = protocol.normalize(c.op, case_of[cid]["expected"], fields.get(c.op))
+        for k in c.fields:
+            values[k][(answer_text(e, (k,)), answer_text(engine_of[cid], (k,)))] += 1
+    varying = {k: [[s, g, m] for (s, g), m in v.most_common(4)] for k, v in values.items()
+               if v.most_common(1)[0][1] < HEADLINE * len(c.cases)}
+    return {"shown": pairs.get((c.spec, c.engine), 0), "spec": spec, "engine": engine, "cases": n,
+            "varying": varying}
+
+
+def every_part(shapes: list[list[str]]) -> tuple[str, ...]:
+    """The shape parts every position of a cluster has (what its signature says holds ``in every case``)."""
+    if not shapes:
+        return ()
+    common = set(shapes[0]).intersection(*shapes[1:])
+    return tuple(p for p in shapes[0] if p in common)
+
+
 def _same_suit(rules, inp, hand, lead) -> int:
     _, suit = _cls(rules, inp, lead[:1])
     if suit == "trump":
@@ -221,14 +275,16 @@ def _same_suit(rules, inp, hand, lead) -> int:
 # --------------------------------------------------------------------------- clustering
 
 def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fields=None,
-            executor=None, known: dict | None = None, constant=()) -> list[Cluster]:
+            executor=None, known: dict | None = None, constant=(), passes=()) -> list[Cluster]:
     """The unexplained failures (case, the engine's normalised answer) of one ruleset, in clusters (largest
     first; at most :data:`MAX_CLUSTERS`): alike in operation, the fields answered otherwise and the deciding
     clause (computed for a few cases of each shape, the others of that shape taking the same, on
     ``executor`` when one is given; ``known``: case id -> the charge :func:`~conformance.analysis.charges.deciding`
     gives it with these ``alts``, read and filled in), each described by the shape its positions share. The
     failures of an operation in ``constant`` (the engine answers all its cases alike,
-    :func:`~conformance.analysis.attribution.constant_ops`) are one cluster."""
+    :func:`~conformance.analysis.attribution.constant_ops`) are one cluster. Each is named by the rule whose
+    change makes the engine agree (:func:`~conformance.analysis.naming.search`; ``passes``, the passing cases,
+    say which alternatives reach beyond the cluster)."""
     from conformance.analysis.charges import deciding_all
     fields = fields or {}
     shaped: dict[tuple, list[tuple[dict, list[str]]]] = {}
@@ -261,11 +317,21 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         for cl in found:
             counter[cl] += len(members)
     groups: dict[tuple, list[tuple[str, list[str]]]] = {}
+    decided_by: dict[str, str] = {}        # case id -> the clause deciding it
     rewrites: dict[tuple, set[str]] = {}   # (op, wrong, clause) -> the answers rewritten (spec's -> engine's)
-    for key, members in shaped.items():   # each shape to the clause deciding most failures of its kind
-        op, wrong = key[:2]
+    from conformance.analysis.naming import alike, characteristic, sample, search
+    passing: dict[str, list] = {}
+    for p in passes:
+        passing.setdefault(p["op"], []).append(tuple(p.get("clauses", ())))
+    for key, members in shaped.items():   # each shape to the clause deciding most failures of its kind, or the
+        op, wrong = key[:2]               # clause characterising its cases when that one tells nothing of them
         clause = max(deciding[key], key=lambda cl: (weight[key[:2]][cl], -deciding[key].index(cl)))
+        decides = clause
+        if op not in constant and len(members) >= CHARACTERISED:   # a case or two characterise nothing
+            clause = characteristic(clause, [tuple(case.get("clauses", ())) for case, _, _ in members],
+                                    passing.get(op, []))
         for case, engine, sh in members:
+            decided_by[case["id"]] = decides
             groups.setdefault((op, wrong, clause), []).append((case["id"], sh))
             rewrites.setdefault((op, wrong, clause), set()).add(
                 "constant" if op in constant else _rewrite(op, wrong, case, engine, fields.get(op)))
@@ -274,19 +340,102 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     out: list[Cluster] = []
     for (op, wrong, clause), members in groups.items():
         kind = "reason_only" if wrong == ("reason",) else "cluster"
+        deciding_clause = Counter(decided_by[cid] for cid, _ in members).most_common(1)[0][0]
         out.append(Cluster(kind, ruleset, op, wrong, clause, common_shape([sh for _, sh in members]),
-                           [cid for cid, _ in members]))
+                           [cid for cid, _ in members], keeps=every_part([sh for _, sh in members]),
+                           decided_by="" if deciding_clause == clause else deciding_clause))
     out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
-    return out[:MAX_CLUSTERS]
+    out = out[:MAX_CLUSTERS]
+    engine_of = {case["id"]: (case, engine) for case, engine in unexplained}
+    shapes = {case["id"]: sh for members in shaped.values() for case, _, sh in members}
+
+    def name(c: Cluster) -> None:
+        near = alike(rules, c.op, [shapes[cid] for cid in c.cases], passes)
+        c.name_by_search(search(c.op, [engine_of[cid] for cid in sample(c.cases)], alts, fields.get(c.op), near))
+        if (c.rule is None or not c.rule.names) and len(c.cases) >= CHARACTERISED:   # beyond the language: the
+            # clause that characterises its cases
+            named = characteristic(c.clause, [tuple(engine_of[cid][0].get("clauses", ())) for cid in c.cases],
+                                   passing.get(c.op, []))
+            if named != c.clause:
+                c.decided_by, c.clause = c.decided_by or c.clause, named
+    alt_of = {a.id: a for a in alts}
+    for c in out:
+        name(c)
+    return _one_change_each(out, alt_of, engine_of, shapes, fields, name)
 
 
-def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...], op_fields=None) -> dict:
+def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict,
+                     name) -> list[Cluster]:
+    """One deviation, one finding (issue 31, item 2): clusters of one operation and fields merged when one rule
+    change explains them: the same alternative makes the engine agree on each, or the rule that makes it agree
+    on a smaller one's cases agrees on a larger one's as often as that one's own nearest rule does (the
+    larger one is then the same deviation, reached through other clauses). Renamed by a search over the
+    merged cases."""
+    from conformance.analysis.naming import distance, sample
+    from conformance.generation.decisions import answer
+
+    def agreeing(alt, c: Cluster) -> int:
+        n = 0
+        for cid in sample(c.cases):
+            case, engine = engine_of[cid]
+            got = answer(alt.rules, c.op, case["input"])
+            n += "error" not in got and not distance(c.op, got, engine, fields.get(c.op) or protocol.COMPARED[c.op])
+        return n
+    def fixed(c: Cluster) -> bool:
+        return c.rule is not None and c.rule.fixes
+
+    def merge(keep: Cluster, gone: Cluster) -> None:
+        keep.cases = keep.cases + gone.cases
+        keep.signature = common_shape([shapes[cid] for cid in keep.cases])
+        keep.keeps = every_part([shapes[cid] for cid in keep.cases])
+        out.remove(gone)
+
+    def holds(big: Cluster, small: Cluster) -> bool:   # a case or two with the shape every case of big has
+        return len(small.cases) < CHARACTERISED <= len(big.cases) and bool(big.keeps) and \
+            all(set(big.keeps) <= set(shapes[cid]) for cid in small.cases)
+
+    for c in sorted(out, key=lambda c: len(c.cases)):   # renamed into another's name, no rule fixing either
+        twin = next((o for o in out if o is not c and len(o.cases) >= len(c.cases) and not fixed(o) and
+                     (o.op, o.fields, o.kind) == (c.op, c.fields, c.kind) and (o.clause == c.clause or holds(o, c))),
+                    None)
+        if twin is not None and not fixed(c):
+            merge(twin, c)
+    merged = True
+    while merged:
+        merged = False
+        for small in sorted(out, key=lambda c: len(c.cases)):
+            if small.rule is None or not small.rule.fixes or small.kind != "cluster":
+                continue
+            alt = alt_of.get(small.rule.alt)
+            for big in out:
+                if big is small or (big.op, big.fields, big.kind) != (small.op, small.fields, small.kind):
+                    continue
+                same = big.rule is not None and big.rule.alt == small.rule.alt
+                if not same and not (big.rule is None or not big.rule.fixes):
+                    continue
+                if same or (alt is not None and agreeing(alt, big) >= max(1, big.rule.agrees if big.rule else 1)):
+                    keep, gone = (big, small) if len(big.cases) >= len(small.cases) else (small, big)
+                    merge(keep, gone)
+                    keep.clause = keep.decided_by or keep.clause
+                    keep.decided_by = ""
+                    name(keep)
+                    merged = True
+                    break
+            if merged:
+                break
+    out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
+    return out
+
+
+def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...], op_fields=None,
+           keeps: tuple[str, ...] = ()) -> dict:
     """One cluster's first position shrunk through ``session`` and its neighbours asked: what :func:`describe`
     writes into the cluster (``position``, ``spec``, ``engine``: answers there, ``steps``, ``neighbours``).
     The same wherever it is computed: in this process or on a worker, with an engine of its own."""
     from conformance.analysis.shrinking import differing, needs, neighbours, shrink
     from conformance.generation.decisions import answer
-    position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields)
+    from conformance.analysis.shrinking import MAX_ROUNDS
+    position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields, keeps)
     near = neighbours(position)
     judged = [(what, p, answer(rules, op, p)) for what, p in near]
     judged = [(w, p, s) for w, p, s in judged if "error" not in s]
@@ -297,19 +446,20 @@ def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, 
         found.append({"change": what, "input": p, "spec": answer_text(s, wanted),
                       "engine": None if g is None else answer_text(g, wanted), "differs": bool(d)})
     return {"position": position, "spec": spec, "engine": engine, "steps": steps, "neighbours": found,
+            "limited": steps >= MAX_ROUNDS,
             "needs": needs(rules, session, ruleset, op, position, op_fields) if engine else []}
 
 
 def shrink_chunk(items: list[tuple], rules, engine: dict, fields: dict) -> list[dict | None]:
-    """On a worker: :func:`shrunk` for each ``(ruleset, op, input, wanted)`` of ``items`` through an engine
+    """On a worker: :func:`shrunk` for each ``(ruleset, op, input, wanted, keeps)`` of ``items`` through an engine
     of the worker's own (``engine``: :func:`~conformance.analysis.shrinking.engine_spec`), stopped at the
     end, whatever happens; None for each item when it cannot be started (the caller shrinks those itself)."""
     from conformance.analysis.shrinking import EngineSession, runner_of
     with EngineSession(runner_of(engine)) as session:
         if not session.alive:
             return [None] * len(items)
-        return [shrunk(rules, session, ruleset, op, inp, tuple(wanted), fields.get(op))
-                if session.alive else None for ruleset, op, inp, wanted in items]
+        return [shrunk(rules, session, ruleset, op, inp, tuple(wanted), fields.get(op), tuple(keeps))
+                if session.alive else None for ruleset, op, inp, wanted, keeps in items]
 
 
 # Why a cluster's position is its first failing case's (Cluster.not_shrunk), in the words of the reports.
@@ -414,13 +564,14 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
     order."""
     import time
     fields = fields or {}
-    for c in clusters:
-        first = case_of[c.cases[0]]
+    for c in clusters:   # shrunk from the first case giving its most common answers: the headline's
+        first = case_of[_most_common_first(c, case_of, engine_of, fields)]
         c.shrunk_from = first["id"]
         c.position = first["input"]
         c.spec = answer_text(protocol.normalize(c.op, first["expected"], fields.get(c.op)), c.fields)
         c.engine = answer_text(engine_of[first["id"]], c.fields)
         c.not_shrunk = NOT_SHRUNK["no_engine"]
+        c.common = answers_held(c, case_of, engine_of, fields)
     todo = clusters[:SHRUNK] if session is not None and session.alive else []
     for c in clusters[SHRUNK:] if todo else ():
         c.not_shrunk = NOT_SHRUNK["beyond"]
@@ -432,16 +583,18 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
     def fill(c: Cluster, got: dict) -> None:
         c.not_shrunk = ""
         c.position, c.steps, c.neighbours, c.needs = got["position"], got["steps"], got["neighbours"], got["needs"]
+        c.limited = got.get("limited", False)
         c.name_by_parts()
         engine = got["engine"] or engine_of[c.shrunk_from]
         c.spec, c.engine = answer_text(got["spec"], c.fields), answer_text(engine, c.fields)
+        c.common = answers_held(c, case_of, engine_of, fields)
 
     def here(i: int) -> None:
         c = todo[i]
         if progress is not None:
             progress(f"shrinking cluster {i + 1} of {n} through the engine")
         fill(c, shrunk(rules, session, c.ruleset, c.op, case_of[c.shrunk_from]["input"], c.fields,
-                       fields.get(c.op)))
+                       fields.get(c.op), c.keeps))
 
     can = executor is not None and getattr(session, "spec", None) is not None
     i = 0
@@ -479,7 +632,8 @@ def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill
     from concurrent.futures import FIRST_COMPLETED, wait
     from conformance.running.parallel import cut
     chunks = cut(rest, SHRINK_CHUNK)
-    items = [[(todo[j].ruleset, todo[j].op, case_of[todo[j].shrunk_from]["input"], todo[j].fields) for j in chunk]
+    items = [[(todo[j].ruleset, todo[j].op, case_of[todo[j].shrunk_from]["input"], todo[j].fields, todo[j].keeps)
+              for j in chunk]
              for chunk in chunks]
     futures = {executor.submit(shrink_chunk, its, rules, session.spec, fields): k for k, its in enumerate(items)}
     if progress is not None:

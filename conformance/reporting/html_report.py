@@ -209,6 +209,8 @@ def _cluster_html(c) -> str:
     parts = [f"<li><code>{_e(c.op)}: {_e(', '.join(c.fields))}</code> ({what}; <code>{_e(c.clause)}</code>) — "
              f"{len(c.cases)} case(s) with {_e(c.signature)}: the spec answers {_e(c.spec)}, the engine "
              f"{_e(c.engine)}"]
+    if c.rule is not None:
+        parts.append(f"<br>rule: {_e(c.rule.text)}")
     if c.position is not None:
         parts.append(f"<br>{_e(c.position_label)}: <code>{_e(json.dumps(c.position, ensure_ascii=False))}</code>")
     if c.reach:
@@ -241,7 +243,8 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW, docs_url
         out.append("<ul>" + "".join(
             f"<li><code>{_e(f.feature)}</code> ({_finding_clause(f, r, docs_url)}): "
             + (f"the spec says {_e(f.spec)}; " if f.spec else "")
-            + f"the engine reads it as {_e('; '.join(f.engine))} — {len(f.cases)} case(s)</li>"
+            + f"the engine reads it as {_e('; '.join(f.engine))} — {len(f.cases)} case(s)"
+            + (f"; it changes {len(f.broken)} passing case(s)" if f.broken else "") + "</li>"
             for f in r.findings) + "</ul>")
     clusters = list(getattr(r, "clusters", []))
     if clusters:

@@ -452,6 +452,10 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
         out.append(f"{i}. **{f.feature}** (clause `{f.clause}`) — {len(f.cases)} case(s)" if markdown else head)
         out.append(showable(f"   spec:   {f.spec}"))
         out.append(showable(f"   engine: {'; '.join(f.engine)}"))
+        if f.broken:
+            shown = ", ".join(f.broken[:3]) + (f" and {len(f.broken) - 3} more" if len(f.broken) > 3 else "")
+            out.append(showable(f"   breaks: {len(f.broken)} passing case(s) ({shown}): it explains "
+                                f"{len(f.cases)} failure(s), {len(f.cases) - len(f.broken)} net"))
         if f.cases and f.cases[0] in where:
             drawn = draw_case(*where[f.cases[0]], result.report_dir)
             out += [""] + [f"   {line}" for line in md_block(drawn)] + [""] if markdown else \
@@ -467,6 +471,9 @@ def findings_lines(result: RunResult, markdown: bool = False) -> list[str]:
     return out
 
 
+HEADLINE = 0.8   # the share of a cluster's cases its answers line must hold for, else the lines say how many
+
+
 def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     """One finding beyond the alternatives: what differs, where, the minimal position and its reach
     (``markdown``: the engine's text escaped, as every text of summary.md)."""
@@ -475,11 +482,27 @@ def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     label = f"{c.op}: {', '.join(c.fields)}"
     out = [f"{i}. **{text(label)}** ({what}; clause {md_code(c.clause)}) — {len(c.cases)} case(s)"
            if markdown else f"{i}. {showable(label)} ({what}) [{c.clause}] — {len(c.cases)} case(s)"]
+    decided = f"; {c.decided_by} decides the field" if c.decided_by and \
+        not c.needs else ""
+    if c.rule is not None and c.rule.names:
+        out.append(f"   rule:   {text(c.rule.text)}{decided}")
+    elif c.rule is not None:
+        out.append(f"   rule:   no single setting fixes it; the nearest is {text(c.rule.text)}{decided}")
+    elif c.kind == "cluster":
+        out.append(f"   rule:   no single setting fixes it, nor brings the engine's answers nearer{decided}")
     out.append(f"   where:  {text(str(c.signature))}")
     out.append(f"   spec:   {text(str(c.spec))}")
     out.append(f"   engine: {text(str(c.engine))}")
+    common = getattr(c, "common", None)
+    if common and common["shown"] < HEADLINE * len(c.cases):
+        out.append(f"   (these answers hold for {common['shown']} of its {len(c.cases)} case(s))")
+        for k, rows in common.get("varying", {}).items():
+            shown = "; ".join(f"{s} against {g} in {m}" for s, g, m in rows)
+            out.append(f"   varies: {text(shown)}")
     if c.position is not None:
         shrunk = f", shrunk in {c.steps} step(s) from {c.shrunk_from}" if c.steps else f" ({c.shrunk_from})"
+        if getattr(c, "limited", False):
+            shrunk += ", stopped at the step limit (it may shrink further)"
         out.append(f"   {c.position_label}{text(shrunk)}: {text(json.dumps(c.position, ensure_ascii=False))}")
     if c.reach:
         out.append(f"   reach:  {text(str(c.reach))}")
