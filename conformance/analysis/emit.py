@@ -50,10 +50,13 @@ def observe(command: str, ruleset: str, ops: list[str], timeout: float = 10.0, *
 def explained(final: Rules, verdict) -> bool:
     """Whether the findings (``final``: the reference with every finding applied) already give the engine's
     answer on each position the verdict rests on: the reading it names is then not the engine's, only what
-    another difference looks like on those positions (a file overriding it would be no fixpoint)."""
+    another difference looks like on those positions (a file overriding it would be no fixpoint). Each position
+    is compared on the fields the clause decides there, as the verdict was."""
+    from conformance.analysis.fingerprint import same
     from conformance.generation.decisions import answer
     asked = [e for e in verdict.evidence if "skipped" not in e["engine"]]
-    return bool(asked) and all(answer(final, e["op"], e["input"]) == e["engine"] for e in asked)
+    return bool(asked) and all(same(answer(final, e["op"], e["input"]), e["engine"], set(e.get("fields", ())))
+                               for e in asked)
 
 
 def _clause_rules(clause: m.Clause, reading: str | None) -> list[m.Rule]:
@@ -99,7 +102,8 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
         what = list(seen_as.get(clause_id, []))
         if v:
             reasons.insert(0, f"reading {v.followed[0]}: the engine agreed with it, not with {v.chosen}, "
-                              f"on all {v.positions} position(s) that tell the readings apart")
+                              + (f"on {v.agreeing} of the {v.positions} positions" if v.majority
+                                 else f"on all {v.positions} position(s)") + " that tell the readings apart")
             what.insert(0, f"the engine follows the reading {v.followed[0]}")
         because = quote("; ".join(reasons) or "seen in the engine's answers")
         reason = quote("; ".join(what) or "the engine's answers differ from the spec's here")
