@@ -77,7 +77,7 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     import re
     from pathlib import Path
 
-    from conformance.analysis.emit import emit_text, observe
+    from conformance.analysis.emit import emit_text, observe, on_same_positions, summary
     from conformance.running import supervise
     from reference_impl.rules import load_file
     name = args.name or re.sub(r"\W", "_", Path(args.emit).stem) or "seen"
@@ -95,8 +95,6 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     except OSError as e:
         print(f"tractor fingerprint: cannot write {args.emit}: {e.strerror or e}", file=sys.stderr)
         return 2
-    load_file(args.emit)   # what it wrote must check (a SpecError otherwise, located in the file)
-    failing = sum(1 for o in result.outcomes if o.status == "fail")
-    print(f"\nwrote {args.emit}: ruleset {name} extends {rules.name}, {len(result.findings)} finding(s) of "
-          f"{failing} failing case(s), {len(result.unexplained)} unexplained")
+    emitted = load_file(args.emit)   # what it wrote must check (a SpecError otherwise, located in the file)
+    print("\n" + "\n".join(summary(args.emit, name, rules, text, result, on_same_positions(result, emitted))))
     return 0
