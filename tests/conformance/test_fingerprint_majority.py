@@ -90,3 +90,16 @@ def test_two_of_three_positions_are_no_clear_majority(readings):
     engine = _OddOnce(load_file(JUNCTIONS_FLAT), POSITIONS[0][1])
     v = _judge(engine, "r000", "tractor.junctions", readings, "as_listed", _cases(readings, POSITIONS[:3]))
     assert v.followed == [] and v.verdict == "none of them" and not departs(v)
+
+
+@pytest.mark.parametrize("name", ["r000", "r001", "r003"])
+def test_every_reading_of_the_spec_reaches_the_fingerprint(name):
+    """No hand-kept list: every executable reading of every clause with several (a reading added to spec/
+    included) is probed, and the suite's alternatives hold the flip to each reading the ruleset does not choose,
+    whose aimed scenarios the search for positions starts from."""
+    from conformance.analysis.fingerprint import _executable, reading_flips
+    rules = rules_for(name)
+    table, flips = reading_rulesets(rules.checked), reading_flips(rules)
+    spec = {c.id: {r.name for r in _executable(c)} for c in rules.checked.clauses if len(_executable(c)) >= 2}
+    assert spec and {c: set(v) for c, v in table.items()} == spec
+    assert {c: set(flips.get(c, ())) for c in spec} == {c: v - {rules.checked.choices[c]} for c, v in spec.items()}
