@@ -56,6 +56,8 @@ def run(args) -> int:
             mismatches += 1
         print(f"{v.clause:26} {v.chosen:20} {v.verdict:22} {v.positions:>9}{mark}")
     for v in verdicts:
+        for note in v.notes() if v.positions and not v.unobserved else ():   # the positions beside the verdict
+            print(f"  {note}")
         if v.context:   # judged again among the engine's other departures (see fingerprint.in_context)
             print(f"  {v.clause}: judged with the engine's other readings chosen ("
                   + ", ".join(f"{c} {r}" for c, r in v.context.items()) + ")")

@@ -70,6 +70,28 @@ class Verdict:
             return "none of them"
         return "any of " + ", ".join(self.followed)
 
+    def notes(self) -> list[str]:
+        """What the evidence shows beyond the verdict, one line each: the positions where the engine agrees
+        with no reading (beside a majority, or following none), and those where it gives a reading's answer
+        on the fields the clause decides and differs in fields only other clauses decide."""
+        out = []
+        for key in ("differs", "differs_elsewhere"):
+            seen = [e[key] for e in self.evidence if key in e]
+            if not seen:
+                continue
+            reading = seen[0]["reading"]
+            fields = ", ".join(sorted({f for d in seen for f in d["fields"]}))
+            clauses = ", ".join(dict.fromkeys(c for d in seen for c in d["clauses"]))
+            if key == "differs":
+                out.append(f"{self.clause}: on {len(seen)} of {self.positions} position(s) the engine agrees with "
+                           f"no reading; it differs from {reading} in {fields}"
+                           + (f" (other clauses cited there: {clauses})" if clauses else ""))
+            else:
+                out.append(f"{self.clause}: on {len(seen)} of {self.positions} position(s) the engine answers as "
+                           f"{reading} on what the clause decides, and differs in {fields}, which every reading "
+                           "answers alike" + (f" (other clauses cited there: {clauses})" if clauses else ""))
+        return out
+
 
 def reading_rulesets(checked: CheckedRuleset, sources: dict[str, str] | None = None) -> dict[str, dict[str, Rules]]:
     """For each clause with several executable readings: reading name -> the ruleset choosing it."""
@@ -405,7 +427,8 @@ def _elsewhere(e: dict, rules: Rules, clause: str, reading: str) -> None:
     if not off:
         return
     cites = [c for c in judged(rules, e["op"], e["input"])[1] if c != clause]
-    e["differs_elsewhere" if not set(off) & set(e["fields"]) else "differs"] = {"fields": off, "clauses": cites}
+    e["differs_elsewhere" if not set(off) & set(e["fields"]) else "differs"] = {"reading": reading, "fields": off,
+                                                                                "clauses": cites}
 
 
 def departs(v: Verdict) -> bool:

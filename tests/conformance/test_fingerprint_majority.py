@@ -59,6 +59,9 @@ def test_a_difference_in_a_field_other_clauses_decide_does_not_hide_the_reading(
     assert v.followed == ["with_off_level_ace"] and v.positions == 4 and not v.majority and departs(v)
     assert last["differs_elsewhere"]["fields"] == ["penalty"] and "lead.throw" in last["differs_elsewhere"]["clauses"]
     assert "tractor.junctions" not in last["differs_elsewhere"]["clauses"]
+    assert v.notes() == ["tractor.junctions: on 1 of 4 position(s) the engine answers as with_off_level_ace on what "
+                         "the clause decides, and differs in penalty, which every reading answers alike (other clauses "
+                         "cited there: " + ", ".join(last["differs_elsewhere"]["clauses"]) + ")"]
 
 
 class _OddOnce(InProcessEngine):
@@ -84,6 +87,8 @@ def test_a_reading_followed_on_three_of_four_positions_is_the_verdict_with_the_f
     assert v.followed == ["with_off_level_ace"] and v.agreeing == 3 and v.majority and departs(v)
     assert v.verdict == "with_off_level_ace (3 of 4)"
     assert v.evidence[0]["agrees_with"] == [] and v.evidence[0]["differs"]["fields"] == ["components", "kind"]
+    assert v.notes()[0].startswith("tractor.junctions: on 1 of 4 position(s) the engine agrees with no reading; it "
+                                   "differs from with_off_level_ace in components, kind")
 
 
 def test_two_of_three_positions_are_no_clear_majority(readings):
