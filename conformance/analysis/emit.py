@@ -13,7 +13,11 @@ cannot tell apart (:func:`conformance.analysis.attribution.settle_rivals`). Clau
 engine was never asked about (unobserved) are left as the ruleset has them.
 
 A conformance run against the emitted file then fails only on the failures no
-alternative expresses (the clusters and the unexplained).
+alternative expresses (the clusters and the unexplained). :func:`on_same_positions`
+judges the run's positions again by the emitted file, with the answers the
+engine gave, and :func:`summary` says what the file changes on them (and,
+plainly, when it overrides nothing). A conform run against the file asks the
+same random positions (:func:`conformance.generation.cases.draw_root`).
 """
 from __future__ import annotations
 

@@ -212,3 +212,22 @@ def test_an_emitted_file_that_overrides_nothing_says_so(tmp_path):
     assert "0 unexplained" not in r.stdout
     text = emitted.read_text(encoding="utf-8")
     assert "this\n# file overrides nothing" in text and not re.search(r"^  override", text, re.M)
+
+
+def test_a_reading_seen_through_another_difference_is_emitted_and_the_file_explains_every_failure(tmp_path):
+    """Issue 31, item 6: the real engines' case. An engine chaining the off-suit level pair to the trump A pair
+    (r000's tractor.junctions read as with_off_level_ace) and fining a failed throw per card thrown: the
+    fingerprint names the reading though the engine's refused throws differ in their penalty (lead.throw's
+    field), and the emitted file states both, so that on the run's positions no failure stays."""
+    from .test_fingerprint_majority import JUNCTIONS_FLAT
+    engine = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(JUNCTIONS_FLAT),
+                         "--as", "r000"])
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", engine, "--ruleset", "r000", "--emit", str(emitted), timeout=900)
+    assert r.returncode == 0, r.stderr
+    row = next(line for line in r.stdout.splitlines() if line.startswith("tractor.junctions "))
+    assert row.split()[2] == "with_off_level_ace", row
+    before, after = _same_positions(r.stdout, "r000")
+    assert before > 0 and after == 0, r.stdout[-2000:]
+    text = emitted.read_text(encoding="utf-8")
+    assert "set throw.penalty_per = card_thrown" in text and "[off_level, trump_suit]" in text
