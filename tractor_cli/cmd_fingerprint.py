@@ -115,6 +115,8 @@ def run(args) -> int:
             mismatches += 1
         print(f"{v.clause:26} {v.chosen:20} {v.verdict:22} {v.positions:>9}{mark}")
     for v in verdicts:
+        for note in v.notes() if v.positions and not v.unobserved else ():   # the positions beside the verdict
+            print(f"  {note}")
         if v.context:   # judged again among the engine's other departures (see fingerprint.in_context)
             print(f"  {v.clause}: judged with the engine's other readings chosen ("
                   + ", ".join(f"{c} {r}" for c, r in v.context.items()) + ")")
@@ -135,7 +137,7 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     """Run the seeded suite (listed operations only), and write what the engine follows as a ruleset."""
     from pathlib import Path
 
-    from conformance.analysis.emit import emit_text, observe
+    from conformance.analysis.emit import emit_text, observe, on_same_positions, summary
     from conformance.running import supervise
     from reference_impl.rules import load_file
     from tractor_dsl.files import write_file
@@ -152,8 +154,6 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     except OSError as e:
         print(f"tractor fingerprint: cannot write {args.emit}: {e.strerror or e}", file=sys.stderr)
         return 2
-    load_file(args.emit)   # what it wrote must check (a SpecError otherwise, located in the file)
-    failing = sum(1 for o in result.outcomes if o.status == "fail")
-    print(f"\nwrote {args.emit}: ruleset {name} extends {rules.name}, {len(result.findings)} finding(s) of "
-          f"{failing} failing case(s), {len(result.unexplained)} unexplained")
+    emitted = load_file(args.emit)   # what it wrote must check (a SpecError otherwise, located in the file)
+    print("\n" + "\n".join(summary(args.emit, name, rules, text, result, on_same_positions(result, emitted))))
     return 0

@@ -13,9 +13,15 @@ cannot tell apart (:func:`conformance.analysis.attribution.settle_rivals`). Clau
 engine was never asked about (unobserved) are left as the ruleset has them.
 
 A conformance run against the emitted file then fails only on the failures no
-alternative expresses (the clusters and the unexplained).
+alternative expresses (the clusters and the unexplained). :func:`on_same_positions`
+judges the run's positions again by the emitted file, with the answers the
+engine gave, and :func:`summary` says what the file changes on them (and,
+plainly, when it overrides nothing). A conform run against the file asks the
+same random positions (:func:`conformance.generation.cases.draw_root`).
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from reference_impl.rules import Rules
 from tractor_dsl import model as m
@@ -50,10 +56,13 @@ def observe(command: str, ruleset: str, ops: list[str], timeout: float = 10.0, *
 def explained(final: Rules, verdict) -> bool:
     """Whether the findings (``final``: the reference with every finding applied) already give the engine's
     answer on each position the verdict rests on: the reading it names is then not the engine's, only what
-    another difference looks like on those positions (a file overriding it would be no fixpoint)."""
+    another difference looks like on those positions (a file overriding it would be no fixpoint). Each position
+    is compared on the fields the clause decides there, as the verdict was."""
+    from conformance.analysis.fingerprint import same
     from conformance.generation.decisions import answer
     asked = [e for e in verdict.evidence if "skipped" not in e["engine"]]
-    return bool(asked) and all(answer(final, e["op"], e["input"]) == e["engine"] for e in asked)
+    return bool(asked) and all(same(answer(final, e["op"], e["input"]), e["engine"], set(e.get("fields", ())))
+                               for e in asked)
 
 
 def _clause_rules(clause: m.Clause, reading: str | None) -> list[m.Rule]:
@@ -88,7 +97,10 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
                 if not v.unobserved and v.positions and len(v.followed) == 1 and v.followed[0] != v.chosen
                 and (v.clause in changed or not explained(final, v))}
     lines = [f"# Written by `tractor fingerprint --emit`: what {engine} is seen to do, as a ruleset",
-             f"# extending {rules.name}. Each override's reason says what is seen, its because the evidence.", "",
+             f"# extending {rules.name}. Each override's reason says what is seen, its because the evidence.",
+             *([f"# The engine matched {rules.name} on every reading and alternative value the suite tries: this",
+                f"# file overrides nothing. Failures it has beyond them stay failures against this file."]
+               if not changed and not followed else []), "",
              f"ruleset {name} extends {rules.name} {{",
              f"  title {quote(f'{rules.name} as {engine} plays it')}"]
     for clause_id in sorted(set(changed) | set(followed), key=lambda c: [x.id for x in checked.clauses].index(c)):
@@ -99,7 +111,8 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
         what = list(seen_as.get(clause_id, []))
         if v:
             reasons.insert(0, f"reading {v.followed[0]}: the engine agreed with it, not with {v.chosen}, "
-                              f"on all {v.positions} position(s) that tell the readings apart")
+                              + (f"on {v.agreeing} of the {v.positions} positions" if v.majority
+                                 else f"on all {v.positions} position(s)") + " that tell the readings apart")
             what.insert(0, f"the engine follows the reading {v.followed[0]}")
         because = quote("; ".join(reasons) or "seen in the engine's answers")
         reason = quote("; ".join(what) or "the engine's answers differ from the spec's here")
@@ -158,3 +171,83 @@ def _source(key: str, value, text: str) -> str:
     if isinstance(t, ListType) and isinstance(t.item, CardType) and value:
         return "[" + ", ".join(f"{{ rank: {rank}, suit: {suit} }}" for rank, suit in value) + "]"
     return text
+
+
+@dataclass
+class Compared:
+    """A run's positions judged twice: by the ruleset run, and by the file emitted from it (the same positions,
+    the engine's same answers: no engine is asked again)."""
+
+    positions: int                                  # the cases the engine answered (passed or failed)
+    before: list[str] = field(default_factory=list)  # failing against the ruleset run
+    after: list[str] = field(default_factory=list)   # failing against the emitted file
+    refused: int = 0                                 # of ``after``: positions the emitted file cannot hold
+
+    @property
+    def fixed(self) -> int:
+        return len(set(self.before) - set(self.after))
+
+    @property
+    def broken(self) -> int:
+        return len(set(self.after) - set(self.before))
+
+
+def on_same_positions(result, emitted: Rules) -> Compared:
+    """The cases of ``result`` judged again by ``emitted``: each answer the engine gave (a passing case's is
+    the expected one, on the fields the engine answers) against the emitted ruleset's answer there."""
+    from conformance.generation.cases import make_case
+    from conformance.protocol.engine import InputError
+    from conformance.protocol import messages as protocol
+    runner = getattr(result, "runner", None)
+    fields = getattr(runner, "fields", None) or (protocol.declared_fields(result.handshake) if result.handshake
+                                                 else {})
+    out = Compared(0)
+    for case, outcome in zip(result.cases, result.outcomes):
+        if outcome is None or outcome.status not in ("pass", "fail"):
+            continue
+        out.positions += 1
+        if outcome.status == "fail":
+            out.before.append(case["id"])
+        answer = case["expected"] if outcome.status == "pass" else outcome.answer
+        try:
+            expected = make_case(emitted.name, case["op"], case["input"], (), emitted)["expected"]
+        except InputError:
+            out.after.append(case["id"])
+            out.refused += 1
+            continue
+        if not isinstance(answer, dict) or not protocol.agrees(case["op"], expected, answer, fields.get(case["op"])):
+            out.after.append(case["id"])   # an answer kept cut short (too long to keep) counts as failing
+    return out
+
+
+def overrides(text: str) -> int:
+    """The overrides an emitted ruleset's text holds."""
+    import re
+    return len(re.findall(r"^  override ", text, re.M))
+
+
+def summary(path: str, name: str, rules: Rules, text: str, result, compared: Compared) -> list[str]:
+    """What ``tractor fingerprint --emit`` says of the file it wrote: what it holds (said plainly when it
+    overrides nothing), the failures on the run's positions before and after, and what stays failing."""
+    n = overrides(text)
+    if n:
+        lines = [f"wrote {path}: ruleset {name} extends {rules.name}, {n} override(s) from "
+                 f"{len(result.findings)} finding(s) and the readings the engine follows"]
+    else:
+        lines = [f"wrote {path}: the engine matched {rules.name} on every reading and alternative value the suite "
+                 f"tries; the emitted file only extends {rules.name}: it overrides nothing"]
+    lines.append(f"on the same {compared.positions:,} positions of the seeded suite: {len(compared.before):,} "
+                 f"failure(s) against {rules.name}, {len(compared.after):,} against {name}"
+                 + (f" ({compared.fixed:,} fixed, {compared.broken:,} newly failing)" if compared.before else ""))
+    if compared.after:
+        left = set(compared.after)
+        clustered = {c for cl in getattr(result, "clusters", ()) for c in cl.cases} & left
+        found = {c for f in result.findings for c in f.cases} & left - clustered
+        unexplained = left - clustered - found
+        parts = [f"{len(clustered):,} in clusters beyond the alternatives" if clustered else "",
+                 f"{len(found):,} in findings the file could not state" if found else "",
+                 f"{len(unexplained):,} explained by nothing" if unexplained else "",
+                 f"{compared.refused:,} position(s) {name} cannot hold" if compared.refused else ""]
+        lines.append(f"{len(compared.after):,} failure(s) stay against {name}, which no reading or alternative value "
+                     "the suite tries explains: " + ", ".join(p for p in parts if p))
+    return lines

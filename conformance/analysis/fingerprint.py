@@ -4,9 +4,15 @@ For every clause of a ruleset that declares several readings, the ruleset is
 re-checked once per reading (``override CLAUSE choose READING``). Positions
 are searched (with :mod:`conformance.generation.strategies`) on which the readings
 answer differently; the engine is asked those positions, and it *follows* a
-reading when its answers agree with that reading's on every one of them. It
-may follow none (its own rule), or agree with several when no position
-separates them.
+reading when its answers agree with that reading's on every one of them, or
+on a clear majority of them (:data:`MAJORITY`). It may follow none (its own
+rule), or agree with several when no position separates them.
+
+Only the fields the clause decides on a position are compared: those on
+which the readings' answers differ there. A field every reading answers
+alike is decided by other clauses; an engine differing there (a throw's
+penalty, when the clause decides which cards are blocked) departs from those
+clauses, not from this one, and the evidence names them.
 """
 from __future__ import annotations
 
@@ -26,18 +32,31 @@ from conformance.generation.alternatives import Alternative, OBSERVERS, UNOBSERV
 from conformance.generation.suite import Engine, InProcessEngine
 
 
+# A reading is followed by a clear majority of a clause's positions when the engine agrees with it on at least
+# 75 % of the positions it answered and on strictly more of them than with any other reading (3 of 4 positions,
+# the default; never 1 of 2). The positions where it does not agree are listed with the clauses that decide them.
+MAJORITY = 0.75
+
+
 @dataclass
 class Verdict:
     clause: str
     readings: tuple[str, ...]
     chosen: str                        # the ruleset's own choice
-    followed: list[str]                # readings whose answers the engine matched on every position
-    positions: int                     # discriminating positions asked
+    followed: list[str]                # readings whose answers the engine matched on every position (or the one
+                                       # it matched on a clear majority of them, see MAJORITY)
+    positions: int                     # discriminating positions asked (and answered)
     evidence: list[dict] = field(default_factory=list)   # per position: op, input, answers by reading, engine's
 
     unobserved: bool = False           # probed only through operations the engine does not answer
     context: dict[str, str] = field(default_factory=dict)  # the engine's other readings the positions were
                                                            # judged with (clause -> reading), see in_context
+    agreeing: int | None = None        # the positions the one reading followed agrees on (None: all of them)
+
+    @property
+    def majority(self) -> bool:
+        """Whether the one reading followed is followed on a clear majority of the positions, not on all."""
+        return self.agreeing is not None and self.agreeing < self.positions
 
     @property
     def verdict(self) -> str:
@@ -46,10 +65,32 @@ class Verdict:
         if not self.positions:
             return "undecided (no position separates the readings)"
         if len(self.followed) == 1:
-            return self.followed[0]
+            return self.followed[0] + (f" ({self.agreeing} of {self.positions})" if self.majority else "")
         if not self.followed:
             return "none of them"
         return "any of " + ", ".join(self.followed)
+
+    def notes(self) -> list[str]:
+        """What the evidence shows beyond the verdict, one line each: the positions where the engine agrees
+        with no reading (beside a majority, or following none), and those where it gives a reading's answer
+        on the fields the clause decides and differs in fields only other clauses decide."""
+        out = []
+        for key in ("differs", "differs_elsewhere"):
+            seen = [e[key] for e in self.evidence if key in e]
+            if not seen:
+                continue
+            reading = seen[0]["reading"]
+            fields = ", ".join(sorted({f for d in seen for f in d["fields"]}))
+            clauses = ", ".join(dict.fromkeys(c for d in seen for c in d["clauses"]))
+            if key == "differs":
+                out.append(f"{self.clause}: on {len(seen)} of {self.positions} position(s) the engine agrees with "
+                           f"no reading; it differs from {reading} in {fields}"
+                           + (f" (other clauses cited there: {clauses})" if clauses else ""))
+            else:
+                out.append(f"{self.clause}: on {len(seen)} of {self.positions} position(s) the engine answers as "
+                           f"{reading} on what the clause decides, and differs in {fields}, which every reading "
+                           "answers alike" + (f" (other clauses cited there: {clauses})" if clauses else ""))
+        return out
 
 
 def reading_rulesets(checked: CheckedRuleset, sources: dict[str, str] | None = None) -> dict[str, dict[str, Rules]]:
@@ -314,9 +355,12 @@ def fingerprint(engine: Engine, checked: CheckedRuleset, wanted: int = 4, seed: 
 
 def _judge(engine: Engine, ruleset: str, clause: str, variants: dict[str, Rules], chosen: str, cases: list[dict],
            context: dict[str, str] | None = None) -> Verdict:
-    """The engine asked the positions ``cases``: the readings whose answers it gave on every one."""
-    followed = set(variants)
+    """The engine asked the positions ``cases``: the readings whose answers it gave on every one, compared on
+    the fields the clause decides there (:func:`decided_fields`); else the reading it gave on a clear majority
+    of them (:data:`MAJORITY`). Each position's evidence names the fields compared and, where the engine
+    differs elsewhere or from the reading followed, the fields and the clauses that decide them."""
     evidence = []
+    agreeing: dict[str, int] = dict.fromkeys(variants, 0)
     answered = 0
     for case in cases:
         status, got = engine.ask(case["op"], ruleset, case["input"])
@@ -325,11 +369,66 @@ def _judge(engine: Engine, ruleset: str, clause: str, variants: dict[str, Rules]
             evidence.append({**case, "engine": answer, "agrees_with": []})
             continue
         answered += 1
-        agree = {name for name, a in case["answers"].items() if a == answer}
-        followed &= agree
-        evidence.append({**case, "engine": answer, "agrees_with": sorted(agree)})
-    return Verdict(clause, tuple(variants), chosen, sorted(followed) if answered else sorted(variants), answered,
-                   evidence, unobserved=bool(cases) and not answered, context=dict(context or {}))
+        fields = decided_fields(case["answers"])
+        agree = {name for name, a in case["answers"].items() if same(a, answer, fields)}
+        for name in agree:
+            agreeing[name] += 1
+        evidence.append({**case, "engine": answer, "agrees_with": sorted(agree), "fields": sorted(fields)})
+    if not answered:
+        return Verdict(clause, tuple(variants), chosen, sorted(variants), 0, evidence, unobserved=bool(cases),
+                       context=dict(context or {}))
+    followed = sorted(r for r, n in agreeing.items() if n == answered)
+    most = None
+    if not followed:
+        best = max(agreeing, key=lambda r: agreeing[r])
+        if agreeing[best] >= MAJORITY * answered and all(n < agreeing[best] for r, n in agreeing.items() if r != best):
+            followed, most = [best], agreeing[best]
+    for e in evidence:   # what the engine answers beyond the reading it follows (or the spec's, following none)
+        if "fields" in e:
+            _elsewhere(e, variants[followed[0] if len(followed) == 1 else chosen], clause,
+                       followed[0] if len(followed) == 1 else chosen)
+    return Verdict(clause, tuple(variants), chosen, followed, answered, evidence,
+                   context=dict(context or {}), agreeing=most)
+
+
+_ABSENT = object()
+
+
+def _comparable(answer: dict) -> dict:
+    """An answer as the fingerprint compares it: an error is an error, whatever its message says."""
+    return {"errored": True} if "errored" in answer or "error" in answer else answer
+
+
+def decided_fields(answers: dict[str, dict]) -> set[str]:
+    """The fields on which the readings' answers to one position differ: what the clause decides there
+    (every field, when the readings differ in whether the position is refused)."""
+    shown = [_comparable(a) for a in answers.values()]
+    keys = set().union(*shown) if shown else set()
+    return {k for k in keys if len({repr(a.get(k, _ABSENT)) for a in shown}) > 1}
+
+
+def same(reading: dict, engine: dict, fields: set[str]) -> bool:
+    """Whether the engine's answer is the reading's on ``fields`` (the whole answer when there are none)."""
+    a, b = _comparable(reading), _comparable(engine)
+    if "errored" in a or "errored" in b or not fields:
+        return a == b
+    return all(a.get(k, _ABSENT) == b.get(k, _ABSENT) for k in fields)
+
+
+def _elsewhere(e: dict, rules: Rules, clause: str, reading: str) -> None:
+    """Mark on the evidence ``e`` the fields where the engine differs from ``reading`` (whose ``rules`` give
+    its answer) and the other clauses the reference cites deciding the position: the engine's difference is
+    theirs (``differs_elsewhere``) when the fields are outside those the clause decides there."""
+    from conformance.generation.decisions import judged
+    mine, engine = _comparable(e["answers"][reading]), _comparable(e["engine"])
+    if "errored" in mine or "errored" in engine:
+        return
+    off = sorted(k for k in set(mine) | set(engine) if mine.get(k, _ABSENT) != engine.get(k, _ABSENT))
+    if not off:
+        return
+    cites = [c for c in judged(rules, e["op"], e["input"])[1] if c != clause]
+    e["differs_elsewhere" if not set(off) & set(e["fields"]) else "differs"] = {"reading": reading, "fields": off,
+                                                                                "clauses": cites}
 
 
 def departs(v: Verdict) -> bool:

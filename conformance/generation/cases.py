@@ -13,7 +13,11 @@ the same position has the same id whatever produced it.
 1. the decision positions of :mod:`conformance.generation.decisions` — every rung,
    band edge and kitty row decided, every alternative of the spec told apart;
 2. random positions of every scenario of :mod:`conformance.generation.positions`
-   (dealt hands among them) up to :data:`DEFAULT_COUNTS` per operation.
+   (dealt hands among them) up to :data:`DEFAULT_COUNTS` per operation. A
+   ruleset of the library (bundled or of the house-rule catalogue) draws its
+   own, seeded by its name; a user's file draws those of the nearest library
+   ruleset it extends (:func:`draw_root`), judged by the file, so that a file
+   and the file ``tractor fingerprint --emit`` writes from it share them.
 
 The suite of seed 0 is exported as the test vectors (conformance/vectors/):
 for a bundled ruleset the default run reads them instead of generating, and
@@ -95,11 +99,57 @@ def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
                                                              if x not in by_op[p.op][cid].get("decides", []))
         else:
             by_op[p.op][cid] = make_case(ruleset, p.op, p.input, p.decides, rules)
+    root = draw_root(rules)
     for op in wanted:
         n = counts if isinstance(counts, int) else (counts or DEFAULT_COUNTS).get(op, DEFAULT_COUNTS[op])
+        if root is not None:   # the ancestor's random positions, drawn as it draws them, judged by this ruleset
+            n -= _inherited(by_op[op], ruleset, rules, root, op, seed, n)
         for inp in random_positions(rules, op, seed, n, exclude=set(by_op[op])):
             by_op[op][case_id(ruleset, op, inp)] = make_case(ruleset, op, inp, (), rules)
     return [case for op in wanted for case in by_op[op].values()]
+
+
+def draw_root(rules):
+    """The ruleset whose random positions ``rules`` draws, when not its own: for a user's file, the nearest
+    ruleset of the library (bundled or of the catalogue) it extends; None for a ruleset of the library (its
+    positions, and so the bundled vectors, are drawn as they always were), one that extends none, or one whose
+    cards differ from its ancestor's (another pack, other cards removed, another kitty or deal: the ancestor's
+    positions would hold cards it does not have)."""
+    from reference_impl.rules import bundled_library, rules_for
+    library = bundled_library().rulesets
+    own = library.get(rules.name)
+    if own is not None and own.file == rules.checked.file:
+        return None
+    root = next((rules_for(name) for name in rules.checked.lineage[1:] if name in library), None)
+    if root is None or _cards(root) != _cards(rules):
+        return None
+    return root
+
+
+def _cards(rules) -> dict:
+    """The settings that say which cards there are and how they are dealt (not what they score)."""
+    return {k: v for k, v in rules.checked.values.items()
+            if k.startswith(("equipment.", "deal.")) and k != "equipment.points"}
+
+
+def _inherited(cases: dict[str, dict], ruleset: str, rules, root, op: str, seed: int, n: int) -> int:
+    """Add to ``cases`` (id -> case) the ``n`` random positions ``root`` draws for ``op``, judged by ``rules``,
+    but those already there and those ``rules`` cannot hold (another deck, another kitty); how many it added."""
+    from conformance.protocol.engine import InputError
+    added = 0
+    decided: set[str] = set()   # the ancestor's decision positions, which its own random draw passes over
+    if seed == VECTOR_SEED and (VECTOR_DIR / root.name / f"{op}.jsonl").is_file():
+        decided = {c["id"] for c in read_vector_file(VECTOR_DIR / root.name / f"{op}.jsonl") if c.get("decides")}
+    for inp in random_positions(root, op, seed, n, exclude=decided):
+        cid = case_id(ruleset, op, inp)
+        if cid in cases:
+            continue
+        try:
+            cases[cid] = make_case(ruleset, op, inp, (), rules)
+        except InputError:
+            continue
+        added += 1
+    return added
 
 
 def random_positions(rules, op: str, seed: int, n: int, exclude: set[str] = frozenset()) -> Iterator[dict]:

@@ -85,3 +85,35 @@ def test_a_bundled_suite_at_other_counts_takes_its_decision_positions_from_the_v
     the two equal)."""
     from conformance.generation.cases import generate, suite
     assert suite("r000", ["classify", "result"], 0, 20) == generate("r000", ["classify", "result"], 0, 20)
+
+
+def test_a_users_file_draws_the_random_positions_of_the_ruleset_it_extends(tmp_path):
+    """Issue 31, item 6: the file `tractor fingerprint --emit` writes extends the ruleset fingerprinted; a conform
+    run against it must ask the positions the run against that ruleset asked. Its random positions are the
+    ancestor's (the same inputs as r003's vectors' random ones), judged by the file (its follow ladder differs)."""
+    from pathlib import Path
+
+    from conformance.generation.cases import draw_root
+    from reference_impl.rules import load_file
+    mutant = load_file(Path(__file__).parent / "rulesets" / "mutant_r003.tractor")
+    assert draw_root(mutant).name == "r003" and draw_root(rules_for("r003")) is None
+    mine = generate("mutant_r003", ["follow", "hand"], decisions=False)
+    theirs = [c for c in vector_cases(rulesets=["r003"], ops=["follow", "hand"]) if not c.get("decides")]
+    assert [(c["op"], c["input"]) for c in mine] == [(c["op"], c["input"]) for c in theirs]
+    assert all(c["ruleset"] == "mutant_r003" and c["id"].startswith("mutant_r003:") for c in mine)
+    assert any(m["expected"] != t["expected"] for m, t in zip(mine, theirs))   # judged by the file, not by r003
+
+
+def test_a_users_file_with_other_cards_draws_its_own_positions(tmp_path):
+    """A file whose cards differ from its ancestor's (V05: two 3s of clubs out, a kitty of 6) cannot hold the
+    ancestor's positions: it draws its own, seeded by its name."""
+    from conformance.generation.cases import draw_root
+    from reference_impl.rules import load_file
+    from tractor_dsl.bundled import default_spec_dir
+    text = (default_spec_dir() / "variants" / "v05_kitty_with_cards_removed.tractor").read_text(encoding="utf-8")
+    own = tmp_path / "house.tractor"
+    own.write_text(text.replace("ruleset v05_kitty_with_cards_removed extends", "ruleset house extends"), "utf-8")
+    house = load_file(own)
+    assert draw_root(house) is None
+    dealt = [c["input"] for c in generate("house", ["deal"], counts=6, decisions=False)]
+    assert dealt == list(random_positions(house, "deal", 0, 6)) != list(random_positions(rules_for("r000"), "deal", 0, 6))

@@ -10,14 +10,24 @@ from pathlib import Path
 import pytest
 
 from .conftest import cli, faux
-from .test_findings import CHANGED, MUTANT_ENGINE
+from .test_findings import CHANGED, MUTANT, MUTANT_ENGINE
+
+ENGINES = Path(__file__).parent / "engines"
+
+
+def _same_positions(stdout: str, ruleset: str, name: str = "seen") -> tuple[int, int]:
+    """The failures fingerprint --emit reports on the run's positions: against ``ruleset``, against the file."""
+    m = re.search(rf"on the same [\d,]+ positions of the seeded suite: ([\d,]+) failure\(s\) against {ruleset}, "
+                  rf"([\d,]+) against {name}", stdout)
+    assert m, stdout[-2000:]
+    return int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))
 
 
 def test_emit_then_conform_against_the_emitted_file_passes(tmp_path):
     emitted = tmp_path / "seen.tractor"
     r = cli("fingerprint", "--engine", MUTANT_ENGINE, "--ruleset", "r003", "--positions", "2", "--emit", str(emitted))
     assert r.returncode == 0, r.stderr
-    assert "3 finding(s)" in r.stdout and "0 unexplained" in r.stdout
+    assert "3 override(s) from 3 finding(s)" in r.stdout and _same_positions(r.stdout, "r003")[1] == 0
     text = emitted.read_text(encoding="utf-8")
     assert "ruleset seen extends r003" in text
     overridden = re.findall(r"^  override (\S+)", text, re.M)
@@ -101,7 +111,7 @@ def test_an_engine_following_a_house_rule_seen_only_on_whole_hands_is_emitted_wi
     """Issue 19: the jack rule (V67) and the banker needing the last trick (V68) are alternatives of the suite,
     seen on whole hands; an engine playing r000 with one of them is emitted with that setting, and nothing else."""
     own, emitted, r = _emit_house_rule_as_r000(tmp_path, name)
-    assert "0 unexplained" in r.stdout
+    assert _same_positions(r.stdout, "r000")[1] == 0
     out = emitted.read_text(encoding="utf-8")
     assert line in out, out
     assert len(re.findall(r"^  override ", out, re.M)) == 1
@@ -120,7 +130,7 @@ def test_an_engine_following_a_house_rule_of_the_deal_is_emitted_with_it(tmp_pat
     nothing else. (The V05 engine cannot answer r000's kitties of 8: those cases are errored, not failures.)"""
     from reference_impl.rules import load_file
     own, emitted, r = _emit_house_rule_as_r000(tmp_path, name)
-    assert "1 finding(s)" in r.stdout and "0 unexplained" in r.stdout
+    assert "from 1 finding(s)" in r.stdout and _same_positions(r.stdout, "r000")[1] == 0
     out = emitted.read_text(encoding="utf-8")
     for line in lines:
         assert line in out, out
@@ -147,8 +157,77 @@ def test_an_engine_dealing_every_card_against_v05_is_emitted_without_the_removed
     r = cli("fingerprint", "--engine", engine, "--ruleset", str(v05) if given == "path" else v05.stem,
             "--positions", "1", "--jobs", "1", "--emit", str(emitted), timeout=900)
     assert r.returncode == 0, r.stderr
-    assert "1 finding(s)" in r.stdout and "0 unexplained" in r.stdout
+    assert "from 1 finding(s)" in r.stdout and _same_positions(r.stdout, "v05_kitty_with_cards_removed")[1] == 0
     out = emitted.read_text(encoding="utf-8")
     assert "set equipment.kitty_size = 8" in out and "set equipment.removed" not in out, out
     seen = load_file(emitted)
     assert seen.kitty_size == 8 and not seen.get("equipment.removed")
+
+
+def _failing(report: Path) -> dict[str, bool]:
+    """A conform report's cases by position (the id after the ruleset's name: op and the input's hash), failing
+    or not."""
+    cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
+    return {c["id"].split(":", 1)[1]: c["status"] == "fail" for c in cases}
+
+
+def test_fingerprint_emit_then_conform_on_the_same_positions_leaves_at_most_half_the_failures(tmp_path):
+    """Issue 31, item 6 (done when): an engine with three differences a rule file states (mutant_r003's) and one
+    it cannot (a tie of equal plays won by the last: the wrapper tie_last). fingerprint --emit writes the three;
+    its report of the run's positions, judged again by the file, and a conform run against the file, on the
+    positions both runs ask, leave at most half the failures, and those left are the tie's."""
+    engine = shlex.join([sys.executable, str(ENGINES / "mutant_ties.py"), str(MUTANT), "r003"])
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", engine, "--ruleset", "r003", "--positions", "1", "--emit", str(emitted),
+            timeout=900)
+    assert r.returncode == 0, r.stderr
+    before, after = _same_positions(r.stdout, "r003")
+    assert before > 0 and after <= before / 2, r.stdout[-2000:]
+    assert re.search(rf"{after} failure\(s\) stay against seen, .*{after} in clusters beyond the alternatives",
+                     r.stdout), r.stdout[-2000:]
+    r0 = cli("conform", "--engine", engine, "--ruleset", "r003", "--report", str(tmp_path / "r003"), timeout=900)
+    r1 = cli("conform", "--engine", engine.replace(" r003", " seen"), "--ruleset", str(emitted),
+             "--report", str(tmp_path / "seen"), timeout=900)
+    assert r0.returncode == 1 and r1.returncode == 1   # the tie stays a failure
+    was, now = _failing(tmp_path / "r003" / "report.json"), _failing(tmp_path / "seen" / "report.json")
+    same = set(was) & set(now)
+    assert len(same) >= 2000   # the file draws r003's random positions (2,054 of them)
+    assert sum(was[k] for k in same) > 0 and sum(now[k] for k in same) <= sum(was[k] for k in same) / 2
+    assert sum(was.values()) == before   # the run fingerprint --emit reported is the conform run's
+    report = json.loads((tmp_path / "seen" / "report.json").read_text(encoding="utf-8"))
+    assert report["findings"] == [] and all(c["op"] == "winner" for c in report["clusters"])   # the tie's
+
+
+def test_an_emitted_file_that_overrides_nothing_says_so(tmp_path):
+    """An engine whose one difference no reading or alternative value expresses (a tie won by the last play):
+    the emitted file overrides nothing, and both the terminal and the file say so; its failures stay failures
+    against the file, and are counted so, not as '0 unexplained'."""
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", shlex.join([sys.executable, str(ENGINES / "tie_last.py")]),
+            "--ruleset", "r003", "--positions", "1", "--emit", str(emitted), timeout=900)
+    assert r.returncode == 0, r.stderr
+    assert "the emitted file only extends r003: it overrides nothing" in r.stdout
+    before, after = _same_positions(r.stdout, "r003")
+    assert before == after > 0 and f"{after} failure(s) stay against seen" in r.stdout
+    assert "0 unexplained" not in r.stdout
+    text = emitted.read_text(encoding="utf-8")
+    assert "this\n# file overrides nothing" in text and not re.search(r"^  override", text, re.M)
+
+
+def test_a_reading_seen_through_another_difference_is_emitted_and_the_file_explains_every_failure(tmp_path):
+    """Issue 31, item 6: the real engines' case. An engine chaining the off-suit level pair to the trump A pair
+    (r000's tractor.junctions read as with_off_level_ace) and fining a failed throw per card thrown: the
+    fingerprint names the reading though the engine's refused throws differ in their penalty (lead.throw's
+    field), and the emitted file states both, so that on the run's positions no failure stays."""
+    from .test_fingerprint_majority import JUNCTIONS_FLAT
+    engine = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(JUNCTIONS_FLAT),
+                         "--as", "r000"])
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", engine, "--ruleset", "r000", "--emit", str(emitted), timeout=900)
+    assert r.returncode == 0, r.stderr
+    row = next(line for line in r.stdout.splitlines() if line.startswith("tractor.junctions "))
+    assert row.split()[2] == "with_off_level_ace", row
+    before, after = _same_positions(r.stdout, "r000")
+    assert before > 0 and after == 0, r.stdout[-2000:]
+    text = emitted.read_text(encoding="utf-8")
+    assert "set throw.penalty_per = card_thrown" in text and "[off_level, trump_suit]" in text
