@@ -337,7 +337,10 @@ def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,
       player ``bank.first_hand_undeclared`` names;
     * ``redeal``: the cards are dealt again at the same level;
     * ``smothered`` (憋死): redeal with ``declare.smothered_banker`` as banker, at
-      the level ``declare.smothered_level`` names.
+      the level ``declare.smothered_level`` names;
+    * ``no_trump`` (H01): the hand is played at the banker's level without a
+      trump suit (in the first hand the banker ``bank.first_hand_undeclared``
+      names); no kitty card is turned.
     """
     trace = Trace()
     if banker_level == NO_TRUMP_LEVEL:   # V66: the hand is no-trump by its level; no fallback applies
@@ -353,6 +356,13 @@ def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,
                         "nobody declared: redeal")
     if fallback == "first_level_card":
         return _first_level_card(rules, kitty, first_hand, banker_level, trace)
+    if fallback == "no_trump":   # H01: the hand is played without a trump suit, the kitty turned for nothing
+        first_banker = None
+        if first_hand:
+            trace.add(rules.clause("bank.first_hand_undeclared"))
+            first_banker = rules["bank.first_hand_undeclared"]
+        return Judgment(Undeclared(NO_TRUMP, False, None if first_hand else "banker", "banker", banker_level, None,
+                                   first_banker), trace.tuple(), "ok", "nobody declared: the hand has no trump suit")
     if fallback == "smothered":
         trace.add(rules.clause("declare.smothered_banker"), rules.clause("declare.smothered_level"))
         side = "banker" if rules["declare.smothered_banker"] == "same_banker" else "attackers"

@@ -220,13 +220,16 @@ PARAMS: tuple[Param, ...] = (
           "Whether an overcall also moves the bank (反主反庄)."),
     Param("declare.first_hand_banker", EnumType("first_declarer", "last_declarer"),
           "Who is banker in the first hand (抢庄)."),
-    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal", "first_level_card"),
-          "No declaration in the first hand: trump from the kitty (declare.kitty_card), a redeal, or "
+    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal", "first_level_card", "no_trump"),
+          "No declaration in the first hand: trump from the kitty (declare.kitty_card), a redeal, "
           "'first_level_card' - the kitty is turned card by card and the first level card names its suit, else "
-          "the highest card turned does (the first of equals; only jokers: no trump)."),
-    Param("declare.fallback_later", EnumType("kitty_card", "smothered", "redeal", "first_level_card"),
+          "the highest card turned does (the first of equals; only jokers: no trump) - or 'no_trump' (H01, 无人亮主"
+          "打无主): the hand is played at its level without a trump suit (the jokers, the level cards and any "
+          "fixed trumps are trump), the banker the player bank.first_hand_undeclared names."),
+    Param("declare.fallback_later", EnumType("kitty_card", "smothered", "redeal", "first_level_card", "no_trump"),
           "No declaration in later hands: trump from the kitty, a smothered banker (憋死), a redeal at the same "
-          "level with the same banker, or the first level card turned from the kitty (as for the first hand)."),
+          "level with the same banker, the first level card turned from the kitty (as for the first hand), or "
+          "'no_trump' (H01): the same banker plays the hand at his level without a trump suit."),
     Param("declare.kitty_card", IntType(1, 20), "Which kitty card (counted from the first) names trump."),
     Param("declare.kitty_skip_jokers", BoolType(), "Whether a joker turned from the kitty is skipped."),
     Param("declare.kitty_joker", EnumType("no_trump", "next_card"),

@@ -331,10 +331,14 @@ def alternatives(rules: Rules) -> list[Alternative]:
         out.append(Alternative(f"A{len(out) + 1:03d}", clause, feature, description, changes, rules, obs, aimed,
                                row))
 
+    later: list[tuple[str, str, Any]] = []   # values the language gained after the ids were fixed: added last
     for name, value in sorted(checked.values.items()):
         if name.startswith(UNOBSERVED_PREFIXES) or name in UNVARIED or name in COUPLED_WITH:
             continue
         for label, new in setting_values(name, value, checked.values):
+            if new in LATER_VALUES.get(name, ()):
+                later.append((name, label, new))
+                continue
             row = None
             if isinstance(new, _Row):
                 new, row = new.table, new.row
@@ -354,9 +358,22 @@ def alternatives(rules: Rules) -> list[Alternative]:
             ladder = (unit_shape(unit), tuple(units_pattern(e) for e in new_rungs))
             add(clause, key, f"follow {unit_text(unit)}{label}: {what}", {key: ladder}, follow_targets(unit, touched))
     out.extend(_band_alternatives(rules, add))
-    _reading_flips(rules, add)
+    house = _reading_flips(rules, add)
     _unstated_options(rules, add)
+    for flip in house:
+        add(*flip[:5], obs=flip[5])
+    for name, label, new in later:
+        add(checked.clause_id_of(name), name, f"{name}: {label}", {name: new}, _AIMED.get(name))
     return out
+
+
+# Values of settings the language gained after the alternatives' ids were fixed (issue 32): their alternatives
+# come after every other, so that no id moves (a rival position is searched from an alternative's ruleset, named
+# by its id) and the bundled rulesets' vectors keep every position they had.
+LATER_VALUES: dict[str, tuple] = {
+    "declare.fallback_first_hand": ("no_trump",),   # H01: nobody declaring, the hand has no trump suit
+    "declare.fallback_later": ("no_trump",),
+}
 
 
 # Optional settings a ruleset may leave unset (the house rules of VARIANTS.md they state), as an engine that
@@ -542,9 +559,12 @@ def _band(b: m.Band) -> str:
     return f"{'' if b.low is None else b.low}..{'' if b.high is None else b.high}"
 
 
-def _reading_flips(rules: Rules, add) -> None:
-    """The other readings of every interpreted clause, as the features each reading sets."""
+def _reading_flips(rules: Rules, add) -> list[tuple]:
+    """The other readings of every interpreted clause, as the features each reading sets. Those that state a
+    house rule of spec/house_rules.tsv (issue 32) are returned, to be added after every other alternative (see
+    :data:`LATER_VALUES`)."""
     checked = rules.checked
+    house = []
     for clause in checked.clauses:
         chosen = checked.choices.get(clause.id)
         for reading in clause.readings:
@@ -559,5 +579,10 @@ def _reading_flips(rules: Rules, add) -> None:
             for key in changes:
                 observed.update(observers_of(key))
             aimed = _AIMED.get(next(iter(changes))) if len(changes) == 1 else None
-            add(clause.id, f"reading {clause.id}", f"{clause.id}: reading {chosen} -> {reading.name}", changes,
-                aimed, obs=tuple(op for op in ALL_OPS if op in observed))
+            flip = (clause.id, f"reading {clause.id}", f"{clause.id}: reading {chosen} -> {reading.name}", changes,
+                    aimed, tuple(op for op in ALL_OPS if op in observed))
+            if any(v.startswith("H") for v in reading.variants):
+                house.append(flip)
+            else:
+                add(*flip[:5], obs=flip[5])
+    return house

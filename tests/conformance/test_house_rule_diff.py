@@ -42,6 +42,9 @@ READINGS = {
     # V68: the banker side keeps the bank without the last trick: it rises no level
     "V68": ("v68_banker_needs_last_trick", "score.banker_needs_last_trick",
             lambda p, v: p["next_banker"] == v["next_banker"] == "banker" and p["levels"] > 0 == v["levels"]),
+    # H01: nobody declaring, the hand has no trump suit where 000 turns the kitty's first card
+    "H01": ("h01_no_declaration_no_trump", "declare.fallback_later",
+            lambda p, v: p["trump"] is not None and v["trump"] is None and not v["redeal"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

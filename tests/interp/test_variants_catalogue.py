@@ -53,10 +53,11 @@ def test_every_catalogue_file_names_its_reading_in_its_header_and_extends_a_bund
     files = sorted((default_spec_dir() / "variants").glob("*.tractor"))
     assert len(files) == len(catalogue_names()) >= 20
     for f in files:
-        vid = re.match(r"v(\d\d)_", f.name)
+        vid = re.match(r"([vh])(\d\d)_", f.name)
         assert vid, f.name
-        vid = f"V{vid.group(1)}"
-        assert f.read_text(encoding="utf-8").startswith(f"# {vid} (VARIANTS.md)"), f.name
+        where = "VARIANTS.md" if vid.group(1) == "v" else "spec/house_rules.tsv"
+        vid = f"{vid.group(1).upper()}{vid.group(2)}"
+        assert f.read_text(encoding="utf-8").startswith(f"# {vid} ({where})"), f.name
         rules = rules_for(f.stem)
         assert vid in rules.checked.own_variants and vid in by_id()
         assert rules.checked.lineage[1] in ruleset_names() and rules.checked.title_zh
@@ -399,3 +400,30 @@ def test_v04_four_decks_make_four_identical_cards_a_quad():
     assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 3H 4H 5H")).reason == "must_play_pair"
     assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 9H 9H 9H")).value is True
     assert judge_result(v, 160).value.next_banker == "attackers" and judge_result(parent, 160).value.levels == 1
+
+
+# --- the house rules players use beyond VARIANTS.md (spec/house_rules.tsv) ----------------------------------
+
+def test_h01_nobody_declaring_the_hand_has_no_trump_suit():
+    v, parent = both("h01_no_declaration_no_trump")
+    turned = cards("3H 4C 6C 7C 8C 9C JC QC")
+    later = judge_undeclared(v, turned, False, "5", "7").value
+    # H01: no trump suit, the same banker at his own level, no kitty card turned
+    assert (later.trump, later.redeal, later.banker_side, later.level, later.kitty_index) == \
+        ("no_trump", False, "banker", "5", None)
+    assert judge_undeclared(parent, turned, False, "5", "7").value.trump == 1   # 000:2.6: the first card, a heart
+    first = judge_undeclared(v, turned, True, "2", "2").value
+    assert first.trump == "no_trump" and first.first_hand_banker == "first_drawer"   # 000: the first drawer banks
+    # played without a trump suit: a heart led is not ruffed by a spade, and a level card (5S) is still trump
+    assert winner(v, "5", None, "3H", "AS") == 0
+    assert winner(v, "5", None, "3H", "5S") == 1
+
+
+def test_h01_whole_games_play_the_undeclared_hands_without_a_trump_suit():
+    from reference_impl.cards import is_joker
+    from reference_impl.game import play_game
+    hands = [h for seed in (3, 4) for h in play_game(rules_for("h01_no_declaration_no_trump"), seed).hands]
+    undeclared = [h for h in hands if not h.declarations]
+    assert undeclared, "no hand went undeclared in these games"
+    assert all(h.trump == "no_trump" for h in undeclared)     # H01: no trump suit
+    assert all(h.trump is not None for h in hands if h.declarations and not is_joker(h.declarations[-1][1][0]))

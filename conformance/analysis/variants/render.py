@@ -462,7 +462,10 @@ def _game_answer(o: Outcome, lang: str) -> list[tuple[str, str]]:
         if r.get("kitty_index") is not None:
             i = r["kitty_index"] + 1
             out.append(("text", f"底牌第{i}张" if zh else f"kitty card {i} "))
-        out.append(("text", ("定主：" if zh else "names trump: ") + trump_words(r["trump"], lang)))
+        if r.get("kitty_index") is None and r.get("trump") is None:   # no card names trump: no trump suit (H01)
+            out.append(("text", "本局无主" if zh else "the hand has no trump suit"))
+        else:
+            out.append(("text", ("定主：" if zh else "names trump: ") + trump_words(r["trump"], lang)))
         if r.get("first_hand_banker"):
             who_en = r["first_hand_banker"].replace("_", " ")
             out.append(("text", "；由先摸牌者坐庄" if zh else f"; the {who_en} is banker"))
