@@ -157,6 +157,10 @@ PARAMS: tuple[Param, ...] = (
           "A failed throw found only after the next trick (concealed by the thrower's partner): the consequence "
           "for the thrower's side, besides the points. Not set: a failed throw found late is priced as one "
           "found at once.", required=False),
+    Param("throw.wins_trick", BoolType(),
+          "Whether a throw once accepted (not beaten, throw.check) wins its trick outright (H02): no ruff and no "
+          "follow takes it. Not set: false - a follower void in the led suit may ruff it with trumps of the "
+          "lead's structure (000:2.16b, 003:7.5).", required=False),
     # --- following ---
     Param("follow.suit", BoolType(), "Followers must play the led suit while they hold it."),
     Param("follow.unlisted", EnumType("component_ladders", "counts"),

@@ -50,7 +50,7 @@ OBSERVERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("follow ", ("follow",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
     ("declare.wrong", ("declare", "penalty")), ("declare.", ("declare", "undeclared")),
     ("penalty.", ("penalty",)), ("throw.penalty", ("lead", "penalty")), ("throw.late", ("penalty",)),
-    ("throw.split", ("classify", "lead", "follow", "winner", "kitty")),
+    ("throw.split", ("classify", "lead", "follow", "winner", "kitty")), ("throw.wins_trick", ("winner",)),
     ("kitty.", ("kitty",)), ("follow.", ("follow",)),
     ("throw.", ("lead",)), ("ruff.", ("winner",)), ("compare.", ("winner", "kitty")),
     ("equipment.points", ("winner", "kitty")),
@@ -364,7 +364,25 @@ def alternatives(rules: Rules) -> list[Alternative]:
         add(*flip[:5], obs=flip[5])
     for name, label, new in later:
         add(checked.clause_id_of(name), name, f"{name}: {label}", {name: new}, _AIMED.get(name))
+    _later_house_rules(rules, add)
     return out
+
+
+def _later_house_rules(rules: Rules, add) -> None:
+    """House rules real engines follow that the analysis and the fingerprint must be able to name (issue 31,
+    point 5), added after every other alternative so that no id moves: a failed throw that costs nothing
+    (V42, where the ruleset charges one) and a throw that wins its trick once accepted (H02, where the ruleset
+    lets it be ruffed)."""
+    values = rules.checked.values
+    if not values["throw.allowed"]:
+        return
+    if values["throw.penalty_points"] != 0:
+        add(rules.clause("throw.penalty_points"), "throw.penalty_points",
+            "throw.penalty_points: 0, no penalty for a failed throw (V42)", {"throw.penalty_points": 0})
+    if "throw.wins_trick" not in values:
+        add(rules.clause("throw.allowed"), "throw.wins_trick",
+            "throw.wins_trick: a throw once accepted wins its trick, no ruff takes it (H02)",
+            {"throw.wins_trick": True}, _winner_kinds("ruffs", "counts_ruff"), obs=("winner",))
 
 
 # Values of settings the language gained after the alternatives' ids were fixed (issue 32): their alternatives

@@ -45,6 +45,12 @@ READINGS = {
     # H01: nobody declaring, the hand has no trump suit where 000 turns the kitty's first card
     "H01": ("h01_no_declaration_no_trump", "declare.fallback_later",
             lambda p, v: p["trump"] is not None and v["trump"] is None and not v["redeal"]),
+    # H02: a throw ruffed: 000 gives the trick to the ruff, the reading to the thrower
+    "H02": ("h02_throw_wins_trick", "throw.wins_trick",
+            lambda p, v: p["winner"] != v["winner"] and v["winner"] == 0),
+    # V42: a failed throw costs no points (001: 10 per card thrown)
+    "V42": ("v42_no_throw_penalty", "throw.penalty_points",
+            lambda p, v: v["failure"]["penalty"] == 0 < p["failure"]["penalty"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

@@ -427,3 +427,19 @@ def test_h01_whole_games_play_the_undeclared_hands_without_a_trump_suit():
     assert undeclared, "no hand went undeclared in these games"
     assert all(h.trump == "no_trump" for h in undeclared)     # H01: no trump suit
     assert all(h.trump is not None for h in hands if h.declarations and not is_joker(h.declarations[-1][1][0]))
+
+
+def test_h02_an_accepted_throw_wins_its_trick():
+    v, parent = both("h02_throw_wins_trick")
+    # 000:2.16b: a follower void in hearts ruffs a throw of a pair and a single with a trump pair and a single
+    assert winner(parent, "6", "S", "AH KH KH", "4S 4S 3S") == 1
+    # H02: the throw, accepted, wins its trick: no ruff takes it, nor a later higher ruff
+    assert winner(v, "6", "S", "AH KH KH", "4S 4S 3S") == 0
+    assert winner(v, "6", "S", "AH KH KH", "4S 4S 3S", "J+ J+ J-") == 0
+    # a lead that is no throw is unchanged: a single heart is ruffed as in 000
+    assert winner(v, "6", "S", "AH", "3S") == winner(parent, "6", "S", "AH", "3S") == 1
+    from reference_impl.trick import standing
+    from reference_impl.trump import context
+    ctx = context(v, "6", "S")
+    assert not standing(ctx, [cards("AH KH KH")]).taken_by(cards("4S 4S 3S"))   # what a player weighing it is told
+    assert standing(context(parent, "6", "S"), [cards("AH KH KH")]).taken_by(cards("4S 4S 3S"))
