@@ -14,7 +14,9 @@ other three hands:
 On failure: the blocked cards, the penalty (``throw.penalty_points`` per card
 counted by ``throw.penalty_per``, or once under ``attempt``) and the forced play
 (``throw.forced_play``; ``first_blocker`` - the smallest component the first
-opponent after the thrower can beat).
+opponent after the thrower can beat; ``singles_first`` - the smallest of the
+components with the fewest cards). ``throw.banned_in`` refuses a throw of
+trumps or of a side suit (H04).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from typing import Iterable, Sequence
 
 from .combos import Combo, Component, classify, component_key, tractor_candidates
 from .rules import Judgment, Trace
-from .trump import Context
+from .trump import TRUMP, Context
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,14 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
     trace.add(rules.clause("throw.allowed"), *(_mixed_clause(ctx)))
     if not rules["throw.allowed"]:
         return Judgment(False, trace.tuple(), "throw_not_allowed", combo.shape(), {"combo": combo})
+    banned = rules.checked.values.get("throw.banned_in")
+    if banned:   # H04: no throw in trump, or in a side suit
+        trace.add(rules.clause("throw.banned_in"))
+        where = "trump" if combo.suit == TRUMP else "side_suits"
+        if where in banned:
+            return Judgment(False, trace.tuple(), "throw_not_allowed",
+                            f"{combo.shape()}: no throw of {'trumps' if where == 'trump' else 'a side suit'}",
+                            {"combo": combo})
     trace.add(rules.clause("throw.check"), rules.clause("throw.split"), rules.clause("throw.judged_against"))
     hands = [Counter(h) for h in others]
     if rules["throw.judged_against"] == "opponents" and len(hands) == 3:
@@ -126,6 +136,9 @@ def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...],
     key = ctx.key
     if forced_rule == "smallest_card":
         forced: tuple[int, ...] = (min(combo.cards, key=lambda c: key[c]),)
+    elif forced_rule == "singles_first":   # H03: the smallest of the components with the fewest cards
+        fewest = min(c.n for c in combo.components)
+        forced = min((c for c in combo.components if c.n == fewest), key=lambda c: c.key).cards
     else:
         candidates = list(combo.components)
         if forced_rule in ("blocked_component", "first_blocker"):

@@ -522,6 +522,12 @@ class _Checker(ClauseChecks):
             if v not in ranks:
                 self.error("E206", f"level.knock_back names {v}, which is not one of level.ranks",
                            origins["level.knock_back"].span)
+        banned = values.get("throw.banned_in")
+        if banned and (len(banned) == 2 or not values.get("throw.allowed", True)):
+            self.error("E230", "throw.banned_in " + ("bans every throw: write throw.allowed = false instead"
+                                                     if len(banned) == 2 else
+                                                     "has nothing to ban: throw.allowed = false bans every throw"),
+                       origins["throw.banned_in"].span)
         if values.get("level.wrap") and values.get("level.end") is not None:
             self.error("E215", f"level.wrap = true needs level.end = none: a climb that wraps past "
                                f"{ranks[-1]} never passes {values['level.end']}", origins["level.wrap"].span)

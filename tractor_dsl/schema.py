@@ -142,10 +142,17 @@ PARAMS: tuple[Param, ...] = (
     Param("throw.penalty_per", EnumType("card_thrown", "card_blocked", "card_taken_back", "attempt"),
           "Which cards the failed-throw penalty counts; 'attempt' - none: the points once per failed throw (a "
           "failed_throw fault's count is then the number of attempts)."),
-    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component", "first_blocker"),
+    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component", "first_blocker",
+                                        "singles_first"),
           "What the thrower must play instead after a failed throw: the smallest card, the smallest component, "
-          "the smallest blocked component, or 'first_blocker' - the smallest component the first opponent after "
-          "the thrower (in playing order) can beat (the partner's, when only he can)."),
+          "the smallest blocked component, 'first_blocker' - the smallest component the first opponent after "
+          "the thrower (in playing order) can beat (the partner's, when only he can) - or 'singles_first' (H03) - "
+          "the smallest of the throw's components with the fewest cards: a single of the throw if it has one, "
+          "else a pair, and so on."),
+    Param("throw.banned_in", ListType(EnumType("trump", "side_suits"), min_items=1, unique=True),
+          "Where no throw may be led though throw.allowed is true (H04): 'trump' - no throw of trumps (不许甩主), "
+          "'side_suits' - no throw of a side suit; such a lead is refused as throw_not_allowed. Not set: a throw "
+          "may be led in every suit.", required=False),
     Param("throw.split", EnumType("triples_first", "largest_first"),
           "How a throw is split into components: 'largest_first' - repeatedly the component with the most cards, "
           "triples before pairs on a tie, then the higher (88999 is a tractor of pairs and a single); "

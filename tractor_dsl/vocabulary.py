@@ -18,7 +18,8 @@ PLAY_REASONS: dict[str, tuple[str, str]] = {
     "must_play_triple": ("the follow order requires a triple the player holds", "按跟牌顺序必须出手中的三条"),
     "must_play_pair": ("the follow order requires a pair the player holds", "按跟牌顺序必须出手中的对子"),
     "mixed_suits": ("a lead must be of one suit (trump counts as one suit)", "出牌必须是同一花色（主牌算一门）"),
-    "throw_not_allowed": ("this ruleset does not allow throws", "本规则不许甩牌"),
+    "throw_not_allowed": ("this ruleset does not allow throws, or not in this suit (throw.banned_in)",
+                          "本规则不许甩牌，或不许在这门花色甩牌（throw.banned_in）"),
     "throw_beaten": ("another hand can beat part of the throw", "甩牌可被拦"),
     "empty_play": ("a play must contain at least one card", "出牌至少一张"),
 }

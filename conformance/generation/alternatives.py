@@ -370,9 +370,9 @@ def alternatives(rules: Rules) -> list[Alternative]:
 
 def _later_house_rules(rules: Rules, add) -> None:
     """House rules real engines follow that the analysis and the fingerprint must be able to name (issue 31,
-    point 5), added after every other alternative so that no id moves: a failed throw that costs nothing
-    (V42, where the ruleset charges one) and a throw that wins its trick once accepted (H02, where the ruleset
-    lets it be ruffed)."""
+    point 5, and issue 32), added after every other alternative so that no id moves: a failed throw that costs
+    nothing (V42, where the ruleset charges one), no throw of trumps (H04, where the ruleset allows one) and a
+    throw that wins its trick once accepted (H02, where the ruleset lets it be ruffed)."""
     values = rules.checked.values
     if not values["throw.allowed"]:
         return
@@ -383,6 +383,9 @@ def _later_house_rules(rules: Rules, add) -> None:
         add(rules.clause("throw.allowed"), "throw.wins_trick",
             "throw.wins_trick: a throw once accepted wins its trick, no ruff takes it (H02)",
             {"throw.wins_trick": True}, _winner_kinds("ruffs", "counts_ruff"), obs=("winner",))
+    if "throw.banned_in" not in values:
+        add(rules.clause("throw.allowed"), "throw.banned_in", "throw.banned_in: [trump], no throw of trumps (H04)",
+            {"throw.banned_in": ("trump",)})
 
 
 # Values of settings the language gained after the alternatives' ids were fixed (issue 32): their alternatives
@@ -391,6 +394,7 @@ def _later_house_rules(rules: Rules, add) -> None:
 LATER_VALUES: dict[str, tuple] = {
     "declare.fallback_first_hand": ("no_trump",),   # H01: nobody declaring, the hand has no trump suit
     "declare.fallback_later": ("no_trump",),
+    "throw.forced_play": ("singles_first",),        # H03: after a failed throw, its singles first
 }
 
 

@@ -48,6 +48,12 @@ READINGS = {
     # H02: a throw ruffed: 000 gives the trick to the ruff, the reading to the thrower
     "H02": ("h02_throw_wins_trick", "throw.wins_trick",
             lambda p, v: p["winner"] != v["winner"] and v["winner"] == 0),
+    # H03: after a failed throw, the throw's single comes first (001: its smallest card)
+    "H03": ("h03_singles_first", "throw.forced_play",
+            lambda p, v: p["failure"]["forced"] != v["failure"]["forced"]),
+    # H04: an unbeatable throw of trumps is refused
+    "H04": ("h04_no_trump_throws", "throw.banned_in",
+            lambda p, v: (p["legal"], v["legal"], v["reason"]) == (True, False, "throw_not_allowed")),
     # V42: a failed throw costs no points (001: 10 per card thrown)
     "V42": ("v42_no_throw_penalty", "throw.penalty_points",
             lambda p, v: v["failure"]["penalty"] == 0 < p["failure"]["penalty"]),

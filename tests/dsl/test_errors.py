@@ -193,6 +193,14 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__wrap="true"))
     add("E215 wrap with an end level", "E215", t,
         "level.wrap = true needs level.end = none: a climb that wraps past A never passes A", at(t, "level.wrap"))
+    t = minimal(values=settings(throw__banned_in="[trump, side_suits]"))
+    add("E230 every suit banned from throws", "E230", t,
+        "throw.banned_in bans every throw: write throw.allowed = false instead", at(t, "throw.banned_in"))
+    t = minimal(values=settings(throw__banned_in="[trump]", throw__allowed="false"))
+    add("E230 a suit banned where no throw is allowed", "E230", t,
+        "throw.banned_in has nothing to ban: throw.allowed = false bans every throw", at(t, "throw.banned_in"))
+    t = minimal(values=settings(throw__banned_in="[trumps]"))
+    add("E202 a suit of throws misspelt", "E202", t, "'trumps' is not one of trump, side_suits", at(t, "trumps"))
     t = minimal(values=settings(level__ranks="[2, NT, A]", level__end="A"))
     add("E217 the no-trump level among the ranks", "E217", t,
         "NT, the no-trump level, can only be the last of level.ranks", at(t, "level.ranks"))

@@ -443,3 +443,29 @@ def test_h02_an_accepted_throw_wins_its_trick():
     ctx = context(v, "6", "S")
     assert not standing(ctx, [cards("AH KH KH")]).taken_by(cards("4S 4S 3S"))   # what a player weighing it is told
     assert standing(context(parent, "6", "S"), [cards("AH KH KH")]).taken_by(cards("4S 4S 3S"))
+
+
+def test_h03_after_a_failed_throw_its_singles_first():
+    v, parent = both("h03_singles_first")
+    # a pair of 8s and a single 3 of hearts thrown; the next player holds the 9s: the pair is blocked
+    others = ["9H 9H", "", ""]
+    # 001:9f: the smallest card of the throw, as a single (the 3); H03: the single, here also the 3
+    assert forced(parent, "8H 8H 3H", others, level="5").forced == forced(v, "8H 8H 3H", others, level="5").forced == tuple(cards("3H"))
+    # a single above the pair: 001 plays the smallest card (an 8 out of the pair), H03 the single, the ace
+    assert forced(parent, "8H 8H AH", others, level="5").forced == tuple(cards("8H"))
+    assert forced(v, "8H 8H AH", others, level="5").forced == tuple(cards("AH"))
+    # no single in the throw: the smallest pair, kept whole
+    assert forced(v, "8H 8H KH KH AH AH", ["9H 9H", "", ""], level="5").forced == tuple(cards("8H 8H"))
+    assert forced(v, "8H 8H AH", others, level="5").penalty == forced(parent, "8H 8H AH", others, level="5").penalty == 30   # 10 x 3
+
+
+def test_h04_no_throw_of_trumps():
+    v, parent = both("h04_no_trump_throws")
+    ctx = context(v, "2", "S")
+    # nobody can beat AS AS KS (the others hold no spade): 000:2.16b lets it be thrown, H04 does not
+    assert judge_lead(context(parent, "2", "S"), cards("AS AS KS"), [[], [], []]).value
+    j = judge_lead(ctx, cards("AS AS KS"), [[], [], []])
+    assert not j.value and j.reason == "throw_not_allowed"
+    # a side suit may still be thrown, and one trump combination still led
+    assert judge_lead(ctx, cards("AH AH KH"), [[], [], []]).value
+    assert judge_lead(ctx, cards("AS AS"), [[], [], []]).value

@@ -109,16 +109,22 @@ def test_a_ruleset_stating_v05_or_v82_has_the_other_readings_of_the_deal_as_alte
 def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     """Issue 31, point 5: a throw penalty of 0 (V42), a throw that wins its trick once accepted (H02) and no
     trump when nobody declares (H01) are alternatives, after every other one (no earlier id moves), each with a
-    position that tells it from the ruleset."""
+    position that tells it from the ruleset; so are the throw rules of issue 32 (H03 singles first after a
+    failed throw, H04 no throw of trumps)."""
     rules = rules_for(name)
     alts = alternatives(rules)
-    v42, h02 = alts[-2], alts[-1]
+    (v42,) = [a for a in alts if "(V42)" in a.description]
+    (h02,) = [a for a in alts if "(H02)" in a.description]
+    (h04,) = [a for a in alts if "(H04)" in a.description]
+    (h03,) = [a for a in alts if a.changes == {"throw.forced_play": "singles_first"}]
+    assert [h03, v42, h02, h04] == alts[-4:]
+    assert h04.changes == {"throw.banned_in": ("trump",)}
     assert v42.changes == {"throw.penalty_points": 0} and "(V42)" in v42.description
     assert h02.changes == {"throw.wins_trick": True} and h02.observers == ("winner",) and "(H02)" in h02.description
     h01 = [a for a in alts if a.changes.get("declare.fallback_later") == "no_trump"]
     assert h01 and all(alts.index(a) > alts.index(a0) for a in h01 for a0 in alts
                        if a0.feature.startswith("follow ") or a0.feature == "score.bands")
-    for alt in (v42, h02, *h01):
+    for alt in (v42, h02, h03, h04, *h01):
         found = distinguish(rules, alt).found
         assert found is not None, alt.description
         assert answer(rules, found.op, found.input) != answer(alt.rules, found.op, found.input)
