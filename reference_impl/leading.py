@@ -74,6 +74,8 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
         return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
     trace.add(rules.clause("throw.penalty_points"), rules.clause("throw.penalty_per"),
               rules.clause("throw.forced_play"))
+    if "throw.penalty_by_blocked" in rules.checked.values:
+        trace.add(rules.clause("throw.penalty_by_blocked"))
     first = None
     if rules["throw.forced_play"] == "first_blocker":  # the opponents after the thrower, in playing order
         order = [Counter(h) for h in others]
@@ -154,5 +156,33 @@ def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...],
         counted = 1
     else:  # card_taken_back
         counted = combo.n - len(forced)
-    return ThrowFailure(tuple(blocked), counted * rules["throw.penalty_points"], tuple(forced))
+    return ThrowFailure(tuple(blocked), counted * points_per_card(rules, blocked_kind(ctx, combo, blocked)),
+                        tuple(forced))
+
+
+KIND_ORDER = ("single", "pair", "triple", "tractor")   # what blocks a throw, least to most
+
+
+def blocked_kind(ctx: Context, combo: Combo, blocked: Sequence[int]) -> str:
+    """What blocks a failed throw: the kind of its largest component holding a blocked card (a tractor before a
+    triple, a pair, a single); under throw.check = singles or smallest_vs_largest every block is a single's."""
+    if ctx.rules["throw.check"] != "components_unbeatable":
+        return "single"
+    hit = Counter(blocked)
+    kinds = [c.kind for c in combo.components if any(hit[x] for x in c.cards)] or ["single"]
+    return max(kinds, key=KIND_ORDER.index)
+
+
+def points_per_card(rules, kind: str | None) -> int:
+    """The points a failed throw costs per counted card: ``throw.penalty_by_blocked`` of what blocks it (H05),
+    else ``throw.penalty_points``."""
+    table = rules.checked.values.get("throw.penalty_by_blocked")
+    if table is None:
+        return rules["throw.penalty_points"]
+    if kind is None:
+        raise ValueError(f"{rules.name} prices a failed throw by what blocks it (throw.penalty_by_blocked): "
+                         "say which (single, pair, triple or tractor)")
+    if kind not in table:
+        raise ValueError(f"{rules.name}'s throw.penalty_by_blocked names no price for a {kind}")
+    return table[kind]
 

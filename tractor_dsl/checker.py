@@ -528,6 +528,11 @@ class _Checker(ClauseChecks):
                                                      if len(banned) == 2 else
                                                      "has nothing to ban: throw.allowed = false bans every throw"),
                        origins["throw.banned_in"].span)
+        table = values.get("throw.penalty_by_blocked")
+        if table is not None and "triple" not in table and values.get("equipment.decks", 2) >= 3:
+            self.error("E231", f"throw.penalty_by_blocked names no price for a triple, which "
+                               f"{values['equipment.decks']} decks can block a throw with",
+                       origins["throw.penalty_by_blocked"].span)
         if values.get("level.wrap") and values.get("level.end") is not None:
             self.error("E215", f"level.wrap = true needs level.end = none: a climb that wraps past "
                                f"{ranks[-1]} never passes {values['level.end']}", origins["level.wrap"].span)

@@ -139,6 +139,14 @@ PARAMS: tuple[Param, ...] = (
     Param("throw.check", EnumType("components_unbeatable", "singles", "smallest_vs_largest"),
           "How a throw is judged unbeatable."),
     Param("throw.penalty_points", IntType(0, 100), "Points per counted card when a throw fails."),
+    Param("throw.penalty_by_blocked", RecordType({"single": IntType(0, 100), "pair": IntType(0, 100),
+                                                  "triple": IntType(0, 100), "tractor": IntType(0, 100)},
+                                                 optional=("triple",)),
+          "Points per counted card (throw.penalty_per) by what blocks a failed throw (H05), in place of "
+          "throw.penalty_points: the kind of the largest component of the throw another hand beats (a tractor "
+          "before a triple, a pair, a single); under throw.check = singles or smallest_vs_largest every block is "
+          "by a single card. 'triple' is needed with three or more decks. Not set: throw.penalty_points.",
+          required=False),
     Param("throw.penalty_per", EnumType("card_thrown", "card_blocked", "card_taken_back", "attempt"),
           "Which cards the failed-throw penalty counts; 'attempt' - none: the points once per failed throw (a "
           "failed_throw fault's count is then the number of attempts)."),

@@ -383,6 +383,13 @@ def _later_house_rules(rules: Rules, add) -> None:
         add(rules.clause("throw.allowed"), "throw.wins_trick",
             "throw.wins_trick: a throw once accepted wins its trick, no ruff takes it (H02)",
             {"throw.wins_trick": True}, _winner_kinds("ruffs", "counts_ruff"), obs=("winner",))
+    if "throw.penalty_by_blocked" not in values and values["throw.check"] == "components_unbeatable" \
+            and values["throw.penalty_points"]:
+        p = values["throw.penalty_points"]
+        table = {"single": p, "pair": 2 * p, "tractor": 4 * p, **({"triple": 3 * p} if rules.decks >= 3 else {})}
+        add(rules.clause("throw.penalty_points"), "throw.penalty_by_blocked",
+            f"throw.penalty_by_blocked: {p} a card for a single blocked, {2 * p} a pair, {4 * p} a tractor (H05)",
+            {"throw.penalty_by_blocked": table}, obs=("lead",))   # the penalty operation would need 'blocked'
     if "throw.banned_in" not in values:
         add(rules.clause("throw.allowed"), "throw.banned_in", "throw.banned_in: [trump], no throw of trumps (H04)",
             {"throw.banned_in": ("trump",)})

@@ -54,6 +54,9 @@ READINGS = {
     # H04: an unbeatable throw of trumps is refused
     "H04": ("h04_no_trump_throws", "throw.banned_in",
             lambda p, v: (p["legal"], v["legal"], v["reason"]) == (True, False, "throw_not_allowed")),
+    # H05: a failed throw priced by what blocks it: a pair or a tractor blocked costs more than 000's 10 a card
+    "H05": ("h05_penalty_by_blocker", "throw.penalty_by_blocked",
+            lambda p, v: v["failure"]["penalty"] > p["failure"]["penalty"]),
     # V42: a failed throw costs no points (001: 10 per card thrown)
     "V42": ("v42_no_throw_penalty", "throw.penalty_points",
             lambda p, v: v["failure"]["penalty"] == 0 < p["failure"]["penalty"]),

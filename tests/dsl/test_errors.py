@@ -199,6 +199,14 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(throw__banned_in="[trump]", throw__allowed="false"))
     add("E230 a suit banned where no throw is allowed", "E230", t,
         "throw.banned_in has nothing to ban: throw.allowed = false bans every throw", at(t, "throw.banned_in"))
+    t = minimal(values=settings(equipment__decks="3", equipment__hand_size="39", equipment__kitty_size="6",
+                                throw__penalty_by_blocked="{ single: 10, pair: 20, tractor: 40 }"))
+    add("E231 no triple's price with three decks", "E231", t,
+        "throw.penalty_by_blocked names no price for a triple, which 3 decks can block a throw with",
+        at(t, "throw.penalty_by_blocked"))
+    t = minimal(values=settings(throw__penalty_by_blocked="{ single: 10, pair: 200, tractor: 40 }"))
+    add("E202 a price of a blocked throw out of bounds", "E202", t, "200 is out of range: expected a whole number "
+        "from 0 to 100", at(t, "200"))
     t = minimal(values=settings(throw__banned_in="[trumps]"))
     add("E202 a suit of throws misspelt", "E202", t, "'trumps' is not one of trump, side_suits", at(t, "trumps"))
     t = minimal(values=settings(level__ranks="[2, NT, A]", level__end="A"))

@@ -469,3 +469,20 @@ def test_h04_no_throw_of_trumps():
     # a side suit may still be thrown, and one trump combination still led
     assert judge_lead(ctx, cards("AH AH KH"), [[], [], []]).value
     assert judge_lead(ctx, cards("AS AS"), [[], [], []]).value
+
+
+def test_h05_a_failed_throw_is_priced_by_what_blocks_it():
+    from reference_impl.penalties import judge_fault
+    v, parent = both("h05_penalty_by_blocker")
+    # level 2, spades trump; 000:2.17e: 10 points per card taken back, the smallest card played
+    single = forced(v, "AH KH", ["", "", "AH"])            # the K, a single, is blocked by the other ace
+    assert single.penalty == forced(parent, "AH KH", ["", "", "AH"]).penalty == 10   # one card back, a single: 10
+    pair = forced(v, "AH 8H 8H", ["9H 9H", "", ""])          # the pair of 8s is blocked by the 9s
+    assert pair.penalty == 2 * 20 and forced(parent, "AH 8H 8H", ["9H 9H", "", ""]).penalty == 2 * 10
+    tractor = forced(v, "AH 7H 7H 8H 8H", ["9H 9H 10H 10H", "", ""])   # the tractor 7788 is blocked by 9 9 10 10
+    assert tractor.penalty == 4 * 40
+    # the penalty operation is told what blocked the throw
+    assert judge_fault(v, "failed_throw", "attackers", 2, blocked="pair").value.points_delta == -40   # the attackers lose it
+    with pytest.raises(ValueError, match="say which"):
+        judge_fault(v, "failed_throw", "attackers", 2)
+    assert judge_fault(parent, "failed_throw", "attackers", 2).value.points_delta == -20
