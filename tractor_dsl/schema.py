@@ -233,6 +233,18 @@ PARAMS: tuple[Param, ...] = (
           "Whether a declarer who has been overcalled may add copies of his own card and, reaching the count "
           "of the standing declaration, take trump back (an equal count suffices; the rule on what may follow "
           "an overcall does not apply). Not set: false.", required=False),
+    Param("declare.overcall_partner", BoolType(),
+          "Whether a player may overcall his partner's declaration (H06: false - 不许反对家). Not set: true.",
+          required=False),
+    Param("declare.joker_count", EnumType("pair", "all_decks"),
+          "How many identical jokers a joker declaration (a no-trump declaration or overcall) shows: 'pair' - two "
+          "or more; 'all_decks' (H07) - as many as there are decks (three small or three big jokers with three "
+          "decks). Not set: pair.", required=False),
+    Param("declare.jokers_when", EnumType("any_time", "after_burial"),
+          "When jokers may declare or overcall: 'after_burial' (H08) - only once the banker has taken up the kitty "
+          "(buried), when declare.closes would close declaring to any other card; a joker declaration before is "
+          "refused. Not set: any_time. A whole hand played by the interpreter has no declaring after the burial.",
+          required=False),
     Param("declare.reinforce", BoolType(), "Whether a player may reinforce (加固) his own declaration."),
     Param("declare.first_hand_card", OptionalType(CardType()), "A card every first-hand declaration must show."),
     Param("declare.overcall_moves_bank", EnumType("never", "first_hand"),

@@ -44,6 +44,8 @@ DECLARATION_REASONS: dict[str, tuple[str, str]] = {
                  "不够大，反不了（declare.overcall_by）"),
     "partner_barred": ("the declarer's partner declared this suit wrongly (declare.wrong_bars_partner)",
                        "对家此前亮错过这门花色（declare.wrong_bars_partner）"),
+    "partner_overcall": ("a player may not overcall his partner's declaration (declare.overcall_partner false)",
+                         "不能反对家的主（declare.overcall_partner 为 false）"),
 }
 
 # A consequence decides the hand's result in place of the score table: the side that banks next and the

@@ -393,6 +393,26 @@ def _later_house_rules(rules: Rules, add) -> None:
     if "throw.banned_in" not in values:
         add(rules.clause("throw.allowed"), "throw.banned_in", "throw.banned_in: [trump], no throw of trumps (H04)",
             {"throw.banned_in": ("trump",)})
+    _later_declaring_rules(rules, add)
+
+
+def _later_declaring_rules(rules: Rules, add) -> None:
+    """The declaring house rules of issue 32, where the ruleset does not state them: no overcall of one's partner
+    (H06); where jokers declare, as many jokers as there are decks (H07, with three decks or more: with two a
+    pair is every copy) and jokers only after the burial (H08). Seen by ``declare``."""
+    values = rules.checked.values
+    if "declare.overcall_partner" not in values:
+        add(rules.clause("declare.self_overcall"), "declare.overcall_partner",
+            "declare.overcall_partner: false, no overcall of one's partner (H06)",
+            {"declare.overcall_partner": False}, obs=("declare",))
+    if values["declare.joker_pairs"] and rules.decks >= 3 and "declare.joker_count" not in values:
+        add(rules.clause("declare.joker_pairs"), "declare.joker_count",
+            f"declare.joker_count: all_decks, a joker declaration shows all {rules.decks} copies (H07)",
+            {"declare.joker_count": "all_decks"}, obs=("declare",))
+    if values["declare.joker_pairs"] and "declare.jokers_when" not in values:
+        add(rules.clause("declare.joker_pairs"), "declare.jokers_when",
+            "declare.jokers_when: after_burial, jokers declare only once the kitty is buried (H08)",
+            {"declare.jokers_when": "after_burial"}, obs=("declare",))
 
 
 # Values of settings the language gained after the alternatives' ids were fixed (issue 32): their alternatives

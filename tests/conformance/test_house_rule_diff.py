@@ -57,6 +57,15 @@ READINGS = {
     # H05: a failed throw priced by what blocks it: a pair or a tractor blocked costs more than 000's 10 a card
     "H05": ("h05_penalty_by_blocker", "throw.penalty_by_blocked",
             lambda p, v: v["failure"]["penalty"] > p["failure"]["penalty"]),
+    # H06: a player overcalls his partner: 000 lets it stand, the reading refuses it
+    "H06": ("h06_no_partner_overcall", "declare.overcall_partner",
+            lambda p, v: p["legal"] and (v["legal"], v["reason"]) == (False, "partner_overcall")),
+    # H07: a small-joker pair declares nothing: 003 refuses jokers outright, the reading asks for all three
+    "H07": ("h07_jokers_as_many_as_decks", "declare.joker_count",
+            lambda p, v: (p["reason"], v["reason"]) == ("jokers_not_allowed", "wrong_count")),
+    # H08: a joker pair before the burial: 000 lets it overcall, the reading refuses it
+    "H08": ("h08_jokers_after_burial", "declare.jokers_when",
+            lambda p, v: p["legal"] and (v["legal"], v["reason"]) == (False, "jokers_not_allowed")),
     # V42: a failed throw costs no points (001: 10 per card thrown)
     "V42": ("v42_no_throw_penalty", "throw.penalty_points",
             lambda p, v: v["failure"]["penalty"] == 0 < p["failure"]["penalty"]),

@@ -486,3 +486,39 @@ def test_h05_a_failed_throw_is_priced_by_what_blocks_it():
     with pytest.raises(ValueError, match="say which"):
         judge_fault(v, "failed_throw", "attackers", 2)
     assert judge_fault(parent, "failed_throw", "attackers", 2).value.points_delta == -20
+
+
+def test_h06_no_overcall_of_ones_partner():
+    v, parent = both("h06_no_partner_overcall")
+    sequence = [(1, cards("5H")), (3, cards("J+ J+"))]   # seat 3 overcalls his partner, seat 1
+    j = judge_declarations(v, "5", sequence, first_hand=False, banker=0)
+    assert (j.value.legal, j.reason) == (False, "partner_overcall")     # H06
+    assert judge_declarations(parent, "5", sequence, first_hand=False, banker=0).value.trump == "no_trump"   # 000:2.6
+    # an opponent still overcalls
+    assert judge_declarations(v, "5", [(1, cards("5H")), (2, cards("J+ J+"))], first_hand=False,
+                              banker=0).value.trump == "no_trump"
+
+
+def test_h07_a_joker_declaration_shows_every_copy_the_three_decks_hold():
+    v, parent = both("h07_jokers_as_many_as_decks")
+    assert judge_declarations(v, "5", [(0, cards("J- J-"))], first_hand=False, banker=0).reason == "wrong_count"
+    got = judge_declarations(v, "5", [(0, cards("J- J- J-"))], first_hand=False, banker=0).value
+    assert got.legal and got.trump == "no_trump"                           # H07: three small jokers, no trump
+    # 003 (declare.jokers): jokers never declare
+    assert judge_declarations(parent, "5", [(0, cards("J- J- J-"))], first_hand=False,
+                              banker=0).reason == "jokers_not_allowed"
+
+
+def test_h08_jokers_declare_only_after_the_burial():
+    v, parent = both("h08_jokers_after_burial")
+    sequence = [(0, cards("5H")), (1, cards("J- J-"))]
+    # before the kitty is taken: 000:2.6 lets the joker pair overcall, H08 does not
+    assert judge_declarations(parent, "5", sequence, first_hand=False, banker=0).value.trump == "no_trump"
+    assert judge_declarations(v, "5", sequence, first_hand=False, banker=0).reason == "jokers_not_allowed"
+    # after it: 000 has closed declaring (kitty_taken), H08 lets the jokers in, and only them
+    assert judge_declarations(parent, "5", sequence, first_hand=False, banker=0, kitty_taken=True).reason == \
+        "kitty_taken"
+    assert judge_declarations(v, "5", sequence, first_hand=False, banker=0, kitty_taken=True).value.trump == \
+        "no_trump"
+    assert judge_declarations(v, "5", [(0, cards("5H")), (1, cards("5S 5S"))], first_hand=False, banker=0,
+                              kitty_taken=True).reason == "kitty_taken"

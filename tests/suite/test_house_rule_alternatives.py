@@ -119,14 +119,16 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     (h03,) = [a for a in alts if a.changes == {"throw.forced_play": "singles_first"}]
     h05 = [a for a in alts if "(H05)" in a.description]   # only where a throw is judged component by component
     assert bool(h05) == (rules["throw.check"] == "components_unbeatable")
-    assert [h03, v42, h02, *h05, h04] == alts[-4 - len(h05):]
+    declaring = [a for a in alts if any(f"(H0{i})" in a.description for i in (6, 7, 8))]   # H06-H08
+    assert declaring and declaring == alts[len(alts) - len(declaring):]
+    assert [h03, v42, h02, *h05, h04] == alts[len(alts) - len(declaring) - 4 - len(h05):len(alts) - len(declaring)]
     assert h04.changes == {"throw.banned_in": ("trump",)}
     assert v42.changes == {"throw.penalty_points": 0} and "(V42)" in v42.description
     assert h02.changes == {"throw.wins_trick": True} and h02.observers == ("winner",) and "(H02)" in h02.description
     h01 = [a for a in alts if a.changes.get("declare.fallback_later") == "no_trump"]
     assert h01 and all(alts.index(a) > alts.index(a0) for a in h01 for a0 in alts
                        if a0.feature.startswith("follow ") or a0.feature == "score.bands")
-    for alt in (v42, h02, h03, h04, *h05, *h01):
+    for alt in (v42, h02, h03, h04, *h05, *h01, *declaring):
         found = distinguish(rules, alt).found
         assert found is not None, alt.description
         assert answer(rules, found.op, found.input) != answer(alt.rules, found.op, found.input)
