@@ -528,6 +528,10 @@ class _Checker(ClauseChecks):
                                                      if len(banned) == 2 else
                                                      "has nothing to ban: throw.allowed = false bans every throw"),
                        origins["throw.banned_in"].span)
+        for key in ("declare.joker_count", "declare.jokers_when"):
+            if key in values and values.get("declare.joker_pairs") is False:
+                self.error("E232", f"{key} has nothing to rule: declare.joker_pairs = false, jokers never declare",
+                           origins[key].span)
         table = values.get("throw.penalty_by_blocked")
         if table is not None and "triple" not in table and values.get("equipment.decks", 2) >= 3:
             self.error("E231", f"throw.penalty_by_blocked names no price for a triple, which "

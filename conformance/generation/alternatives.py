@@ -50,7 +50,7 @@ OBSERVERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("follow ", ("follow",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
     ("declare.wrong", ("declare", "penalty")), ("declare.", ("declare", "undeclared")),
     ("penalty.", ("penalty",)), ("throw.penalty", ("lead", "penalty")), ("throw.late", ("penalty",)),
-    ("throw.split", ("classify", "lead", "follow", "winner", "kitty")), ("throw.wins_trick", ("winner",)),
+    ("throw.split", ("classify", "lead", "follow", "winner", "kitty")), ("throw.wins_trick", ("winner", "kitty")),
     ("kitty.", ("kitty",)), ("follow.", ("follow",)),
     ("throw.", ("lead",)), ("ruff.", ("winner",)), ("compare.", ("winner", "kitty")),
     ("equipment.points", ("winner", "kitty")),
@@ -382,7 +382,7 @@ def _later_house_rules(rules: Rules, add) -> None:
     if "throw.wins_trick" not in values:
         add(rules.clause("throw.allowed"), "throw.wins_trick",
             "throw.wins_trick: a throw once accepted wins its trick, no ruff takes it (H02)",
-            {"throw.wins_trick": True}, _winner_kinds("ruffs", "counts_ruff"), obs=("winner",))
+            {"throw.wins_trick": True}, _winner_kinds("ruffs", "counts_ruff"), obs=("winner", "kitty"))
     if "throw.penalty_by_blocked" not in values and values["throw.check"] == "components_unbeatable" \
             and values["throw.penalty_points"]:
         p = values["throw.penalty_points"]

@@ -207,6 +207,12 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(throw__penalty_by_blocked="{ single: 10, pair: 200, tractor: 40 }"))
     add("E202 a price of a blocked throw out of bounds", "E202", t, "200 is out of range: expected a whole number "
         "from 0 to 100", at(t, "200"))
+    t = minimal(values=settings(declare__joker_pairs="false", declare__joker_count="all_decks"))
+    add("E232 a joker count where jokers never declare", "E232", t,
+        "declare.joker_count has nothing to rule: declare.joker_pairs = false, jokers never declare",
+        at(t, "declare.joker_count"))
+    t = minimal(values=settings(declare__joker_count="every"))
+    add("E202 a joker count misspelt", "E202", t, "'every' is not one of pair, all_decks", at(t, "every"))
     t = minimal(values=settings(throw__banned_in="[trumps]"))
     add("E202 a suit of throws misspelt", "E202", t, "'trumps' is not one of trump, side_suits", at(t, "trumps"))
     t = minimal(values=settings(level__ranks="[2, NT, A]", level__end="A"))

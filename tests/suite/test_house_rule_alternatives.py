@@ -124,7 +124,7 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     assert [h03, v42, h02, *h05, h04] == alts[len(alts) - len(declaring) - 4 - len(h05):len(alts) - len(declaring)]
     assert h04.changes == {"throw.banned_in": ("trump",)}
     assert v42.changes == {"throw.penalty_points": 0} and "(V42)" in v42.description
-    assert h02.changes == {"throw.wins_trick": True} and h02.observers == ("winner",) and "(H02)" in h02.description
+    assert h02.changes == {"throw.wins_trick": True} and h02.observers == ("winner", "kitty") and "(H02)" in h02.description
     h01 = [a for a in alts if a.changes.get("declare.fallback_later") == "no_trump"]
     assert h01 and all(alts.index(a) > alts.index(a0) for a in h01 for a0 in alts
                        if a0.feature.startswith("follow ") or a0.feature == "score.bands")
