@@ -226,7 +226,10 @@ class Declaring:
             self._refuse
         first_hand, token = self.first_hand, self.token
         self.sequence.append((seat, list(shown)))
-        if self.kitty_taken and last and rules["declare.closes"] == "kitty_taken":
+        values = rules.checked.values
+        after_burial = values.get("declare.jokers_when") == "after_burial"
+        if self.kitty_taken and last and rules["declare.closes"] == "kitty_taken" \
+                and not (after_burial and shown and all(is_joker(x) for x in shown)):
             trace.add(rules.clause("declare.closes"))
             return refuse("kitty_taken", "the kitty has been taken up")
         declared = list(shown)
@@ -251,6 +254,14 @@ class Declaring:
                 return refuse("jokers_not_allowed", text(c))
             if n < 2:
                 return refuse("wrong_count", "a joker declares only as a pair")
+            if values.get("declare.joker_count") == "all_decks":   # H07: every copy the decks hold
+                trace.add(rules.clause("declare.joker_count"))
+                if n < rules.decks:
+                    return refuse("wrong_count", f"a joker declares only with all {rules.decks} copies")
+            if "declare.jokers_when" in values:   # H08: jokers only once the kitty is buried
+                trace.add(rules.clause("declare.jokers_when"))
+                if after_burial and not (self.kitty_taken and last):
+                    return refuse("jokers_not_allowed", "jokers declare only after the burial")
         elif rank_of(c) != level:
             return refuse("not_level_card", f"{text(c)} is not a level card at level {level}")
         if level == NO_TRUMP_LEVEL:   # V66: no card is a level card, and a joker pair names nothing more
@@ -294,6 +305,10 @@ class Declaring:
                                           c, state.overcalls)
             own[seat] = (c, total)
             return None
+        if state.declarer is not None and seat == (state.declarer + 2) % 4 and "declare.overcall_partner" in values:
+            trace.add(rules.clause("declare.overcall_partner"))
+            if not values["declare.overcall_partner"]:   # H06: no overcall of one's partner
+                return refuse("partner_overcall", f"seat {seat}'s partner declared {text(state.card)}")
         if seat == state.declarer:
             trace.add(rules.clause("declare.self_overcall"))
             if not rules["declare.self_overcall"]:
@@ -337,7 +352,10 @@ def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,
       player ``bank.first_hand_undeclared`` names;
     * ``redeal``: the cards are dealt again at the same level;
     * ``smothered`` (憋死): redeal with ``declare.smothered_banker`` as banker, at
-      the level ``declare.smothered_level`` names.
+      the level ``declare.smothered_level`` names;
+    * ``no_trump`` (H01): the hand is played at the banker's level without a
+      trump suit (in the first hand the banker ``bank.first_hand_undeclared``
+      names); no kitty card is turned.
     """
     trace = Trace()
     if banker_level == NO_TRUMP_LEVEL:   # V66: the hand is no-trump by its level; no fallback applies
@@ -353,6 +371,13 @@ def judge_undeclared(rules: Rules, kitty: Sequence[int], first_hand: bool,
                         "nobody declared: redeal")
     if fallback == "first_level_card":
         return _first_level_card(rules, kitty, first_hand, banker_level, trace)
+    if fallback == "no_trump":   # H01: the hand is played without a trump suit, the kitty turned for nothing
+        first_banker = None
+        if first_hand:
+            trace.add(rules.clause("bank.first_hand_undeclared"))
+            first_banker = rules["bank.first_hand_undeclared"]
+        return Judgment(Undeclared(NO_TRUMP, False, None if first_hand else "banker", "banker", banker_level, None,
+                                   first_banker), trace.tuple(), "ok", "nobody declared: the hand has no trump suit")
     if fallback == "smothered":
         trace.add(rules.clause("declare.smothered_banker"), rules.clause("declare.smothered_level"))
         side = "banker" if rules["declare.smothered_banker"] == "same_banker" else "attackers"

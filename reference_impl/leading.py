@@ -14,7 +14,9 @@ other three hands:
 On failure: the blocked cards, the penalty (``throw.penalty_points`` per card
 counted by ``throw.penalty_per``, or once under ``attempt``) and the forced play
 (``throw.forced_play``; ``first_blocker`` - the smallest component the first
-opponent after the thrower can beat).
+opponent after the thrower can beat; ``singles_first`` - the smallest of the
+components with the fewest cards). ``throw.banned_in`` refuses a throw of
+trumps or of a side suit (H04).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from typing import Iterable, Sequence
 
 from .combos import Combo, Component, classify, component_key, tractor_candidates
 from .rules import Judgment, Trace
-from .trump import Context
+from .trump import TRUMP, Context
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,14 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
     trace.add(rules.clause("throw.allowed"), *(_mixed_clause(ctx)))
     if not rules["throw.allowed"]:
         return Judgment(False, trace.tuple(), "throw_not_allowed", combo.shape(), {"combo": combo})
+    banned = rules.checked.values.get("throw.banned_in")
+    if banned:   # H04: no throw in trump, or in a side suit
+        trace.add(rules.clause("throw.banned_in"))
+        where = "trump" if combo.suit == TRUMP else "side_suits"
+        if where in banned:
+            return Judgment(False, trace.tuple(), "throw_not_allowed",
+                            f"{combo.shape()}: no throw of {'trumps' if where == 'trump' else 'a side suit'}",
+                            {"combo": combo})
     trace.add(rules.clause("throw.check"), rules.clause("throw.split"), rules.clause("throw.judged_against"))
     hands = [Counter(h) for h in others]
     if rules["throw.judged_against"] == "opponents" and len(hands) == 3:
@@ -64,6 +74,8 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
         return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
     trace.add(rules.clause("throw.penalty_points"), rules.clause("throw.penalty_per"),
               rules.clause("throw.forced_play"))
+    if "throw.penalty_by_blocked" in rules.checked.values:
+        trace.add(rules.clause("throw.penalty_by_blocked"))
     first = None
     if rules["throw.forced_play"] == "first_blocker":  # the opponents after the thrower, in playing order
         order = [Counter(h) for h in others]
@@ -126,6 +138,9 @@ def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...],
     key = ctx.key
     if forced_rule == "smallest_card":
         forced: tuple[int, ...] = (min(combo.cards, key=lambda c: key[c]),)
+    elif forced_rule == "singles_first":   # H03: the smallest of the components with the fewest cards
+        fewest = min(c.n for c in combo.components)
+        forced = min((c for c in combo.components if c.n == fewest), key=lambda c: c.key).cards
     else:
         candidates = list(combo.components)
         if forced_rule in ("blocked_component", "first_blocker"):
@@ -141,5 +156,33 @@ def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...],
         counted = 1
     else:  # card_taken_back
         counted = combo.n - len(forced)
-    return ThrowFailure(tuple(blocked), counted * rules["throw.penalty_points"], tuple(forced))
+    return ThrowFailure(tuple(blocked), counted * points_per_card(rules, blocked_kind(ctx, combo, blocked)),
+                        tuple(forced))
+
+
+KIND_ORDER = ("single", "pair", "triple", "tractor")   # what blocks a throw, least to most
+
+
+def blocked_kind(ctx: Context, combo: Combo, blocked: Sequence[int]) -> str:
+    """What blocks a failed throw: the kind of its largest component holding a blocked card (a tractor before a
+    triple, a pair, a single); under throw.check = singles or smallest_vs_largest every block is a single's."""
+    if ctx.rules["throw.check"] != "components_unbeatable":
+        return "single"
+    hit = Counter(blocked)
+    kinds = [c.kind for c in combo.components if any(hit[x] for x in c.cards)] or ["single"]
+    return max(kinds, key=KIND_ORDER.index)
+
+
+def points_per_card(rules, kind: str | None) -> int:
+    """The points a failed throw costs per counted card: ``throw.penalty_by_blocked`` of what blocks it (H05),
+    else ``throw.penalty_points``."""
+    table = rules.checked.values.get("throw.penalty_by_blocked")
+    if table is None:
+        return rules["throw.penalty_points"]
+    if kind is None:
+        raise ValueError(f"{rules.name} prices a failed throw by what blocks it (throw.penalty_by_blocked): "
+                         "say which (single, pair, triple or tractor)")
+    if kind not in table:
+        raise ValueError(f"{rules.name}'s throw.penalty_by_blocked names no price for a {kind}")
+    return table[kind]
 

@@ -100,6 +100,7 @@ class Fault:
     count: int = 0
     found: str = "at_once"
     minutes: int | None = None   # lateness only
+    blocked: str | None = None   # failed_throw under throw.penalty_by_blocked: what blocked it (H05)
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def _other(side: str) -> str:
 
 
 def judge_fault(rules: Rules, fault: str, offender_side: str, cards: int = 0, points: int = 0,
-                found: str = "at_once", minutes: int | None = None) -> Judgment:
+                found: str = "at_once", minutes: int | None = None, blocked: str | None = None) -> Judgment:
     """The points and consequence of ``fault`` committed by ``offender_side`` (value :class:`FaultOutcome`).
 
     ``cards`` is the count the fault is priced by (cards, or times for
@@ -140,7 +141,10 @@ def judge_fault(rules: Rules, fault: str, offender_side: str, cards: int = 0, po
     ends, consequence, setting = False, "none", None
     if fault == "failed_throw":
         trace.add(rules.clause("throw.penalty_points"), rules.clause("throw.penalty_per"))
-        amount = rules["throw.penalty_points"] * cards
+        from .leading import points_per_card
+        if "throw.penalty_by_blocked" in rules.checked.values:
+            trace.add(rules.clause("throw.penalty_by_blocked"))
+        amount = points_per_card(rules, blocked) * cards
         late_rule = rules.checked.values.get("throw.late")
         if late and late_rule is not None:
             setting = "throw.late"
@@ -226,7 +230,7 @@ def judge_penalties(rules: Rules, faults: Sequence[Fault], attackers_points: int
     trace = Trace()
     judged = []
     for f in faults:
-        j = judge_fault(rules, f.kind, f.offender, f.count, found=f.found, minutes=f.minutes)
+        j = judge_fault(rules, f.kind, f.offender, f.count, found=f.found, minutes=f.minutes, blocked=f.blocked)
         trace.add(*j.clauses)
         judged.append((f, j))
     points = sum(j.value.points_delta for _, j in judged)

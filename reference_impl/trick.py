@@ -7,7 +7,8 @@ it contains the lead's units. Among such plays trump beats the led side suit;
 otherwise the higher wins and between equal plays the first played wins
 (``trump.equal_cards``). ``compare.element_over_length`` lets a tractor of
 triples beat a tractor of pairs of equal size. A play of several components
-ranks by ``compare.multi``.
+ranks by ``compare.multi``. Under ``throw.wins_trick`` (H02) a throw led wins its
+trick whatever follows.
 """
 from __future__ import annotations
 
@@ -103,16 +104,18 @@ class Standing:
     whether one more play would take it (:meth:`taken_by`) — what :func:`winning_play` answers for the plays
     with that one added, without weighing the earlier plays again (a player asks it of every candidate)."""
 
-    __slots__ = ("ctx", "lead", "winner", "best", "best_trump", "_trace")
+    __slots__ = ("ctx", "lead", "winner", "best", "best_trump", "_trace", "closed")
 
-    def __init__(self, ctx: Context, lead: Combo, winner: int, best: tuple, best_trump: bool, trace: Trace):
+    def __init__(self, ctx: Context, lead: Combo, winner: int, best: tuple, best_trump: bool, trace: Trace,
+                 closed: bool = False):
         self.ctx, self.lead, self.winner, self.best, self.best_trump, self._trace = \
             ctx, lead, winner, best, best_trump, trace
+        self.closed = closed   # throw.wins_trick: a throw led, no later play takes the trick
 
     def taken_by(self, cards: Iterable[int]) -> bool:
         """Whether ``cards``, played next, would win the trick."""
-        return _takes(self.ctx, self.lead, classify(self.ctx, cards), self.best, self.best_trump,
-                      self._trace) is not None
+        return not self.closed and _takes(self.ctx, self.lead, classify(self.ctx, cards), self.best,
+                                          self.best_trump, self._trace) is not None
 
 
 def standing(ctx: Context, plays: Sequence[Iterable[int]]) -> Standing:
@@ -135,6 +138,10 @@ def _standing(ctx: Context, combos: list[Combo], trace: Trace) -> Standing:
     winner = 0
     best = _strength(ctx, lead, lead, False)
     best_trump = lead.suit == TRUMP
+    if lead.kind == "throw" and "throw.wins_trick" in rules.checked.values:
+        trace.add(rules.clause("throw.wins_trick"))
+        if rules["throw.wins_trick"]:   # H02: a throw accepted wins its trick; nothing after it is weighed
+            return Standing(ctx, lead, 0, best, best_trump, trace, closed=True)
     for i, play in enumerate(combos[1:], start=1):
         strength = _takes(ctx, lead, play, best, best_trump, trace)
         if strength is not None:

@@ -151,7 +151,7 @@ def run(args) -> int:
             continue
         lines = [f"== {rules.name}: game with seed {seed} =="]
         for hand, levels in zip(game.hands, game.levels):
-            trump = "none" if hand.trump is None else "♠♥♦♣"[hand.trump]
+            trump = "none" if hand.trump in (None, "no_trump") else "♠♥♦♣"[hand.trump]   # no_trump: nobody declared (H01, V66)
             lines.append(f"hand {hand.number}: levels team0 {levels[0]} / team1 {levels[1]}; banker seat {hand.banker} "
                          f"(team {hand.banker % 2}), level {hand.level}, trump {trump}"
                          + (f", {hand.redeals} redeal(s)" if hand.redeals else ""))

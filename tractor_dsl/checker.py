@@ -543,6 +543,21 @@ class _Checker(ClauseChecks):
             if v not in ranks:
                 self.error("E206", f"level.knock_back names {v}, which is not one of level.ranks",
                            origins["level.knock_back"].span)
+        banned = values.get("throw.banned_in")
+        if banned and (len(banned) == 2 or not values.get("throw.allowed", True)):
+            self.error("E230", "throw.banned_in " + ("bans every throw: write throw.allowed = false instead"
+                                                     if len(banned) == 2 else
+                                                     "has nothing to ban: throw.allowed = false bans every throw"),
+                       origins["throw.banned_in"].span)
+        for key in ("declare.joker_count", "declare.jokers_when"):
+            if key in values and values.get("declare.joker_pairs") is False:
+                self.error("E232", f"{key} has nothing to rule: declare.joker_pairs = false, jokers never declare",
+                           origins[key].span)
+        table = values.get("throw.penalty_by_blocked")
+        if table is not None and "triple" not in table and values.get("equipment.decks", 2) >= 3:
+            self.error("E231", f"throw.penalty_by_blocked names no price for a triple, which "
+                               f"{values['equipment.decks']} decks can block a throw with",
+                       origins["throw.penalty_by_blocked"].span)
         if values.get("level.wrap") and values.get("level.end") is not None:
             self.error("E215", f"level.wrap = true needs level.end = none: a climb that wraps past "
                                f"{ranks[-1]} never passes {values['level.end']}", origins["level.wrap"].span)

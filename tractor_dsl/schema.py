@@ -139,13 +139,28 @@ PARAMS: tuple[Param, ...] = (
     Param("throw.check", EnumType("components_unbeatable", "singles", "smallest_vs_largest"),
           "How a throw is judged unbeatable."),
     Param("throw.penalty_points", IntType(0, 100), "Points per counted card when a throw fails."),
+    Param("throw.penalty_by_blocked", RecordType({"single": IntType(0, 100), "pair": IntType(0, 100),
+                                                  "triple": IntType(0, 100), "tractor": IntType(0, 100)},
+                                                 optional=("triple",)),
+          "Points per counted card (throw.penalty_per) by what blocks a failed throw (H05), in place of "
+          "throw.penalty_points: the kind of the largest component of the throw another hand beats (a tractor "
+          "before a triple, a pair, a single); under throw.check = singles or smallest_vs_largest every block is "
+          "by a single card. 'triple' is needed with three or more decks. Not set: throw.penalty_points.",
+          required=False),
     Param("throw.penalty_per", EnumType("card_thrown", "card_blocked", "card_taken_back", "attempt"),
           "Which cards the failed-throw penalty counts; 'attempt' - none: the points once per failed throw (a "
           "failed_throw fault's count is then the number of attempts)."),
-    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component", "first_blocker"),
+    Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component", "first_blocker",
+                                        "singles_first"),
           "What the thrower must play instead after a failed throw: the smallest card, the smallest component, "
-          "the smallest blocked component, or 'first_blocker' - the smallest component the first opponent after "
-          "the thrower (in playing order) can beat (the partner's, when only he can)."),
+          "the smallest blocked component, 'first_blocker' - the smallest component the first opponent after "
+          "the thrower (in playing order) can beat (the partner's, when only he can) - or 'singles_first' (H03) - "
+          "the smallest of the throw's components with the fewest cards: a single of the throw if it has one, "
+          "else a pair, and so on."),
+    Param("throw.banned_in", ListType(EnumType("trump", "side_suits"), min_items=1, unique=True),
+          "Where no throw may be led though throw.allowed is true (H04): 'trump' - no throw of trumps (不许甩主), "
+          "'side_suits' - no throw of a side suit; such a lead is refused as throw_not_allowed. Not set: a throw "
+          "may be led in every suit.", required=False),
     Param("throw.split", EnumType("triples_first", "largest_first"),
           "How a throw is split into components: 'largest_first' - repeatedly the component with the most cards, "
           "triples before pairs on a tie, then the higher (88999 is a tractor of pairs and a single); "
@@ -157,6 +172,10 @@ PARAMS: tuple[Param, ...] = (
           "A failed throw found only after the next trick (concealed by the thrower's partner): the consequence "
           "for the thrower's side, besides the points. Not set: a failed throw found late is priced as one "
           "found at once.", required=False),
+    Param("throw.wins_trick", BoolType(),
+          "Whether a throw once accepted (not beaten, throw.check) wins its trick outright (H02): no ruff and no "
+          "follow takes it. Not set: false - a follower void in the led suit may ruff it with trumps of the "
+          "lead's structure (000:2.16b, 003:7.5).", required=False),
     # --- following ---
     Param("follow.suit", BoolType(), "Followers must play the led suit while they hold it."),
     Param("follow.unlisted", EnumType("component_ladders", "counts"),
@@ -214,19 +233,34 @@ PARAMS: tuple[Param, ...] = (
           "Whether a declarer who has been overcalled may add copies of his own card and, reaching the count "
           "of the standing declaration, take trump back (an equal count suffices; the rule on what may follow "
           "an overcall does not apply). Not set: false.", required=False),
+    Param("declare.overcall_partner", BoolType(),
+          "Whether a player may overcall his partner's declaration (H06: false - 不许反对家). Not set: true.",
+          required=False),
+    Param("declare.joker_count", EnumType("pair", "all_decks"),
+          "How many identical jokers a joker declaration (a no-trump declaration or overcall) shows: 'pair' - two "
+          "or more; 'all_decks' (H07) - as many as there are decks (three small or three big jokers with three "
+          "decks). Not set: pair.", required=False),
+    Param("declare.jokers_when", EnumType("any_time", "after_burial"),
+          "When jokers may declare or overcall: 'after_burial' (H08) - only once the banker has taken up the kitty "
+          "(buried), when declare.closes would close declaring to any other card; a joker declaration before is "
+          "refused. Not set: any_time. A whole hand played by the interpreter has no declaring after the burial.",
+          required=False),
     Param("declare.reinforce", BoolType(), "Whether a player may reinforce (加固) his own declaration."),
     Param("declare.first_hand_card", OptionalType(CardType()), "A card every first-hand declaration must show."),
     Param("declare.overcall_moves_bank", EnumType("never", "first_hand"),
           "Whether an overcall also moves the bank (反主反庄)."),
     Param("declare.first_hand_banker", EnumType("first_declarer", "last_declarer"),
           "Who is banker in the first hand (抢庄)."),
-    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal", "first_level_card"),
-          "No declaration in the first hand: trump from the kitty (declare.kitty_card), a redeal, or "
+    Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal", "first_level_card", "no_trump"),
+          "No declaration in the first hand: trump from the kitty (declare.kitty_card), a redeal, "
           "'first_level_card' - the kitty is turned card by card and the first level card names its suit, else "
-          "the highest card turned does (the first of equals; only jokers: no trump)."),
-    Param("declare.fallback_later", EnumType("kitty_card", "smothered", "redeal", "first_level_card"),
+          "the highest card turned does (the first of equals; only jokers: no trump) - or 'no_trump' (H01, 无人亮主"
+          "打无主): the hand is played at its level without a trump suit (the jokers, the level cards and any "
+          "fixed trumps are trump), the banker the player bank.first_hand_undeclared names."),
+    Param("declare.fallback_later", EnumType("kitty_card", "smothered", "redeal", "first_level_card", "no_trump"),
           "No declaration in later hands: trump from the kitty, a smothered banker (憋死), a redeal at the same "
-          "level with the same banker, or the first level card turned from the kitty (as for the first hand)."),
+          "level with the same banker, the first level card turned from the kitty (as for the first hand), or "
+          "'no_trump' (H01): the same banker plays the hand at his level without a trump suit."),
     Param("declare.kitty_card", IntType(1, 20), "Which kitty card (counted from the first) names trump."),
     Param("declare.kitty_skip_jokers", BoolType(), "Whether a joker turned from the kitty is skipped."),
     Param("declare.kitty_joker", EnumType("no_trump", "next_card"),

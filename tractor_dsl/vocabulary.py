@@ -18,7 +18,8 @@ PLAY_REASONS: dict[str, tuple[str, str]] = {
     "must_play_triple": ("the follow order requires a triple the player holds", "按跟牌顺序必须出手中的三条"),
     "must_play_pair": ("the follow order requires a pair the player holds", "按跟牌顺序必须出手中的对子"),
     "mixed_suits": ("a lead must be of one suit (trump counts as one suit)", "出牌必须是同一花色（主牌算一门）"),
-    "throw_not_allowed": ("this ruleset does not allow throws", "本规则不许甩牌"),
+    "throw_not_allowed": ("this ruleset does not allow throws, or not in this suit (throw.banned_in)",
+                          "本规则不许甩牌，或不许在这门花色甩牌（throw.banned_in）"),
     "throw_beaten": ("another hand can beat part of the throw", "甩牌可被拦"),
     "empty_play": ("a play must contain at least one card", "出牌至少一张"),
 }
@@ -43,6 +44,8 @@ DECLARATION_REASONS: dict[str, tuple[str, str]] = {
                  "不够大，反不了（declare.overcall_by）"),
     "partner_barred": ("the declarer's partner declared this suit wrongly (declare.wrong_bars_partner)",
                        "对家此前亮错过这门花色（declare.wrong_bars_partner）"),
+    "partner_overcall": ("a player may not overcall his partner's declaration (declare.overcall_partner false)",
+                         "不能反对家的主（declare.overcall_partner 为 false）"),
 }
 
 # A consequence decides the hand's result in place of the score table: the side that banks next and the

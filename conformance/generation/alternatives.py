@@ -50,7 +50,7 @@ OBSERVERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("follow ", ("follow",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
     ("declare.wrong", ("declare", "penalty")), ("declare.", ("declare", "undeclared")),
     ("penalty.", ("penalty",)), ("throw.penalty", ("lead", "penalty")), ("throw.late", ("penalty",)),
-    ("throw.split", ("classify", "lead", "follow", "winner", "kitty")),
+    ("throw.split", ("classify", "lead", "follow", "winner", "kitty")), ("throw.wins_trick", ("winner", "kitty")),
     ("kitty.", ("kitty",)), ("follow.", ("follow",)),
     ("throw.", ("lead",)), ("ruff.", ("winner",)), ("compare.", ("winner", "kitty")),
     ("equipment.points", ("winner", "kitty")),
@@ -331,10 +331,14 @@ def alternatives(rules: Rules) -> list[Alternative]:
         out.append(Alternative(f"A{len(out) + 1:03d}", clause, feature, description, changes, rules, obs, aimed,
                                row))
 
+    later: list[tuple[str, str, Any]] = []   # values the language gained after the ids were fixed: added last
     for name, value in sorted(checked.values.items()):
         if name.startswith(UNOBSERVED_PREFIXES) or name in UNVARIED or name in COUPLED_WITH:
             continue
         for label, new in setting_values(name, value, checked.values):
+            if new in LATER_VALUES.get(name, ()):
+                later.append((name, label, new))
+                continue
             row = None
             if isinstance(new, _Row):
                 new, row = new.table, new.row
@@ -354,9 +358,71 @@ def alternatives(rules: Rules) -> list[Alternative]:
             ladder = (unit_shape(unit), tuple(units_pattern(e) for e in new_rungs))
             add(clause, key, f"follow {unit_text(unit)}{label}: {what}", {key: ladder}, follow_targets(unit, touched))
     out.extend(_band_alternatives(rules, add))
-    _reading_flips(rules, add)
+    house = _reading_flips(rules, add)
     _unstated_options(rules, add)
+    for flip in house:
+        add(*flip[:5], obs=flip[5])
+    for name, label, new in later:
+        add(checked.clause_id_of(name), name, f"{name}: {label}", {name: new}, _AIMED.get(name))
+    _later_house_rules(rules, add)
     return out
+
+
+def _later_house_rules(rules: Rules, add) -> None:
+    """House rules real engines follow that the analysis and the fingerprint must be able to name (issue 31,
+    point 5, and issue 32), added after every other alternative so that no id moves: a failed throw that costs
+    nothing (V42, where the ruleset charges one), no throw of trumps (H04, where the ruleset allows one) and a
+    throw that wins its trick once accepted (H02, where the ruleset lets it be ruffed)."""
+    values = rules.checked.values
+    if not values["throw.allowed"]:
+        return
+    if values["throw.penalty_points"] != 0:
+        add(rules.clause("throw.penalty_points"), "throw.penalty_points",
+            "throw.penalty_points: 0, no penalty for a failed throw (V42)", {"throw.penalty_points": 0})
+    if "throw.wins_trick" not in values:
+        add(rules.clause("throw.allowed"), "throw.wins_trick",
+            "throw.wins_trick: a throw once accepted wins its trick, no ruff takes it (H02)",
+            {"throw.wins_trick": True}, _winner_kinds("ruffs", "counts_ruff"), obs=("winner", "kitty"))
+    if "throw.penalty_by_blocked" not in values and values["throw.check"] == "components_unbeatable" \
+            and values["throw.penalty_points"]:
+        p = values["throw.penalty_points"]
+        table = {"single": p, "pair": 2 * p, "tractor": 4 * p, **({"triple": 3 * p} if rules.decks >= 3 else {})}
+        add(rules.clause("throw.penalty_points"), "throw.penalty_by_blocked",
+            f"throw.penalty_by_blocked: {p} a card for a single blocked, {2 * p} a pair, {4 * p} a tractor (H05)",
+            {"throw.penalty_by_blocked": table}, obs=("lead",))   # the penalty operation would need 'blocked'
+    if "throw.banned_in" not in values:
+        add(rules.clause("throw.allowed"), "throw.banned_in", "throw.banned_in: [trump], no throw of trumps (H04)",
+            {"throw.banned_in": ("trump",)})
+    _later_declaring_rules(rules, add)
+
+
+def _later_declaring_rules(rules: Rules, add) -> None:
+    """The declaring house rules of issue 32, where the ruleset does not state them: no overcall of one's partner
+    (H06); where jokers declare, as many jokers as there are decks (H07, with three decks or more: with two a
+    pair is every copy) and jokers only after the burial (H08). Seen by ``declare``."""
+    values = rules.checked.values
+    if "declare.overcall_partner" not in values:
+        add(rules.clause("declare.self_overcall"), "declare.overcall_partner",
+            "declare.overcall_partner: false, no overcall of one's partner (H06)",
+            {"declare.overcall_partner": False}, obs=("declare",))
+    if values["declare.joker_pairs"] and rules.decks >= 3 and "declare.joker_count" not in values:
+        add(rules.clause("declare.joker_pairs"), "declare.joker_count",
+            f"declare.joker_count: all_decks, a joker declaration shows all {rules.decks} copies (H07)",
+            {"declare.joker_count": "all_decks"}, obs=("declare",))
+    if values["declare.joker_pairs"] and "declare.jokers_when" not in values:
+        add(rules.clause("declare.joker_pairs"), "declare.jokers_when",
+            "declare.jokers_when: after_burial, jokers declare only once the kitty is buried (H08)",
+            {"declare.jokers_when": "after_burial"}, obs=("declare",))
+
+
+# Values of settings the language gained after the alternatives' ids were fixed (issue 32): their alternatives
+# come after every other, so that no id moves (a rival position is searched from an alternative's ruleset, named
+# by its id) and the bundled rulesets' vectors keep every position they had.
+LATER_VALUES: dict[str, tuple] = {
+    "declare.fallback_first_hand": ("no_trump",),   # H01: nobody declaring, the hand has no trump suit
+    "declare.fallback_later": ("no_trump",),
+    "throw.forced_play": ("singles_first",),        # H03: after a failed throw, its singles first
+}
 
 
 # Optional settings a ruleset may leave unset (the house rules of VARIANTS.md they state), as an engine that
@@ -542,9 +608,12 @@ def _band(b: m.Band) -> str:
     return f"{'' if b.low is None else b.low}..{'' if b.high is None else b.high}"
 
 
-def _reading_flips(rules: Rules, add) -> None:
-    """The other readings of every interpreted clause, as the features each reading sets."""
+def _reading_flips(rules: Rules, add) -> list[tuple]:
+    """The other readings of every interpreted clause, as the features each reading sets. Those that state a
+    house rule of spec/house_rules.tsv (issue 32) are returned, to be added after every other alternative (see
+    :data:`LATER_VALUES`)."""
     checked = rules.checked
+    house = []
     for clause in checked.clauses:
         chosen = checked.choices.get(clause.id)
         for reading in clause.readings:
@@ -559,5 +628,10 @@ def _reading_flips(rules: Rules, add) -> None:
             for key in changes:
                 observed.update(observers_of(key))
             aimed = _AIMED.get(next(iter(changes))) if len(changes) == 1 else None
-            add(clause.id, f"reading {clause.id}", f"{clause.id}: reading {chosen} -> {reading.name}", changes,
-                aimed, obs=tuple(op for op in ALL_OPS if op in observed))
+            flip = (clause.id, f"reading {clause.id}", f"{clause.id}: reading {chosen} -> {reading.name}", changes,
+                    aimed, tuple(op for op in ALL_OPS if op in observed))
+            if any(v.startswith("H") for v in reading.variants):
+                house.append(flip)
+            else:
+                add(*flip[:5], obs=flip[5])
+    return house

@@ -612,7 +612,10 @@ def _penalty(rules, inp):
             raise InputError(f"faults[{i}].found: expected one of {', '.join(FOUND)}")
         if minutes is not None and (type(minutes) is not int or minutes < 0):
             raise InputError(f"faults[{i}].minutes: expected a whole number, 0 or more")
-        faults.append(Fault(kind, offender, count, found, minutes))
+        blocked = f.get("blocked")
+        if blocked is not None and blocked not in ("single", "pair", "triple", "tractor"):
+            raise InputError(f"faults[{i}].blocked: expected one of single, pair, triple, tractor")
+        faults.append(Fault(kind, offender, count, found, minutes, blocked))
     try:
         j = judge_penalties(rules, faults, points)
     except ValueError as e:

@@ -60,7 +60,7 @@ REASON_CODES = ("ok", "wrong_card_count", "cards_not_held", "must_follow_suit", 
                 "empty_play")
 DECLARE_REASON_CODES = ("ok", "kitty_taken", "missing_first_hand_card", "wrong_count", "mixed_cards", "not_level_card",
                         "jokers_not_allowed", "no_reinforce", "self_overcall", "jokers_only", "too_weak",
-                        "partner_barred")
+                        "partner_barred", "partner_overcall")
 DEAL_REASON_CODES = ("ok", "wrong_hand_size", "wrong_kitty_size", "not_the_pack", "no_points", "no_trumps")
 CONSEQUENCES = ("none", "attackers_take_stage", "attackers_take_stage_by_points", "stage_change_plus_one",
                 "banker_up_one", "opponents_up_two", "count_as_threshold", "count_below_threshold",

@@ -1,4 +1,4 @@
-"""``tractor-house-rules``: the catalogue of house-rule readings (VARIANTS.md), each with its id, one line in
+"""``tractor-house-rules``: the catalogue of house-rule readings (VARIANTS.md, then spec/house_rules.tsv), each with its id, one line in
 the page's language and the rulesets that state it; then the readings no ruleset states yet, and why."""
 from __future__ import annotations
 
@@ -16,12 +16,17 @@ HL = {
                     "closest bundled ruleset (tractor diff PARENT FILE shows a position that tells them apart).",
            "headers": ["Id", "Point", "Reading", "Stated by"], "none": "not stated yet", "source": "(source)",
            "unstated": "Readings the rule language cannot state yet", "scope":
-               "Out of scope: more than four players (找朋友, Finding Friends), as VARIANTS.md says."},
+               "Out of scope, because the rule language is for four players in two fixed partnerships "
+               "(equipment.players admits only 4) and every operation of the protocol judges such a table: more "
+               "than four players, partners found in play (找朋友, Finding Friends), one banker against three "
+               "(一打三), three-player and other table sizes. These are other games, not readings of this one."},
     "zh": {"intro": "规则变体目录（`VARIANTS.md`）中的每一种读法，以及采用它的规则集：随附的规则书和派生规则集在"
                     "相应的条款或解读中注明；`spec/variants/` 中每个文件在最接近的随附规则集上采用一种读法"
                     "（`tractor diff` 父规则集 文件，给出区分二者的牌局）。",
            "headers": ["编号", "变化点", "读法", "采用者"], "none": "尚未采用", "source": "（出处）",
-           "unstated": "规则语言尚不能表达的读法", "scope": "不在范围内：四人以上（找朋友），见 `VARIANTS.md`。"},
+           "unstated": "规则语言尚不能表达的读法", "scope": "不在范围内：规则语言只描述四人两队、对家固定的牌局（`equipment.players` 只能为4），"
+                    "协议的每个操作也只判断这样的牌局。因此四人以上、打牌中找朋友（找朋友）、一人坐庄对三人（一打三）、"
+                    "三人及其他人数的玩法都不在范围内：它们是另外的游戏，不是本游戏的读法。"},
 }
 
 # Why a reading cannot be stated yet (English, Chinese).

@@ -92,3 +92,10 @@ def test_show_zh_gives_the_chinese_of_every_text(monkeypatch, capsys):
     assert alts and all(a in out for a in alts)
     assert main(["show", "r003_capped"]) == 0
     assert rs.title_zh not in capsys.readouterr().out      # English only without --zh
+
+
+def test_a_hand_nobody_declares_under_h01_is_shown_without_a_trump_suit(capsys):
+    """H01 (spec/house_rules.tsv): nobody declaring, the hand is played without a trump suit; the brief view
+    printed 'internal error' for such a hand (its trump is no_trump, not a suit)."""
+    out = _play(capsys, "h01_no_declaration_no_trump", "--seed", "3", "--brief")
+    assert re.search(r"level \S+, trump none", out), out

@@ -42,6 +42,33 @@ READINGS = {
     # V68: the banker side keeps the bank without the last trick: it rises no level
     "V68": ("v68_banker_needs_last_trick", "score.banker_needs_last_trick",
             lambda p, v: p["next_banker"] == v["next_banker"] == "banker" and p["levels"] > 0 == v["levels"]),
+    # H01: nobody declaring, the hand has no trump suit where 000 turns the kitty's first card
+    "H01": ("h01_no_declaration_no_trump", "declare.fallback_later",
+            lambda p, v: p["trump"] is not None and v["trump"] is None and not v["redeal"]),
+    # H02: a throw ruffed: 000 gives the trick to the ruff, the reading to the thrower
+    "H02": ("h02_throw_wins_trick", "throw.wins_trick",
+            lambda p, v: p["winner"] != v["winner"] and v["winner"] == 0),
+    # H03: after a failed throw, the throw's single comes first (001: its smallest card)
+    "H03": ("h03_singles_first", "throw.forced_play",
+            lambda p, v: p["failure"]["forced"] != v["failure"]["forced"]),
+    # H04: an unbeatable throw of trumps is refused
+    "H04": ("h04_no_trump_throws", "throw.banned_in",
+            lambda p, v: (p["legal"], v["legal"], v["reason"]) == (True, False, "throw_not_allowed")),
+    # H05: a failed throw priced by what blocks it: a pair or a tractor blocked costs more than 000's 10 a card
+    "H05": ("h05_penalty_by_blocker", "throw.penalty_by_blocked",
+            lambda p, v: v["failure"]["penalty"] > p["failure"]["penalty"]),
+    # H06: a player overcalls his partner: 000 lets it stand, the reading refuses it
+    "H06": ("h06_no_partner_overcall", "declare.overcall_partner",
+            lambda p, v: p["legal"] and (v["legal"], v["reason"]) == (False, "partner_overcall")),
+    # H07: a small-joker pair declares nothing: 003 refuses jokers outright, the reading asks for all three
+    "H07": ("h07_jokers_as_many_as_decks", "declare.joker_count",
+            lambda p, v: (p["reason"], v["reason"]) == ("jokers_not_allowed", "wrong_count")),
+    # H08: a joker pair before the burial: 000 lets it overcall, the reading refuses it
+    "H08": ("h08_jokers_after_burial", "declare.jokers_when",
+            lambda p, v: p["legal"] and (v["legal"], v["reason"]) == (False, "jokers_not_allowed")),
+    # V42: a failed throw costs no points (001: 10 per card thrown)
+    "V42": ("v42_no_throw_penalty", "throw.penalty_points",
+            lambda p, v: v["failure"]["penalty"] == 0 < p["failure"]["penalty"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

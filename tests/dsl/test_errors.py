@@ -193,6 +193,28 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__wrap="true"))
     add("E215 wrap with an end level", "E215", t,
         "level.wrap = true needs level.end = none: a climb that wraps past A never passes A", at(t, "level.wrap"))
+    t = minimal(values=settings(throw__banned_in="[trump, side_suits]"))
+    add("E230 every suit banned from throws", "E230", t,
+        "throw.banned_in bans every throw: write throw.allowed = false instead", at(t, "throw.banned_in"))
+    t = minimal(values=settings(throw__banned_in="[trump]", throw__allowed="false"))
+    add("E230 a suit banned where no throw is allowed", "E230", t,
+        "throw.banned_in has nothing to ban: throw.allowed = false bans every throw", at(t, "throw.banned_in"))
+    t = minimal(values=settings(equipment__decks="3", equipment__hand_size="39", equipment__kitty_size="6",
+                                throw__penalty_by_blocked="{ single: 10, pair: 20, tractor: 40 }"))
+    add("E231 no triple's price with three decks", "E231", t,
+        "throw.penalty_by_blocked names no price for a triple, which 3 decks can block a throw with",
+        at(t, "throw.penalty_by_blocked"))
+    t = minimal(values=settings(throw__penalty_by_blocked="{ single: 10, pair: 200, tractor: 40 }"))
+    add("E202 a price of a blocked throw out of bounds", "E202", t, "200 is out of range: expected a whole number "
+        "from 0 to 100", at(t, "200"))
+    t = minimal(values=settings(declare__joker_pairs="false", declare__joker_count="all_decks"))
+    add("E232 a joker count where jokers never declare", "E232", t,
+        "declare.joker_count has nothing to rule: declare.joker_pairs = false, jokers never declare",
+        at(t, "declare.joker_count"))
+    t = minimal(values=settings(declare__joker_count="every"))
+    add("E202 a joker count misspelt", "E202", t, "'every' is not one of pair, all_decks", at(t, "every"))
+    t = minimal(values=settings(throw__banned_in="[trumps]"))
+    add("E202 a suit of throws misspelt", "E202", t, "'trumps' is not one of trump, side_suits", at(t, "trumps"))
     t = minimal(values=settings(level__ranks="[2, NT, A]", level__end="A"))
     add("E217 the no-trump level among the ranks", "E217", t,
         "NT, the no-trump level, can only be the last of level.ranks", at(t, "level.ranks"))

@@ -53,10 +53,11 @@ def test_every_catalogue_file_names_its_reading_in_its_header_and_extends_a_bund
     files = sorted((default_spec_dir() / "variants").glob("*.tractor"))
     assert len(files) == len(catalogue_names()) >= 20
     for f in files:
-        vid = re.match(r"v(\d\d)_", f.name)
+        vid = re.match(r"([vh])(\d\d)_", f.name)
         assert vid, f.name
-        vid = f"V{vid.group(1)}"
-        assert f.read_text(encoding="utf-8").startswith(f"# {vid} (VARIANTS.md)"), f.name
+        where = "VARIANTS.md" if vid.group(1) == "v" else "spec/house_rules.tsv"
+        vid = f"{vid.group(1).upper()}{vid.group(2)}"
+        assert f.read_text(encoding="utf-8").startswith(f"# {vid} ({where})"), f.name
         rules = rules_for(f.stem)
         assert vid in rules.checked.own_variants and vid in by_id()
         assert rules.checked.lineage[1] in ruleset_names() and rules.checked.title_zh
@@ -399,3 +400,125 @@ def test_v04_four_decks_make_four_identical_cards_a_quad():
     assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 3H 4H 5H")).reason == "must_play_pair"
     assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 9H 9H 9H")).value is True
     assert judge_result(v, 160).value.next_banker == "attackers" and judge_result(parent, 160).value.levels == 1
+
+
+# --- the house rules players use beyond VARIANTS.md (spec/house_rules.tsv) ----------------------------------
+
+def test_h01_nobody_declaring_the_hand_has_no_trump_suit():
+    v, parent = both("h01_no_declaration_no_trump")
+    turned = cards("3H 4C 6C 7C 8C 9C JC QC")
+    later = judge_undeclared(v, turned, False, "5", "7").value
+    # H01: no trump suit, the same banker at his own level, no kitty card turned
+    assert (later.trump, later.redeal, later.banker_side, later.level, later.kitty_index) == \
+        ("no_trump", False, "banker", "5", None)
+    assert judge_undeclared(parent, turned, False, "5", "7").value.trump == 1   # 000:2.6: the first card, a heart
+    first = judge_undeclared(v, turned, True, "2", "2").value
+    assert first.trump == "no_trump" and first.first_hand_banker == "first_drawer"   # 000: the first drawer banks
+    # played without a trump suit: a heart led is not ruffed by a spade, and a level card (5S) is still trump
+    assert winner(v, "5", None, "3H", "AS") == 0
+    assert winner(v, "5", None, "3H", "5S") == 1
+
+
+def test_h01_whole_games_play_the_undeclared_hands_without_a_trump_suit():
+    from reference_impl.cards import is_joker
+    from reference_impl.game import play_game
+    hands = [h for seed in (3, 4) for h in play_game(rules_for("h01_no_declaration_no_trump"), seed).hands]
+    undeclared = [h for h in hands if not h.declarations]
+    assert undeclared, "no hand went undeclared in these games"
+    assert all(h.trump == "no_trump" for h in undeclared)     # H01: no trump suit
+    assert all(h.trump is not None for h in hands if h.declarations and not is_joker(h.declarations[-1][1][0]))
+
+
+def test_h02_an_accepted_throw_wins_its_trick():
+    v, parent = both("h02_throw_wins_trick")
+    # 000:2.16b: a follower void in hearts ruffs a throw of a pair and a single with a trump pair and a single
+    assert winner(parent, "6", "S", "AH KH KH", "4S 4S 3S") == 1
+    # H02: the throw, accepted, wins its trick: no ruff takes it, nor a later higher ruff
+    assert winner(v, "6", "S", "AH KH KH", "4S 4S 3S") == 0
+    assert winner(v, "6", "S", "AH KH KH", "4S 4S 3S", "J+ J+ J-") == 0
+    # a lead that is no throw is unchanged: a single heart is ruffed as in 000
+    assert winner(v, "6", "S", "AH", "3S") == winner(parent, "6", "S", "AH", "3S") == 1
+    from reference_impl.trick import standing
+    from reference_impl.trump import context
+    ctx = context(v, "6", "S")
+    assert not standing(ctx, [cards("AH KH KH")]).taken_by(cards("4S 4S 3S"))   # what a player weighing it is told
+    assert standing(context(parent, "6", "S"), [cards("AH KH KH")]).taken_by(cards("4S 4S 3S"))
+
+
+def test_h03_after_a_failed_throw_its_singles_first():
+    v, parent = both("h03_singles_first")
+    # a pair of 8s and a single 3 of hearts thrown; the next player holds the 9s: the pair is blocked
+    others = ["9H 9H", "", ""]
+    # 001:9f: the smallest card of the throw, as a single (the 3); H03: the single, here also the 3
+    assert forced(parent, "8H 8H 3H", others, level="5").forced == forced(v, "8H 8H 3H", others, level="5").forced == tuple(cards("3H"))
+    # a single above the pair: 001 plays the smallest card (an 8 out of the pair), H03 the single, the ace
+    assert forced(parent, "8H 8H AH", others, level="5").forced == tuple(cards("8H"))
+    assert forced(v, "8H 8H AH", others, level="5").forced == tuple(cards("AH"))
+    # no single in the throw: the smallest pair, kept whole
+    assert forced(v, "8H 8H KH KH AH AH", ["9H 9H", "", ""], level="5").forced == tuple(cards("8H 8H"))
+    assert forced(v, "8H 8H AH", others, level="5").penalty == forced(parent, "8H 8H AH", others, level="5").penalty == 30   # 10 x 3
+
+
+def test_h04_no_throw_of_trumps():
+    v, parent = both("h04_no_trump_throws")
+    ctx = context(v, "2", "S")
+    # nobody can beat AS AS KS (the others hold no spade): 000:2.16b lets it be thrown, H04 does not
+    assert judge_lead(context(parent, "2", "S"), cards("AS AS KS"), [[], [], []]).value
+    j = judge_lead(ctx, cards("AS AS KS"), [[], [], []])
+    assert not j.value and j.reason == "throw_not_allowed"
+    # a side suit may still be thrown, and one trump combination still led
+    assert judge_lead(ctx, cards("AH AH KH"), [[], [], []]).value
+    assert judge_lead(ctx, cards("AS AS"), [[], [], []]).value
+
+
+def test_h05_a_failed_throw_is_priced_by_what_blocks_it():
+    from reference_impl.penalties import judge_fault
+    v, parent = both("h05_penalty_by_blocker")
+    # level 2, spades trump; 000:2.17e: 10 points per card taken back, the smallest card played
+    single = forced(v, "AH KH", ["", "", "AH"])            # the K, a single, is blocked by the other ace
+    assert single.penalty == forced(parent, "AH KH", ["", "", "AH"]).penalty == 10   # one card back, a single: 10
+    pair = forced(v, "AH 8H 8H", ["9H 9H", "", ""])          # the pair of 8s is blocked by the 9s
+    assert pair.penalty == 2 * 20 and forced(parent, "AH 8H 8H", ["9H 9H", "", ""]).penalty == 2 * 10
+    tractor = forced(v, "AH 7H 7H 8H 8H", ["9H 9H 10H 10H", "", ""])   # the tractor 7788 is blocked by 9 9 10 10
+    assert tractor.penalty == 4 * 40
+    # the penalty operation is told what blocked the throw
+    assert judge_fault(v, "failed_throw", "attackers", 2, blocked="pair").value.points_delta == -40   # the attackers lose it
+    with pytest.raises(ValueError, match="say which"):
+        judge_fault(v, "failed_throw", "attackers", 2)
+    assert judge_fault(parent, "failed_throw", "attackers", 2).value.points_delta == -20
+
+
+def test_h06_no_overcall_of_ones_partner():
+    v, parent = both("h06_no_partner_overcall")
+    sequence = [(1, cards("5H")), (3, cards("J+ J+"))]   # seat 3 overcalls his partner, seat 1
+    j = judge_declarations(v, "5", sequence, first_hand=False, banker=0)
+    assert (j.value.legal, j.reason) == (False, "partner_overcall")     # H06
+    assert judge_declarations(parent, "5", sequence, first_hand=False, banker=0).value.trump == "no_trump"   # 000:2.6
+    # an opponent still overcalls
+    assert judge_declarations(v, "5", [(1, cards("5H")), (2, cards("J+ J+"))], first_hand=False,
+                              banker=0).value.trump == "no_trump"
+
+
+def test_h07_a_joker_declaration_shows_every_copy_the_three_decks_hold():
+    v, parent = both("h07_jokers_as_many_as_decks")
+    assert judge_declarations(v, "5", [(0, cards("J- J-"))], first_hand=False, banker=0).reason == "wrong_count"
+    got = judge_declarations(v, "5", [(0, cards("J- J- J-"))], first_hand=False, banker=0).value
+    assert got.legal and got.trump == "no_trump"                           # H07: three small jokers, no trump
+    # 003 (declare.jokers): jokers never declare
+    assert judge_declarations(parent, "5", [(0, cards("J- J- J-"))], first_hand=False,
+                              banker=0).reason == "jokers_not_allowed"
+
+
+def test_h08_jokers_declare_only_after_the_burial():
+    v, parent = both("h08_jokers_after_burial")
+    sequence = [(0, cards("5H")), (1, cards("J- J-"))]
+    # before the kitty is taken: 000:2.6 lets the joker pair overcall, H08 does not
+    assert judge_declarations(parent, "5", sequence, first_hand=False, banker=0).value.trump == "no_trump"
+    assert judge_declarations(v, "5", sequence, first_hand=False, banker=0).reason == "jokers_not_allowed"
+    # after it: 000 has closed declaring (kitty_taken), H08 lets the jokers in, and only them
+    assert judge_declarations(parent, "5", sequence, first_hand=False, banker=0, kitty_taken=True).reason == \
+        "kitty_taken"
+    assert judge_declarations(v, "5", sequence, first_hand=False, banker=0, kitty_taken=True).value.trump == \
+        "no_trump"
+    assert judge_declarations(v, "5", [(0, cards("5H")), (1, cards("5S 5S"))], first_hand=False, banker=0,
+                              kitty_taken=True).reason == "kitty_taken"

@@ -103,3 +103,34 @@ def test_a_ruleset_stating_v05_or_v82_has_the_other_readings_of_the_deal_as_alte
         found = distinguish(rules, alt).found
         assert found is not None and found.op == "deal", alt.description
         assert answer(rules, "deal", found.input) != answer(alt.rules, "deal", found.input)
+
+
+@pytest.mark.parametrize("name", ["r000", "r001", "r003"])
+def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
+    """Issue 31, point 5: a throw penalty of 0 (V42), a throw that wins its trick once accepted (H02) and no
+    trump when nobody declares (H01) are alternatives, after every other one (no earlier id moves), each with a
+    position that tells it from the ruleset; so are the throw rules of issue 32 (H03 singles first after a
+    failed throw, H04 no throw of trumps)."""
+    rules = rules_for(name)
+    alts = alternatives(rules)
+    (v42,) = [a for a in alts if "(V42)" in a.description]
+    (h02,) = [a for a in alts if "(H02)" in a.description]
+    (h04,) = [a for a in alts if "(H04)" in a.description]
+    (h03,) = [a for a in alts if a.changes == {"throw.forced_play": "singles_first"}]
+    h05 = [a for a in alts if "(H05)" in a.description]   # only where a throw is judged component by component
+    assert bool(h05) == (rules["throw.check"] == "components_unbeatable")
+    declaring = [a for a in alts if any(f"(H0{i})" in a.description for i in (6, 7, 8))]   # H06-H08
+    assert declaring and declaring == alts[len(alts) - len(declaring):]
+    assert [h03, v42, h02, *h05, h04] == alts[len(alts) - len(declaring) - 4 - len(h05):len(alts) - len(declaring)]
+    assert h04.changes == {"throw.banned_in": ("trump",)}
+    assert v42.changes == {"throw.penalty_points": 0} and "(V42)" in v42.description
+    assert h02.changes == {"throw.wins_trick": True} and h02.observers == ("winner", "kitty") and "(H02)" in h02.description
+    h01 = [a for a in alts if a.changes.get("declare.fallback_later") == "no_trump"]
+    assert h01 and all(alts.index(a) > alts.index(a0) for a in h01 for a0 in alts
+                       if a0.feature.startswith("follow ") or a0.feature == "score.bands")
+    for alt in (v42, h02, h03, h04, *h05, *h01, *declaring):
+        found = distinguish(rules, alt).found
+        assert found is not None, alt.description
+        assert answer(rules, found.op, found.input) != answer(alt.rules, found.op, found.input)
+    found = distinguish(rules, h02).found
+    assert answer(h02.rules, found.op, found.input)["winner"] == found.input["leader"]   # the thrower wins (H02)

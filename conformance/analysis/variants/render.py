@@ -25,13 +25,13 @@ DECLARE_REASONS_EN = {
     "mixed_cards": "the cards shown are not all the same", "not_level_card": "the card is not this hand's level card",
     "jokers_not_allowed": "jokers may not declare in this ruleset", "no_reinforce": "reinforcing is not allowed",
     "self_overcall": "a player may not overcall himself", "jokers_only": "after an overcall only jokers may overcall",
-    "too_weak": "not strong enough to overcall",
+    "too_weak": "not strong enough to overcall", "partner_overcall": "a player may not overcall his partner",
 }
 DECLARE_REASONS_ZH = {
     "kitty_taken": "底牌已拿起，不能再亮主或反主", "missing_first_hand_card": "首盘亮主须同时亮出规定的牌",
     "wrong_count": "张数不对（无牌、单张王或超过牌副数）", "mixed_cards": "亮出的牌不相同", "not_level_card": "亮出的不是本盘级牌",
     "jokers_not_allowed": "本规则王不能亮主", "no_reinforce": "不能加固", "self_overcall": "不能反自己",
-    "jokers_only": "已被反过，只能用王再反", "too_weak": "不够大，反不了",
+    "jokers_only": "已被反过，只能用王再反", "too_weak": "不够大，反不了", "partner_overcall": "不能反对家",
 }
 FAULT_EN = {"failed_throw": "a failed throw", "revoke": "a revoke (藏牌)", "wrong_count": "a wrong card count (劳改)",
             "wrong_kitty": "a wrong kitty (埋底张数不对)", "exposed_card": "an exposed card (罚张)",
@@ -462,7 +462,10 @@ def _game_answer(o: Outcome, lang: str) -> list[tuple[str, str]]:
         if r.get("kitty_index") is not None:
             i = r["kitty_index"] + 1
             out.append(("text", f"底牌第{i}张" if zh else f"kitty card {i} "))
-        out.append(("text", ("定主：" if zh else "names trump: ") + trump_words(r["trump"], lang)))
+        if r.get("kitty_index") is None and r.get("trump") is None:   # no card names trump: no trump suit (H01)
+            out.append(("text", "本局无主" if zh else "the hand has no trump suit"))
+        else:
+            out.append(("text", ("定主：" if zh else "names trump: ") + trump_words(r["trump"], lang)))
         if r.get("first_hand_banker"):
             who_en = r["first_hand_banker"].replace("_", " ")
             out.append(("text", "；由先摸牌者坐庄" if zh else f"; the {who_en} is banker"))

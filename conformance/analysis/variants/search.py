@@ -169,6 +169,8 @@ def families(key: str) -> list[str]:
         return ["classify", "winner"]
     if key.startswith(("compare.", "ruff.")):
         return ["winner"]
+    if key == "throw.wins_trick":   # a throw ruffed: who wins the trick (H02)
+        return ["winner"]
     if key.startswith("throw."):
         return ["lead"]
     if key.startswith("follow."):
