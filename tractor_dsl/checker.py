@@ -518,6 +518,10 @@ class _Checker(ClauseChecks):
         for v in values.get("level.must_play", ()):
             if v not in ranks:
                 self.error("E206", f"must-play level {v} is not one of level.ranks", origins["level.must_play"].span)
+        for v in values.get("level.must_defend", ()):
+            if v not in ranks:
+                self.error("E206", f"level {v} that must be defended is not one of level.ranks",
+                           origins["level.must_defend"].span)
         for v in (values.get("level.knock_back") or {}).values():
             if v not in ranks:
                 self.error("E206", f"level.knock_back names {v}, which is not one of level.ranks",

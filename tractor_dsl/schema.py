@@ -85,6 +85,11 @@ PARAMS: tuple[Param, ...] = (
           "The last level: a team that passes it wins the game; none for no end."),
     Param("level.must_play", ListType(LevelType(), unique=True),
           "Levels that cannot be skipped (必打): a gain stops there."),
+    Param("level.must_defend", ListType(LevelType(), unique=True),
+          "Levels that must be defended (必须坐庄打过): a climb stops there as at a must-play level, and a team "
+          "standing on one leaves it only by a hand it wins as banker - a gain as attackers (taking the bank) "
+          "leaves it there. With level.wrap only a banker's win at the last level wraps past it. [5, 10, K, A]: "
+          "the point ranks and A must be won as banker. Not set: none.", required=False),
     Param("level.knock_back", RecordType({"level": RankType(), "to": RankType()}),
           "The jack rule (钩J): when a hand is played at 'level' and the attackers win its last trick with a "
           "single card of that rank, the banker's team goes back to the level 'to' ({level: J, to: 2}). Read on "

@@ -170,6 +170,10 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
     elif name == "level.must_play":
         for i, level in enumerate(value):
             yield f"{level} may be skipped", tuple(x for k, x in enumerate(value) if k != i)
+    elif name == "level.must_defend":
+        for i, level in enumerate(value):
+            yield f"{level} need not be defended", tuple(x for k, x in enumerate(value) if k != i)
+        yield "no level need be defended", ()
     elif isinstance(inner, RecordType) and name.startswith("penalty.") and isinstance(value, dict):
         for field_name, fv in value.items():  # each field of a fault record
             sub = inner.fields.get(field_name)
@@ -461,6 +465,14 @@ def house_rule_options(rules: Rules) -> list[tuple[str, str, dict, str, Any, tup
         out.append(("level.knock_back", f"the jack rule, back to {values['level.start']} (V67)",
                     {"level.knock_back": {"level": "J", "to": values["level.start"]}}, "level.ranks",
                     hands_at("J"), ("hand",)))
+    defended = tuple(r for r in ("5", "10", "K", "A") if r in ranks)
+    if "level.must_defend" not in values and defended:
+        # attackers at each taking the bank stay there; a climb from below stops at it
+        aimed = tuple(Scenario("advance", "climb", (r, g, False)) for r in defended for g in (1, 2)) + tuple(
+            Scenario("advance", "climb", (ranks[ranks.index(r) - 1], 2, True)) for r in defended
+            if ranks.index(r) > 0)
+        out.append(("level.must_defend", f"{', '.join(defended)} must be defended, won as banker to pass (H20)",
+                    {"level.must_defend": defended}, "level.ranks", aimed, ("advance",)))
     if "score.banker_needs_last_trick" not in values:
         later = tuple(sc for sc in hand_scenarios(rules) if sc.args == (False,))
         out.append(("score.banker_needs_last_trick", "the banker side rises only with the last trick (V68)",

@@ -42,6 +42,12 @@ READINGS = {
     # V68: the banker side keeps the bank without the last trick: it rises no level
     "V68": ("v68_banker_needs_last_trick", "score.banker_needs_last_trick",
             lambda p, v: p["next_banker"] == v["next_banker"] == "banker" and p["levels"] > 0 == v["levels"]),
+    # H20 (rbtying/shengji pull 108): 5, 10, K and A must be defended; H21 (u.360.cn, "只有庄家级牌为A且获胜，才能通过A"):
+    # attackers at A take the bank and stay at A, where 000 wins the game by any gain past A
+    "H20": ("h20_defend_five_ten_king_ace", "level.must_defend",
+            lambda p, v: p["won"] and (v["level"], v["won"]) == ("A", False)),
+    "H21": ("h21_ace_must_be_defended", "level.must_defend",
+            lambda p, v: p["won"] and (v["level"], v["won"]) == ("A", False)),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }
