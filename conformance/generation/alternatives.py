@@ -35,9 +35,11 @@ from conformance.generation.features import changed, reading_changes
 from conformance.generation.positions.scenario import Scenario, unit_text
 
 # Settings no operation of the protocol observes: the clock, the tournament, the
-# physical deal and seating, the bank's succession. Changing them cannot change
-# any judgment an engine is asked for, so they have no alternatives here.
-# (Penalties are observed by the ``penalty`` operation.)
+# physical deal and seating. Changing them cannot change any judgment an engine
+# is asked for, so they have no alternatives here. (Penalties are observed by
+# the ``penalty`` operation.) The bank's succession is observed by ``hand``'s
+# next_banker_seat since issue 32: its alternatives come last (:func:`_bank_succession`),
+# so that the ids, and the positions searched, of the others stay as they were.
 UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "bank.")
 # Equipment sizes change only together (a lone change is an impossible ruleset);
 # the others are read by no judgment the protocol reports.
@@ -47,7 +49,7 @@ UNVARIED = {"equipment.decks", "equipment.hand_size", "equipment.kitty_size", "t
 
 # Which operations can observe a change to a feature (by prefix; first match wins).
 OBSERVERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
-    ("follow ", ("follow",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
+    ("follow ", ("follow",)), ("bank.", ("hand",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
     ("declare.wrong", ("declare", "penalty")), ("declare.", ("declare", "undeclared")),
     ("penalty.", ("penalty",)), ("throw.penalty", ("lead", "penalty")), ("throw.late", ("penalty",)),
     ("throw.split", ("classify", "lead", "follow", "winner", "kitty")),
@@ -360,7 +362,17 @@ def alternatives(rules: Rules) -> list[Alternative]:
     out.extend(_band_alternatives(rules, add))
     _reading_flips(rules, add)
     _unstated_options(rules, add)
+    _bank_succession(rules, add)
     return out
+
+
+def _bank_succession(rules: Rules, add) -> None:
+    """The other values of ``bank.succession`` (the banker keeping the bank himself, r000's own reading
+    same_player), seen by ``hand``'s next_banker_seat."""
+    value = rules.checked.values.get("bank.succession")
+    for label, new in setting_values("bank.succession", value, rules.checked.values):
+        add(rules.clause("bank.succession"), "bank.succession", f"bank.succession: {label}",
+            {"bank.succession": new}, obs=("hand",))
 
 
 # Optional settings a ruleset may leave unset (the house rules of VARIANTS.md they state), as an engine that
@@ -572,4 +584,4 @@ def _reading_flips(rules: Rules, add) -> None:
                 observed.update(observers_of(key))
             aimed = _AIMED.get(next(iter(changes))) if len(changes) == 1 else None
             add(clause.id, f"reading {clause.id}", f"{clause.id}: reading {chosen} -> {reading.name}", changes,
-                aimed, obs=tuple(op for op in ALL_OPS if op in observed))
+                aimed, obs=tuple(op for op in ALL_OPS + ("hand",) if op in observed))
