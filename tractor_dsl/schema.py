@@ -268,10 +268,11 @@ PARAMS: tuple[Param, ...] = (
           "hand; a fault that ends the hand voids its points - 'first_decides': penalty points included; "
           "'penalties_stand': trick points only, the penalty points already incurred stand."),
     # --- the bank ---
-    Param("bank.succession", EnumType("rotate", "same_player"),
+    Param("bank.succession", EnumType("rotate", "same_player", "last_trick_winner"),
           "Which player holds the bank next: 'rotate' - the banker's partner when the banker side keeps it, the "
           "player after the banker when the attackers take it; 'same_player' - the banker keeps it himself, the "
-          "player after him takes it for the attackers."),
+          "player after him takes it for the attackers; 'last_trick_winner' - the player who won the last trick, "
+          "when his side holds the bank next (else as 'rotate')."),
     Param("bank.first_hand_undeclared", EnumType("first_drawer"),
           "Who is banker in a first hand that nobody declares and that is not redealt."),
     # --- deal ---

@@ -369,10 +369,12 @@ def alternatives(rules: Rules) -> list[Alternative]:
 def _bank_succession(rules: Rules, add) -> None:
     """The other values of ``bank.succession`` (the banker keeping the bank himself, r000's own reading
     same_player), seen by ``hand``'s next_banker_seat."""
-    value = rules.checked.values.get("bank.succession")
+    from conformance.generation.positions.hands import hand_scenarios
+    later = tuple(sc for sc in hand_scenarios(rules) if sc.args == (False,))   # whole hands are searched only
+    value = rules.checked.values.get("bank.succession")                         # where aimed (decisions.SEARCH_OPS)
     for label, new in setting_values("bank.succession", value, rules.checked.values):
         add(rules.clause("bank.succession"), "bank.succession", f"bank.succession: {label}",
-            {"bank.succession": new}, obs=("hand",))
+            {"bank.succession": new}, later, obs=("hand",))
 
 
 # Optional settings a ruleset may leave unset (the house rules of VARIANTS.md they state), as an engine that

@@ -567,17 +567,18 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
     back = knock_back(rules, ctx.level, plays[seat], side, extra)         # level.knock_back (V67)
     clauses += extra.ids
     out = {"attackers_points": total, "next_banker": result.next_banker, "levels": result.levels,
-           "next_banker_seat": next_banker_seat(rules, banker, result.next_banker)}
+           "next_banker_seat": next_banker_seat(rules, banker, result.next_banker, seat)}
     clauses.append(rules.clause("bank.succession"))
     if back is not None:  # informative: the level the banker's team goes back to
         out["knocked_back"] = back
     return out, tuple(dict.fromkeys(clauses))
 
 
-def next_banker_seat(rules, banker: int, side: str | None) -> int | None:
-    """The seat that banks the next hand (``bank.succession``); None when nobody banks by this hand."""
+def next_banker_seat(rules, banker: int, side: str | None, last_winner: int | None = None) -> int | None:
+    """The seat that banks the next hand (``bank.succession``; ``last_winner`` won the last trick); None when
+    nobody banks by this hand."""
     from reference_impl.game import next_banker
-    return None if side is None else next_banker(rules, banker, side)
+    return None if side is None else next_banker(rules, banker, side, last_winner)
 
 
 def _ended_early(rules, early, banker: int, points: int, played: int, clauses: list[str]):

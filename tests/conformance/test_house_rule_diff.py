@@ -48,6 +48,10 @@ READINGS = {
             lambda p, v: p["won"] and (v["level"], v["won"]) == ("A", False)),
     "H21": ("h21_ace_must_be_defended", "level.must_defend",
             lambda p, v: p["won"] and (v["level"], v["won"]) == ("A", False)),
+    # H22 (no public source found; issue 32's list): the bank passes to the winner of the last trick, where 000
+    # (000:2.4, reading rotate) gives it to the banker's partner or the player after the banker
+    "H22": ("h22_bank_to_last_trick", "bank.succession",
+            lambda p, v: p["next_banker"] == v["next_banker"] and p["next_banker_seat"] != v["next_banker_seat"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

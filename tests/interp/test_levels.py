@@ -175,3 +175,39 @@ def test_a_whole_game_passes_a_level_to_defend_only_as_banker():
         assert game.levels[-1][game.winner] == "A"
         assert team_of(last.banker) == game.winner and last.next_banker_side == "banker"
     assert stayed > 0   # the seeds hold attackers at A taking the bank
+
+
+# --- who banks next (bank.succession), issue 32 -------------------------------------------------------------------
+
+@pytest.mark.parametrize("side,last_winner,rotate,h22", [
+    ("banker", 0, 2, 0),      # the banker (seat 0) won the last trick and his side keeps the bank: he keeps it
+    ("banker", 2, 2, 2),      # his partner won it: the partner, as under rotate
+    ("banker", 1, 2, 2),      # an attacker won it, the banker side keeps the bank: the partner (rotate)
+    ("attackers", 3, 1, 3),   # the attackers take the bank and seat 3 won the last trick: seat 3
+    ("attackers", 1, 1, 1),
+    ("attackers", 0, 1, 1),   # the banker won it but loses the bank: the player after him (rotate)
+    ("attackers", None, 1, 1),  # a hand a fault ended before its last trick: as rotate
+])
+def test_the_bank_passes_to_the_winner_of_the_last_trick(side, last_winner, rotate, h22):
+    # 000:2.4 reading rotate: "保庄时由对家坐庄，上台时由下家坐庄"; H22: the player who won the last trick, when his side
+    # holds the bank next
+    from reference_impl.game import next_banker
+    assert next_banker(rules_for("r000"), 0, side, last_winner) == rotate
+    assert next_banker(rules_for("h22_bank_to_last_trick"), 0, side, last_winner) == h22
+    # 000:2.4 reading same_player: "本方保庄时由庄家本人继续坐庄"
+    assert next_banker(variant("r000", "bank.succession", "same_player"), 0, side, last_winner) == \
+        (0 if side == "banker" else 1)
+
+
+def test_a_whole_game_under_h22_gives_the_bank_to_the_last_tricks_winner():
+    from reference_impl.game import play_game
+    from reference_impl.hand import team_of
+    game = play_game(rules_for("h22_bank_to_last_trick"), 5, max_hands=60)
+    moved = 0
+    for hand, following in zip(game.hands, game.hands[1:]):
+        last = hand.tricks[-1].winner
+        holding = team_of(hand.banker) if hand.next_banker_side == "banker" else 1 - team_of(hand.banker)
+        if team_of(last) == holding:
+            assert following.banker == last
+            moved += 1
+    assert moved > 0

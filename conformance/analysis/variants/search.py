@@ -198,8 +198,8 @@ def families(key: str) -> list[str]:
         return ["declare", "penalty"]
     if key.startswith("declare."):
         return ["declare"]
-    if key == "bank.succession":
-        return ["next_banker"]
+    if key == "bank.succession":   # the side and the seat; a whole hand for the last trick's winner (H22)
+        return ["next_banker", "hand"]
     if key.startswith("penalty."):
         return ["penalty"]
     if key in ("match.timeout_winner", "match.tie"):
