@@ -411,7 +411,7 @@ def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str], journal: li
     from .rules import Trace
     extra = Trace()
     value = last_trick_rule(rules, result.value, side == "banker", extra)
-    record.knocked_back = knock_back(rules, record.level, winning_play, side, extra)
+    record.knocked_back = knock_back(rules, record.level, winning_play, side, extra, record.attackers_points)
     trace.extend(extra.ids)
     record.next_banker_side = value.next_banker
     record.levels_gained = value.levels

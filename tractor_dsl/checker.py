@@ -522,10 +522,25 @@ class _Checker(ClauseChecks):
             if v not in ranks:
                 self.error("E206", f"level {v} that must be defended is not one of level.ranks",
                            origins["level.must_defend"].span)
-        for v in (values.get("level.knock_back") or {}).values():
-            if v not in ranks:
+        knock = values.get("level.knock_back") or {}
+        for key in ("level", "to", "pair", "triple"):
+            v = knock.get(key)
+            if v is not None and v not in ranks:
                 self.error("E206", f"level.knock_back names {v}, which is not one of level.ranks",
                            origins["level.knock_back"].span)
+        if knock and not any(k in knock for k in ("to", "pair", "triple")):
+            self.error("E218", "level.knock_back sends nobody back: name the level a single card ('to'), a pair "
+                               "('pair') or a triple ('triple') of the rank sends the banker's team back to",
+                       origins["level.knock_back"].span)
+        decks = values.get("equipment.decks")
+        for key, copies in (("pair", 2), ("triple", 3)):
+            if key in knock and decks is not None and decks < copies:
+                self.error("E218", f"level.knock_back: a {key} of one card needs {copies} decks; "
+                                   f"equipment.decks is {decks}", origins["level.knock_back"].span)
+        if "min_points" in knock and decks is not None and knock["min_points"] > 100 * decks * 4:
+            self.error("E218", f"level.knock_back: min_points {knock['min_points']} is out of reach: a hand of "
+                               f"{decks} deck(s) counts {100 * decks} card points (kitty multipliers included, "
+                               f"at most {400 * decks} is accepted)", origins["level.knock_back"].span)
         if values.get("level.wrap") and values.get("level.end") is not None:
             self.error("E215", f"level.wrap = true needs level.end = none: a climb that wraps past "
                                f"{ranks[-1]} never passes {values['level.end']}", origins["level.wrap"].span)

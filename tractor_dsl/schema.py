@@ -90,10 +90,15 @@ PARAMS: tuple[Param, ...] = (
           "standing on one leaves it only by a hand it wins as banker - a gain as attackers (taking the bank) "
           "leaves it there. With level.wrap only a banker's win at the last level wraps past it. [5, 10, K, A]: "
           "the point ranks and A must be won as banker. Not set: none.", required=False),
-    Param("level.knock_back", RecordType({"level": RankType(), "to": RankType()}),
+    Param("level.knock_back", RecordType({"level": RankType(), "to": RankType(), "pair": RankType(),
+                                          "triple": RankType(), "min_points": IntType(0, 1000)},
+                                         optional=("to", "pair", "triple", "min_points")),
           "The jack rule (钩J): when a hand is played at 'level' and the attackers win its last trick with a "
-          "single card of that rank, the banker's team goes back to the level 'to' ({level: J, to: 2}). Read on "
-          "a whole hand and game. Not set: no such rule.", required=False),
+          "single card of that rank, the banker's team goes back to the level 'to' ({level: J, to: 2}); with "
+          "'pair' (or 'triple'), a pair (triple) of that card sends it back to that level ({level: J, to: 7, "
+          "pair: 3}); with 'min_points', only when the attackers end the hand with at least that many points. A "
+          "shape with no level named sends nobody back. Read on a whole hand and game. Not set: no such rule.",
+          required=False),
     Param("level.wrap", BoolType(),
           "Whether the levels wrap past the last one back to the first (a team beyond A plays 2 again), so that "
           "a must-play first level (逢2必打) stops a climb past the last; needs level.end = none. Not set: false. "

@@ -564,7 +564,7 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
     from reference_impl.scoring import knock_back, last_trick_rule
     extra = Trace()
     result = last_trick_rule(rules, r.value, side == "banker", extra)   # score.banker_needs_last_trick (V68)
-    back = knock_back(rules, ctx.level, plays[seat], side, extra)         # level.knock_back (V67)
+    back = knock_back(rules, ctx.level, plays[seat], side, extra, total)  # level.knock_back (V67, H23)
     clauses += extra.ids
     out = {"attackers_points": total, "next_banker": result.next_banker, "levels": result.levels,
            "next_banker_seat": next_banker_seat(rules, banker, result.next_banker, seat)}

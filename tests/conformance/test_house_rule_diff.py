@@ -52,6 +52,10 @@ READINGS = {
     # (000:2.4, reading rotate) gives it to the banker's partner or the player after the banker
     "H22": ("h22_bank_to_last_trick", "bank.succession",
             lambda p, v: p["next_banker"] == v["next_banker"] and p["next_banker_seat"] != v["next_banker_seat"]),
+    # H23 (issue 32's list): at J the attackers' single J sends the banker's team back to 7, a pair back to 3, only
+    # with 80 points or more
+    "H23": ("h23_jack_rule_by_shape", "level.knock_back",
+            lambda p, v: "knocked_back" not in p and v["knocked_back"] in ("7", "3") and v["attackers_points"] >= 80),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

@@ -53,10 +53,11 @@ def test_every_catalogue_file_names_its_reading_in_its_header_and_extends_a_bund
     files = sorted((default_spec_dir() / "variants").glob("*.tractor"))
     assert len(files) == len(catalogue_names()) >= 20
     for f in files:
-        vid = re.match(r"v(\d\d)_", f.name)
+        vid = re.match(r"([vh])(\d\d)_", f.name)   # V: VARIANTS.md; H: spec/house_rules.tsv (issue 32)
         assert vid, f.name
-        vid = f"V{vid.group(1)}"
-        assert f.read_text(encoding="utf-8").startswith(f"# {vid} (VARIANTS.md)"), f.name
+        where = "VARIANTS.md" if vid.group(1) == "v" else "spec/house_rules.tsv"
+        vid = f"{vid.group(1).upper()}{vid.group(2)}"
+        assert f.read_text(encoding="utf-8").startswith(f"# {vid} ({where})"), f.name
         rules = rules_for(f.stem)
         assert vid in rules.checked.own_variants and vid in by_id()
         assert rules.checked.lineage[1] in ruleset_names() and rules.checked.title_zh
@@ -399,3 +400,20 @@ def test_v04_four_decks_make_four_identical_cards_a_quad():
     assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 3H 4H 5H")).reason == "must_play_pair"
     assert judge_follow(context(v, "J", "S"), lead, hand, cards("9H 9H 9H 9H")).value is True
     assert judge_result(v, 160).value.next_banker == "attackers" and judge_result(parent, 160).value.levels == 1
+
+
+def test_h23_the_jack_rule_by_shape_and_score():
+    """H23 (issue 32's list: "a single J sends the level back to 7, a pair to 3, only when the attackers have 80 or
+    more"): the shape of the winning play picks the target; below 80 points nobody goes back."""
+    from reference_impl.scoring import knock_back
+    v, parent = both("h23_jack_rule_by_shape")
+    assert knock_back(v, "J", cards("JH"), "attackers", None, 80) == "7"          # a single J, 80 points
+    assert knock_back(v, "J", cards("JH JH"), "attackers", None, 120) == "3"      # a pair of one J
+    assert knock_back(v, "J", cards("JH"), "attackers", None, 75) is None         # below 80: no hook
+    assert knock_back(v, "J", cards("JH JS"), "attackers", None, 120) is None     # two different Js: no pair
+    assert knock_back(v, "J", cards("JH JH"), "banker", None, 120) is None        # the banker side's own pair
+    assert knock_back(parent, "J", cards("JH JH"), "attackers", None, 120) is None
+    # V67 keeps its reading: a single J only, whatever the score
+    v67, _ = both("v67_jack_rule")
+    assert knock_back(v67, "J", cards("JH"), "attackers", None, 0) == "2"
+    assert knock_back(v67, "J", cards("JH JH"), "attackers", None, 120) is None
