@@ -522,6 +522,19 @@ class _Checker(ClauseChecks):
             if v not in ranks:
                 self.error("E206", f"level {v} that must be defended is not one of level.ranks",
                            origins["level.must_defend"].span)
+        weak = values.get("deal.redeal_at_most") or {}
+        conditions = values.get("deal.redeal_if") or ()
+        for key, condition in (("points", "no_points"), ("trumps", "no_trumps")):
+            if key in weak and condition not in conditions:
+                self.error("E219", f"deal.redeal_at_most.{key} needs {condition} among deal.redeal_if: it says how "
+                                   f"weak a hand meeting {condition} is", origins["deal.redeal_at_most"].span)
+        hand, decks = values.get("equipment.hand_size"), values.get("equipment.decks")
+        if "trumps" in weak and hand is not None and weak["trumps"] >= hand:
+            self.error("E219", f"deal.redeal_at_most.trumps {weak['trumps']} is every card of a hand of {hand}: "
+                               f"every deal would be dealt again", origins["deal.redeal_at_most"].span)
+        if "points" in weak and decks is not None and weak["points"] >= 100 * decks:
+            self.error("E219", f"deal.redeal_at_most.points {weak['points']} is every point of {decks} deck(s): "
+                               f"every deal would be dealt again", origins["deal.redeal_at_most"].span)
         knock = values.get("level.knock_back") or {}
         for key in ("level", "to", "pair", "triple"):
             v = knock.get(key)

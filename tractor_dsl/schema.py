@@ -285,6 +285,12 @@ PARAMS: tuple[Param, ...] = (
           "Conditions on a player's hand after the deal that make the cards be dealt again (before declaring): "
           "'no_points' - he holds no point card; 'no_trumps' - he holds no card that is trump in every suit "
           "(a joker, a level card or a fixed trump). Not set: no redeal for a hand's contents.", required=False),
+    Param("deal.redeal_at_most", RecordType({"points": IntType(0, 400), "trumps": IntType(0, 60)},
+                                            optional=("points", "trumps")),
+          "Weak hands (H24): the conditions of deal.redeal_if read as 'at most' - 'points': a hand of at most "
+          "that many card points meets no_points; 'trumps': a hand of at most that many cards trump in every "
+          "suit meets no_trumps ({points: 15, trumps: 3}). Not set (or a field left out): none at all (V82).",
+          required=False),
     Param("deal.direction", EnumType("counter_clockwise", "clockwise"),
           "The way round the table players draw and play. The interpreter numbers seats in playing order, so "
           "the direction changes no judgment.", informative=True),

@@ -156,3 +156,24 @@ def test_tractor_engine_answers_deal_and_lists_it_in_its_handshake():
     assert "deal" in answers[0]["result"]["operations"]
     assert protocol.normalize("deal", answers[1]["result"]) == {"proper": True, "redeal": False, "buries": None}
     assert "four hands" in answers[2]["errored"]["message"] and "Traceback" not in proc.stderr
+
+
+
+H24 = default_spec_dir() / "variants" / "h24_redeal_weak_hands.tractor"
+
+
+@pytest.mark.parametrize("points,trumps,redeal", [
+    (["KS", "5S"], ["J+", "J-", "2S", "2H"], "no_points"),      # 15 points: at most 15 (H24)
+    (["KS", "5S", "5H"], ["J+", "J-", "2S", "2H"], None),         # 20 points and 4 trumps: it stands
+    (["KS", "KH", "10S"], ["J+", "2S", "2H"], "no_trumps"),       # 3 cards trump in every suit: at most 3 (H24)
+])
+def test_h24_a_weak_hand_is_dealt_again(points, trumps, redeal):
+    """H24 (issue 32's list: "a hand of at most 15 points or at most 3 trumps may ask for a new deal"); at level 2
+    the 2s and the jokers are the cards trump in every suit. V82 deals again only for none at all."""
+    from reference_impl.cards import parse_cards
+    from reference_impl.hand import poor_hand
+    filler = [f"{r}{s}" for r in ("3", "4", "6", "7", "8", "9") for s in "SHDC"]
+    hand = parse_cards(points + trumps + filler[:25 - len(points) - len(trumps)])
+    assert poor_hand(load_file(H24), "2", [hand]) == (None if redeal is None else (0, redeal))
+    assert poor_hand(load_file(V82), "2", [hand]) is None
+

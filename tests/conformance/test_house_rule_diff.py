@@ -56,6 +56,8 @@ READINGS = {
     # with 80 points or more
     "H23": ("h23_jack_rule_by_shape", "level.knock_back",
             lambda p, v: "knocked_back" not in p and v["knocked_back"] in ("7", "3") and v["attackers_points"] >= 80),
+    # H24 (issue 32's list): a hand of at most 15 points or at most 3 trumps is dealt again; 000 plays every deal
+    "H24": ("h24_redeal_weak_hands", "deal.redeal_at_most", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

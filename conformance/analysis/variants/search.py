@@ -188,7 +188,7 @@ def families(key: str) -> list[str]:
         return ["advance"]
     if key in ("level.knock_back", "score.banker_needs_last_trick"):   # seen on a whole hand (V67, V68)
         return ["hand"]
-    if key == "deal.redeal_if":   # what a player is dealt (V82)
+    if key in ("deal.redeal_if", "deal.redeal_at_most"):   # what a player is dealt (V82, H24)
         return ["redeal"]
     if key == "level.start":
         return ["first_hand"]
