@@ -56,12 +56,18 @@ class GameRecord:
         return out
 
 
-def next_banker(rules: Rules, banker: int, side: str) -> int:
+def next_banker(rules: Rules, banker: int, side: str, last_winner: int | None = None) -> int:
+    """The seat that banks next (``bank.succession``) when ``side`` holds the bank; ``last_winner``: the seat
+    that won the hand's last trick (None: a hand that ended before it)."""
+    succession = rules["bank.succession"]
+    holding = banker % 2 if side == "banker" else 1 - banker % 2
+    if succession == "last_trick_winner" and last_winner is not None and last_winner % 2 == holding:
+        return last_winner
     if side == "attackers":
         return (banker + 1) % 4
-    if rules["bank.succession"] == "rotate":
-        return (banker + 2) % 4
-    return banker
+    if succession == "same_player":
+        return banker
+    return (banker + 2) % 4
 
 
 def _time_stops(rules: Rules, limit: float, start: float) -> str | None:
@@ -117,7 +123,7 @@ def play_game(rules: Rules, seed: int, max_hands: int = 300, minutes: int | None
                 record.ended_by = "end level"
                 break
             levels[gaining] = moved.level
-        banker = next_banker(rules, hand.banker, hand.next_banker_side)
+        banker = next_banker(rules, hand.banker, hand.next_banker_side, hand.tricks[-1].winner if hand.tricks else None)
     else:
         record.ended_by = "hand limit"
     if record.ended_by == "time" and record.hands:

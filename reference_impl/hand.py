@@ -107,10 +107,14 @@ def redeal_for_contents(rules: Rules, level: str, hands, trace: list[str] | None
 def poor_hand(rules: Rules, level: str, hands) -> tuple[int, str] | None:
     """The first hand (its index) meeting a condition of ``deal.redeal_if``, with the condition, or None."""
     conditions = rules.checked.values.get("deal.redeal_if") or ()
+    weak = rules.checked.values.get("deal.redeal_at_most") or {}   # H24: at most so many points or trumps
+    limits = {"no_points": weak.get("points", 0), "no_trumps": weak.get("trumps", 0)}
     tests = {c: redeal_card(rules, level, c) for c in ("no_points", "no_trumps") if c in conditions}
     for seat, hand in enumerate(hands):
         for condition, test in tests.items():
-            if not any(test(c) for c in hand):
+            held = [c for c in hand if test(c)]
+            amount = sum(rules.card_points[c] for c in held) if condition == "no_points" else len(held)
+            if amount <= limits[condition]:
                 return seat, condition
     return None
 
@@ -168,12 +172,17 @@ def judge_deal(rules: Rules, level: str, hands: list[list[int]], kitty: list[int
         if missing:
             parts.append(f"{format_cards(sorted(missing.elements()))} missing")
         return Judgment((False, False), tuple(clauses), "not_the_pack", "; ".join(parts))
-    clauses += [c for c in rules.clauses_of("deal.redeal_if") if c not in clauses]   # V82
+    clauses += [c for c in rules.clauses_of("deal.redeal_if") + rules.clauses_of("deal.redeal_at_most")
+                if c not in clauses]   # V82, H24
     poor = poor_hand(rules, level, hands)
     if poor is not None:
         seat, condition = poor
         what = "point card" if condition == "no_points" else "card trump in every suit"
-        return Judgment((True, True), tuple(clauses), condition, f"seat {seat} holds no {what}: a redeal")
+        limit = (rules.checked.values.get("deal.redeal_at_most") or {}).get(
+            "points" if condition == "no_points" else "trumps", 0)
+        held = f"no {what}" if limit == 0 else \
+            (f"at most {limit} points" if condition == "no_points" else f"at most {limit} cards trump in every suit")
+        return Judgment((True, True), tuple(clauses), condition, f"seat {seat} holds {held}: a redeal")
     return Judgment((True, False), tuple(clauses), "ok", "")
 
 
@@ -411,7 +420,7 @@ def _finish(rules: Rules, ctx, record: HandRecord, trace: list[str], journal: li
     from .rules import Trace
     extra = Trace()
     value = last_trick_rule(rules, result.value, side == "banker", extra)
-    record.knocked_back = knock_back(rules, record.level, winning_play, side, extra)
+    record.knocked_back = knock_back(rules, record.level, winning_play, side, extra, record.attackers_points)
     trace.extend(extra.ids)
     record.next_banker_side = value.next_banker
     record.levels_gained = value.levels

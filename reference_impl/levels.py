@@ -10,7 +10,12 @@ A team climbs ``level.ranks`` by the levels a hand gives it. The climb:
   i.e. only once it has played the end level as banker;
 * with ``level.end = none`` the climb stops at the last rank and never wins;
 * with ``level.wrap`` (and no end level) it goes on past the last rank from
-  the first, so a must-play first rank (逢2必打) stops a climb past A.
+  the first, so a must-play first rank (逢2必打) stops a climb past A;
+* a level that must be defended (``level.must_defend``, 必须坐庄打过) stops a
+  climb as a must-play level does, and a team standing on it leaves it only by
+  a gain as banker: attackers at it who take the bank stay there (an end level
+  is passed, and under ``level.wrap`` the last level wrapped past, only by a
+  banker's win at it).
 
 A won game reports the end level as the level reached.
 """
@@ -43,6 +48,13 @@ def advance(rules: Rules, level: str, gain: int, as_banker: bool) -> Judgment:
     end = rules["level.end"]
     end_i = ranks.index(end) if end is not None else None
     trace.add(rules.clause("level.must_play"), rules.clause("level.end"))
+    defend = [ranks.index(m) for m in rules.checked.values.get("level.must_defend") or ()]
+    if defend:
+        trace.add(*rules.clauses_of("level.must_defend"))
+        if here in defend and not as_banker:
+            return Judgment(Advance(level, False), trace.tuple(), "ok",
+                            f"{level} must be defended: it is left only by a win as banker")
+        must = sorted(set(must) | set(defend))   # a level to defend also stops a climb
     target = here + gain
     if rules.checked.values.get("level.wrap"):
         trace.add(*rules.clauses_of("level.wrap"))

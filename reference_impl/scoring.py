@@ -85,10 +85,15 @@ def last_trick_rule(rules: Rules, result: HandResult, banker_won_last: bool, tra
     return HandResult("banker", 0, result.rebid, result.forfeit)
 
 
-def knock_back(rules: Rules, level: str, winning_play, winner_side: str, trace: Trace | None = None) -> str | None:
+SHAPE_FIELDS = {1: "to", 2: "pair", 3: "triple"}   # level.knock_back: the target of a single, a pair, a triple
+
+
+def knock_back(rules: Rules, level: str, winning_play, winner_side: str, trace: Trace | None = None,
+               attackers_points: int | None = None) -> str | None:
     """``level.knock_back`` (the jack rule, 钩J): the level the banker's team goes back to when the attackers win
-    the last trick of a hand played at its level with a single card of that rank; None when the rule is not
-    set or does not apply."""
+    the last trick of a hand played at its level with a single card of that rank (``to``), or a pair or triple
+    of one such card (``pair``, ``triple``), where the attackers end with at least ``min_points`` (when set);
+    None when the rule is not set or does not apply."""
     rule = rules.checked.values.get("level.knock_back")
     if not rule or level != rule["level"]:
         return None
@@ -96,6 +101,11 @@ def knock_back(rules: Rules, level: str, winning_play, winner_side: str, trace: 
         trace.add(*rules.clauses_of("level.knock_back"))
     from .cards import rank_of
     cards = list(winning_play)
-    if winner_side == "attackers" and len(cards) == 1 and rank_of(cards[0]) == rule["level"]:
-        return rule["to"]
-    return None
+    if winner_side != "attackers" or not cards or len(set(cards)) != 1 or rank_of(cards[0]) != rule["level"]:
+        return None
+    target = rule.get(SHAPE_FIELDS.get(len(cards), ""))
+    if target is None:
+        return None
+    if "min_points" in rule and (attackers_points is None or attackers_points < rule["min_points"]):
+        return None
+    return target

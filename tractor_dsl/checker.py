@@ -539,10 +539,41 @@ class _Checker(ClauseChecks):
         for v in values.get("level.must_play", ()):
             if v not in ranks:
                 self.error("E206", f"must-play level {v} is not one of level.ranks", origins["level.must_play"].span)
-        for v in (values.get("level.knock_back") or {}).values():
+        for v in values.get("level.must_defend", ()):
             if v not in ranks:
+                self.error("E206", f"level {v} that must be defended is not one of level.ranks",
+                           origins["level.must_defend"].span)
+        weak = values.get("deal.redeal_at_most") or {}
+        conditions = values.get("deal.redeal_if") or ()
+        for key, condition in (("points", "no_points"), ("trumps", "no_trumps")):
+            if key in weak and condition not in conditions:
+                self.error("E219", f"deal.redeal_at_most.{key} needs {condition} among deal.redeal_if: it says how "
+                                   f"weak a hand meeting {condition} is", origins["deal.redeal_at_most"].span)
+        hand, decks = values.get("equipment.hand_size"), values.get("equipment.decks")
+        if "trumps" in weak and hand is not None and weak["trumps"] >= hand:
+            self.error("E219", f"deal.redeal_at_most.trumps {weak['trumps']} is every card of a hand of {hand}: "
+                               f"every deal would be dealt again", origins["deal.redeal_at_most"].span)
+        if "points" in weak and decks is not None and weak["points"] >= 100 * decks:
+            self.error("E219", f"deal.redeal_at_most.points {weak['points']} is every point of {decks} deck(s): "
+                               f"every deal would be dealt again", origins["deal.redeal_at_most"].span)
+        knock = values.get("level.knock_back") or {}
+        for key in ("level", "to", "pair", "triple"):
+            v = knock.get(key)
+            if v is not None and v not in ranks:
                 self.error("E206", f"level.knock_back names {v}, which is not one of level.ranks",
                            origins["level.knock_back"].span)
+        if knock and not any(k in knock for k in ("to", "pair", "triple")):
+            self.error("E218", "level.knock_back sends nobody back: name the level a single card ('to'), a pair "
+                               "('pair') or a triple ('triple') of the rank sends the banker's team back to",
+                       origins["level.knock_back"].span)
+        for key, copies in (("pair", 2), ("triple", 3)):
+            if key in knock and decks is not None and decks < copies:
+                self.error("E218", f"level.knock_back: a {key} of one card needs {copies} decks; "
+                                   f"equipment.decks is {decks}", origins["level.knock_back"].span)
+        if "min_points" in knock and decks is not None and knock["min_points"] > 100 * decks * 4:
+            self.error("E218", f"level.knock_back: min_points {knock['min_points']} is out of reach: a hand of "
+                               f"{decks} deck(s) counts {100 * decks} card points (kitty multipliers included, "
+                               f"at most {400 * decks} is accepted)", origins["level.knock_back"].span)
         banned = values.get("throw.banned_in")
         if banned and (len(banned) == 2 or not values.get("throw.allowed", True)):
             self.error("E230", "throw.banned_in " + ("bans every throw: write throw.allowed = false instead"

@@ -85,10 +85,20 @@ PARAMS: tuple[Param, ...] = (
           "The last level: a team that passes it wins the game; none for no end."),
     Param("level.must_play", ListType(LevelType(), unique=True),
           "Levels that cannot be skipped (必打): a gain stops there."),
-    Param("level.knock_back", RecordType({"level": RankType(), "to": RankType()}),
+    Param("level.must_defend", ListType(LevelType(), unique=True),
+          "Levels that must be defended (必须坐庄打过): a climb stops there as at a must-play level, and a team "
+          "standing on one leaves it only by a hand it wins as banker - a gain as attackers (taking the bank) "
+          "leaves it there. With level.wrap only a banker's win at the last level wraps past it. [5, 10, K, A]: "
+          "the point ranks and A must be won as banker. Not set: none.", required=False),
+    Param("level.knock_back", RecordType({"level": RankType(), "to": RankType(), "pair": RankType(),
+                                          "triple": RankType(), "min_points": IntType(0, 1000)},
+                                         optional=("to", "pair", "triple", "min_points")),
           "The jack rule (钩J): when a hand is played at 'level' and the attackers win its last trick with a "
-          "single card of that rank, the banker's team goes back to the level 'to' ({level: J, to: 2}). Read on "
-          "a whole hand and game. Not set: no such rule.", required=False),
+          "single card of that rank, the banker's team goes back to the level 'to' ({level: J, to: 2}); with "
+          "'pair' (or 'triple'), a pair (triple) of that card sends it back to that level ({level: J, to: 7, "
+          "pair: 3}); with 'min_points', only when the attackers end the hand with at least that many points. A "
+          "shape with no level named sends nobody back. Read on a whole hand and game. Not set: no such rule.",
+          required=False),
     Param("level.wrap", BoolType(),
           "Whether the levels wrap past the last one back to the first (a team beyond A plays 2 again), so that "
           "a must-play first level (逢2必打) stops a climb past the last; needs level.end = none. Not set: false. "
@@ -297,10 +307,11 @@ PARAMS: tuple[Param, ...] = (
           "hand; a fault that ends the hand voids its points - 'first_decides': penalty points included; "
           "'penalties_stand': trick points only, the penalty points already incurred stand."),
     # --- the bank ---
-    Param("bank.succession", EnumType("rotate", "same_player"),
+    Param("bank.succession", EnumType("rotate", "same_player", "last_trick_winner"),
           "Which player holds the bank next: 'rotate' - the banker's partner when the banker side keeps it, the "
           "player after the banker when the attackers take it; 'same_player' - the banker keeps it himself, the "
-          "player after him takes it for the attackers."),
+          "player after him takes it for the attackers; 'last_trick_winner' - the player who won the last trick, "
+          "when his side holds the bank next (else as 'rotate')."),
     Param("bank.first_hand_undeclared", EnumType("first_drawer"),
           "Who is banker in a first hand that nobody declares and that is not redealt."),
     # --- deal ---
@@ -308,6 +319,12 @@ PARAMS: tuple[Param, ...] = (
           "Conditions on a player's hand after the deal that make the cards be dealt again (before declaring): "
           "'no_points' - he holds no point card; 'no_trumps' - he holds no card that is trump in every suit "
           "(a joker, a level card or a fixed trump). Not set: no redeal for a hand's contents.", required=False),
+    Param("deal.redeal_at_most", RecordType({"points": IntType(0, 400), "trumps": IntType(0, 60)},
+                                            optional=("points", "trumps")),
+          "Weak hands (H24): the conditions of deal.redeal_if read as 'at most' - 'points': a hand of at most "
+          "that many card points meets no_points; 'trumps': a hand of at most that many cards trump in every "
+          "suit meets no_trumps ({points: 15, trumps: 3}). Not set (or a field left out): none at all (V82).",
+          required=False),
     Param("deal.direction", EnumType("counter_clockwise", "clockwise"),
           "The way round the table players draw and play. The interpreter numbers seats in playing order, so "
           "the direction changes no judgment.", informative=True),

@@ -18,7 +18,8 @@ class Charge:
 def deciding(case: dict, engine: dict, alts, fields=None) -> Charge:
     op = case["op"]
     expected = protocol.normalize(op, case["expected"], fields)
-    wrong = {k for k in (fields or protocol.COMPARED[op]) if expected.get(k) != engine.get(k)}
+    skip = protocol.unanswered(op, engine, fields)
+    wrong = {k for k in (fields or protocol.COMPARED[op]) if expected.get(k) != engine.get(k) and k not in skip}
     clauses: list[str] = []
     for alt in alts:
         if op in alt.observers and alt.clause not in clauses:

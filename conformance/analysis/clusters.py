@@ -291,7 +291,9 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     for case, engine in unexplained:
         op = case["op"]
         expected = protocol.normalize(op, case["expected"], fields.get(op))
-        wrong = tuple(k for k in (fields.get(op) or protocol.COMPARED[op]) if expected.get(k) != engine.get(k))
+        skip = protocol.unanswered(op, engine, fields.get(op))
+        wrong = tuple(k for k in (fields.get(op) or protocol.COMPARED[op])
+                      if expected.get(k) != engine.get(k) and k not in skip)
         sh = shape(rules, op, case["input"])
         shaped.setdefault((op, wrong, tuple(sh)), []).append((case, engine, sh))
     deciding: dict[tuple, tuple[str, ...]] = {}    # (op, wrong, shape) -> the clauses deciding its sampled cases

@@ -310,7 +310,8 @@ def differing(op: str, spec: dict, engine: dict | None, fields=None) -> tuple[st
     """The compared fields ``engine`` answers otherwise than ``spec`` (None: no answer to compare)."""
     if engine is None or "error" in spec:
         return None
-    return tuple(k for k in (fields or protocol.COMPARED[op]) if spec.get(k) != engine.get(k))
+    skip = protocol.unanswered(op, engine, fields)
+    return tuple(k for k in (fields or protocol.COMPARED[op]) if spec.get(k) != engine.get(k) and k not in skip)
 
 
 def shrink(rules, session: EngineSession, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...],

@@ -35,9 +35,11 @@ from conformance.generation.features import changed, reading_changes
 from conformance.generation.positions.scenario import Scenario, unit_text
 
 # Settings no operation of the protocol observes: the clock, the tournament, the
-# physical deal and seating, the bank's succession. Changing them cannot change
-# any judgment an engine is asked for, so they have no alternatives here.
-# (Penalties are observed by the ``penalty`` operation.)
+# physical deal and seating. Changing them cannot change any judgment an engine
+# is asked for, so they have no alternatives here. (Penalties are observed by
+# the ``penalty`` operation.) The bank's succession is observed by ``hand``'s
+# next_banker_seat since issue 32: its alternatives come last (:func:`_bank_succession`),
+# so that the ids, and the positions searched, of the others stay as they were.
 UNOBSERVED_PREFIXES = ("match.", "tournament.", "deal.", "equipment.players", "bank.")
 # Equipment sizes change only together (a lone change is an impossible ruleset);
 # the others are read by no judgment the protocol reports.
@@ -47,7 +49,7 @@ UNVARIED = {"equipment.decks", "equipment.hand_size", "equipment.kitty_size", "t
 
 # Which operations can observe a change to a feature (by prefix; first match wins).
 OBSERVERS: tuple[tuple[str, tuple[str, ...] | None], ...] = (
-    ("follow ", ("follow",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
+    ("follow ", ("follow",)), ("bank.", ("hand",)), ("score.", ("result",)), ("band", ("result",)), ("level.", ("advance",)),
     ("declare.wrong", ("declare", "penalty")), ("declare.", ("declare", "undeclared")),
     ("penalty.", ("penalty",)), ("throw.penalty", ("lead", "penalty")), ("throw.late", ("penalty",)),
     ("throw.split", ("classify", "lead", "follow", "winner", "kitty")), ("throw.wins_trick", ("winner", "kitty")),
@@ -170,6 +172,10 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
     elif name == "level.must_play":
         for i, level in enumerate(value):
             yield f"{level} may be skipped", tuple(x for k, x in enumerate(value) if k != i)
+    elif name == "level.must_defend":
+        for i, level in enumerate(value):
+            yield f"{level} need not be defended", tuple(x for k, x in enumerate(value) if k != i)
+        yield "no level need be defended", ()
     elif isinstance(inner, RecordType) and name.startswith("penalty.") and isinstance(value, dict):
         for field_name, fv in value.items():  # each field of a fault record
             sub = inner.fields.get(field_name)
@@ -365,6 +371,7 @@ def alternatives(rules: Rules) -> list[Alternative]:
     for name, label, new in later:
         add(checked.clause_id_of(name), name, f"{name}: {label}", {name: new}, _AIMED.get(name))
     _later_house_rules(rules, add)
+    _bank_succession(rules, add)
     return out
 
 
@@ -423,6 +430,17 @@ LATER_VALUES: dict[str, tuple] = {
     "declare.fallback_later": ("no_trump",),
     "throw.forced_play": ("singles_first",),        # H03: after a failed throw, its singles first
 }
+
+
+def _bank_succession(rules: Rules, add) -> None:
+    """The other values of ``bank.succession`` (the banker keeping the bank himself, r000's own reading
+    same_player), seen by ``hand``'s next_banker_seat."""
+    from conformance.generation.positions.hands import hand_scenarios
+    later = tuple(sc for sc in hand_scenarios(rules) if sc.args == (False,))   # whole hands are searched only
+    value = rules.checked.values.get("bank.succession")                         # where aimed (decisions.SEARCH_OPS)
+    for label, new in setting_values("bank.succession", value, rules.checked.values):
+        add(rules.clause("bank.succession"), "bank.succession", f"bank.succession: {label}",
+            {"bank.succession": new}, later, obs=("hand",))
 
 
 # Optional settings a ruleset may leave unset (the house rules of VARIANTS.md they state), as an engine that
@@ -527,6 +545,14 @@ def house_rule_options(rules: Rules) -> list[tuple[str, str, dict, str, Any, tup
         out.append(("level.knock_back", f"the jack rule, back to {values['level.start']} (V67)",
                     {"level.knock_back": {"level": "J", "to": values["level.start"]}}, "level.ranks",
                     hands_at("J"), ("hand",)))
+    defended = tuple(r for r in ("5", "10", "K", "A") if r in ranks)
+    if "level.must_defend" not in values and defended:
+        # attackers at each taking the bank stay there; a climb from below stops at it
+        aimed = tuple(Scenario("advance", "climb", (r, g, False)) for r in defended for g in (1, 2)) + tuple(
+            Scenario("advance", "climb", (ranks[ranks.index(r) - 1], 2, True)) for r in defended
+            if ranks.index(r) > 0)
+        out.append(("level.must_defend", f"{', '.join(defended)} must be defended, won as banker to pass (H20)",
+                    {"level.must_defend": defended}, "level.ranks", aimed, ("advance",)))
     if "score.banker_needs_last_trick" not in values:
         later = tuple(sc for sc in hand_scenarios(rules) if sc.args == (False,))
         out.append(("score.banker_needs_last_trick", "the banker side rises only with the last trick (V68)",
@@ -629,7 +655,7 @@ def _reading_flips(rules: Rules, add) -> list[tuple]:
                 observed.update(observers_of(key))
             aimed = _AIMED.get(next(iter(changes))) if len(changes) == 1 else None
             flip = (clause.id, f"reading {clause.id}", f"{clause.id}: reading {chosen} -> {reading.name}", changes,
-                    aimed, tuple(op for op in ALL_OPS if op in observed))
+                    aimed, tuple(op for op in ALL_OPS + ("hand",) if op in observed))
             if any(v.startswith("H") for v in reading.variants):
                 house.append(flip)
             else:

@@ -106,6 +106,8 @@ def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
             n -= _inherited(by_op[op], ruleset, rules, root, op, seed, n)
         for inp in random_positions(rules, op, seed, n, exclude=set(by_op[op])):
             by_op[op][case_id(ruleset, op, inp)] = make_case(ruleset, op, inp, (), rules)
+        for inp in probe_positions(rules, op, seed, exclude=set(by_op[op])):
+            by_op[op][case_id(ruleset, op, inp)] = make_case(ruleset, op, inp, (), rules)
     return [case for op in wanted for case in by_op[op].values()]
 
 
@@ -150,6 +152,23 @@ def _inherited(cases: dict[str, dict], ruleset: str, rules, root, op: str, seed:
             continue
         added += 1
     return added
+
+
+PROBES_EACH = 2   # positions of each scenario of an input the protocol gained later (positions.probes)
+
+
+def probe_positions(rules, op: str, seed: int, exclude: set[str] = frozenset()) -> Iterator[dict]:
+    """Positions of the inputs the protocol gained later (a deal with its banker, a hand a fault ends), from a
+    draw of their own, so that the random positions drawn before them stay the same."""
+    from conformance.generation.positions import RandomDraw, attempt, probes
+    d = RandomDraw(random.Random(zlib.crc32(f"tractor-conformance:{seed}:{rules.name}:{op}:probes".encode())))
+    seen = set(exclude)
+    for sc in probes(rules, op):
+        for _ in range(PROBES_EACH):
+            inp = attempt(d, rules, sc)
+            if inp is not None and case_id(rules.name, op, inp) not in seen:
+                seen.add(case_id(rules.name, op, inp))
+                yield inp
 
 
 def random_positions(rules, op: str, seed: int, n: int, exclude: set[str] = frozenset()) -> Iterator[dict]:

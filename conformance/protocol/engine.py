@@ -521,7 +521,8 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
                          "so the kitty stays as dealt")
     _take(hands[banker], discard, "the banker's discard")
     tricks = transcript.get("tricks")
-    if not isinstance(tricks, list) or not tricks:
+    early = transcript.get("ended_early")
+    if not isinstance(tricks, list) or (not tricks and early is None):
         raise InputError("transcript.tricks: expected the tricks of the hand")
     banker_team = banker % 2
     clauses: list[str] = []
@@ -546,6 +547,8 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
         clauses += j.clauses
         if seat % 2 != banker_team:
             trick_points += j.extra["points"]
+    if early is not None:   # the hand ended on a fault before its last trick
+        return _ended_early(rules, early, banker, trick_points + penalty, len(tricks), clauses)
     side = "banker" if seat % 2 == banker_team else "attackers"
     left = [s for s in range(4) if sum(hands[s].values())]
     if left:
@@ -561,12 +564,52 @@ def replay_hand(rules, transcript: dict) -> tuple[dict, tuple[str, ...]]:
     from reference_impl.scoring import knock_back, last_trick_rule
     extra = Trace()
     result = last_trick_rule(rules, r.value, side == "banker", extra)   # score.banker_needs_last_trick (V68)
-    back = knock_back(rules, ctx.level, plays[seat], side, extra)         # level.knock_back (V67)
+    back = knock_back(rules, ctx.level, plays[seat], side, extra, total)  # level.knock_back (V67, H23)
     clauses += extra.ids
-    out = {"attackers_points": total, "next_banker": result.next_banker, "levels": result.levels}
+    out = {"attackers_points": total, "next_banker": result.next_banker, "levels": result.levels,
+           "next_banker_seat": next_banker_seat(rules, banker, result.next_banker, seat)}
+    clauses.append(rules.clause("bank.succession"))
     if back is not None:  # informative: the level the banker's team goes back to
         out["knocked_back"] = back
     return out, tuple(dict.fromkeys(clauses))
+
+
+def next_banker_seat(rules, banker: int, side: str | None, last_winner: int | None = None) -> int | None:
+    """The seat that banks the next hand (``bank.succession``; ``last_winner`` won the last trick); None when
+    nobody banks by this hand."""
+    from reference_impl.game import next_banker
+    return None if side is None else next_banker(rules, banker, side, last_winner)
+
+
+def _ended_early(rules, early, banker: int, points: int, played: int, clauses: list[str]):
+    """A hand that a fault ended before its last trick (``ended_early``: the fault, the seat that committed
+    it, in the trick after the ``played`` tricks given): its result is the fault's consequence (its ruleset
+    must end the hand on it, e.g. 001:12.1 藏牌, penalty.revoke ends_hand), from the trick points so far."""
+    from reference_impl.penalties import FAULTS, FOUND, Fault, judge_penalties
+    if not isinstance(early, dict):
+        raise InputError("transcript.ended_early: expected an object {fault, seat, count, found}")
+    kind, count, found = early.get("fault"), early.get("count", 0), early.get("found", "at_once")
+    if kind not in FAULTS:
+        raise InputError(f"transcript.ended_early.fault: {kind!r} is not one of {', '.join(FAULTS)}")
+    seat = _seat(early.get("seat"), "transcript.ended_early.seat")
+    if type(count) is not int or count < 0:
+        raise InputError("transcript.ended_early.count: expected a whole number, 0 or more")
+    if found not in FOUND:
+        raise InputError(f"transcript.ended_early.found: expected one of {', '.join(FOUND)}")
+    offender = "banker" if seat % 2 == banker % 2 else "attackers"
+    try:
+        j = judge_penalties(rules, [Fault(kind, offender, count, found)], points)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    v = j.value
+    if not v.ends_hand:
+        raise InputError(f"transcript.ended_early: in {rules.name} a {kind} does not end the hand "
+                         f"({', '.join(j.clauses)}): the transcript goes on to the last card")
+    out = {"attackers_points": points + v.points, "next_banker": v.result.next_banker, "levels": v.result.levels,
+           "next_banker_seat": next_banker_seat(rules, banker, v.result.next_banker),
+           "ended": {"fault": kind, "seat": seat, "trick": played, "consequence": v.consequence,
+                     "clauses": list(j.clauses)}}
+    return out, tuple(dict.fromkeys(clauses + list(j.clauses) + [rules.clause("bank.succession")]))
 
 
 def _held(counts: Counter, cards: list[int], what: str) -> Counter:
@@ -641,12 +684,20 @@ def _deal(rules, inp):
     if "kitty" not in inp:
         raise InputError("kitty: expected the kitty as dealt (a list of card strings)")
     kitty = _cards(inp.get("kitty"), "kitty")
+    banker = inp.get("banker")
+    if banker is not None:
+        banker = _seat(banker, "banker")
     j = judge_deal(rules, level, hands, kitty)
     proper, redeal = j.value
     out = {"proper": proper, "redeal": redeal, "reason": j.reason}   # reason, detail: informative
+    # who takes up and buries the kitty: the banker where the kitty is exchanged (kitty.exchange), not known
+    # before the first hand's declarations (banker absent), nobody on a redeal or where it stays as dealt
+    out["buries"] = banker if proper and not redeal and rules["kitty.exchange"] else None
+    buried = banker is not None and proper and not redeal
+    clauses = tuple(dict.fromkeys(j.clauses + ((rules.clause("kitty.exchange"),) if buried else ())))
     if j.detail:
         out["detail"] = j.detail
-    return out, j.clauses
+    return out, clauses
 
 
 HANDLERS = {"classify": _classify, "lead": _lead, "follow": _follow, "winner": _winner, "kitty": _kitty,

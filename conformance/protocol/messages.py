@@ -46,9 +46,9 @@ COMPARED = {
     "advance": ("level", "won"),
     "declare": ("legal", "reason", "trump", "declarer", "banker"),
     "undeclared": ("redeal", "trump", "banker_side", "level"),
-    "hand": ("attackers_points", "next_banker", "levels", "knocked_back"),
+    "hand": ("attackers_points", "next_banker", "levels", "knocked_back", "next_banker_seat"),
     "penalty": ("points", "ends_hand", "consequence", "next_banker", "levels"),
-    "deal": ("proper", "redeal"),
+    "deal": ("proper", "redeal", "buries"),
 }
 
 _CARD = re.compile(r"^((10|[2-9JQKA])[SHDC]|J[+-])$")
@@ -69,6 +69,11 @@ CONSEQUENCES = ("none", "attackers_take_stage", "attackers_take_stage_by_points"
 
 # Compared fields whose absence is an answer (besides lead's failure fields): never missing.
 OPTIONAL_COMPARED = {("hand", "knocked_back")}
+# Compared fields added to protocol 1 after its first engines were written (issue 32): hand's next_banker_seat
+# (the seat that banks next, bank.succession) and deal's buries (who takes up and buries the kitty). An engine
+# that does not declare `fields` for the operation may leave them out: an answer without one is not compared
+# on it (:func:`unanswered`); an engine that declares them must send them.
+ADDED_COMPARED = {("hand", "next_banker_seat"), ("deal", "buries")}
 
 
 def result_keys(op: str) -> tuple[str, ...]:
@@ -250,13 +255,15 @@ _FIELD_CHECKS: dict[str, dict[str, tuple]] = {
                    "level": (_kinds(*LEVELS), "must be a level")},
     "hand": {"attackers_points": (_is_int, "must be an integer"),
              "next_banker": (_is_next_banker, "must be banker or attackers"),
-             "levels": (_is_count, "must be a non-negative integer")},
+             "levels": (_is_count, "must be a non-negative integer"),
+             "next_banker_seat": (lambda v: v is None or _is_seat(v), "must be a seat 0-3 or null")},
     "penalty": {"points": (_is_int, "must be an integer"), "ends_hand": (_is_bool, "must be a boolean"),
                 "consequence": (_kinds(*CONSEQUENCES), "must be a consequence code"),
                 "next_banker": (lambda v: v is None or _is_next_banker(v), "must be banker, attackers or null"),
                 "levels": (_is_count, "must be a non-negative integer")},
     "deal": {"proper": (_is_bool, "must be a boolean"), "redeal": (_is_bool, "must be a boolean"),
-             "reason": (_kinds(*DEAL_REASON_CODES), "must be a deal reason code")},
+             "reason": (_kinds(*DEAL_REASON_CODES), "must be a deal reason code"),
+             "buries": (lambda v: v is None or _is_seat(v), "must be a seat 0-3 or null")},
 }
 
 
@@ -321,8 +328,13 @@ def declared_fields(handshake: dict) -> dict[str, tuple[str, ...]]:
     if unlisted:
         raise ProtocolError("handshake_failed", f"fields declares the compared fields of {', '.join(unlisted)}, "
                             "which operations does not list")
-    return {op: tuple(n for n in COMPARED[op] if n in declared.get(op, COMPARED[op]))
+    return {op: tuple(n for n in COMPARED[op] if n in declared[op]) if op in declared else AllFields(COMPARED[op])
             for op in handshake["operations"]}
+
+
+class AllFields(tuple):
+    """The compared fields of an operation the handshake's ``fields`` does not name: all of them, of which the
+    ones added later (:data:`ADDED_COMPARED`) may be left out of an answer."""
 
 
 def narrowed(fields: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
@@ -341,7 +353,20 @@ def missing_fields(op: str, result: dict, fields=None) -> list[str]:
     except lead's failure fields, whose absence says "no failed throw" and is compared as such."""
     need = COMPARED[op] if fields is None else fields
     return [k for k in need if k not in result and not (op == "lead" and k in FAILURE_FIELDS)
-            and not (op, k) in OPTIONAL_COMPARED]
+            and not (op, k) in OPTIONAL_COMPARED and not (_lenient(fields) and (op, k) in ADDED_COMPARED)]
+
+
+def _lenient(fields) -> bool:
+    """Whether the engine declared no fields for the operation (so the added ones may be left out)."""
+    return fields is None or isinstance(fields, AllFields)
+
+
+def unanswered(op: str, got: dict, fields=None) -> tuple[str, ...]:
+    """The added compared fields (:data:`ADDED_COMPARED`) an engine that declared no ``fields`` for ``op`` left
+    out of its answer: not compared."""
+    if not _lenient(fields):
+        return ()
+    return tuple(k for k in COMPARED[op] if (op, k) in ADDED_COMPARED and k not in got)
 
 
 def check_answer(op: str, msg: Any, fields=None) -> str:
@@ -439,8 +464,9 @@ def compare(op: str, expected: dict, got: dict, fields=None) -> list[str]:
     ``fields`` the engine declared it answers); empty when they agree."""
     e, g = normalize(op, expected, fields), normalize(op, got, fields)
     diffs = []
+    skip = unanswered(op, got, fields)
     for k in (COMPARED[op] if fields is None else fields):
-        if e.get(k, _MISSING) != g.get(k, _MISSING):
+        if k not in skip and e.get(k, _MISSING) != g.get(k, _MISSING):
             diffs.append(f"{k}: expected {_show(e.get(k, _MISSING))}, got {_show(g.get(k, _MISSING))}")
     return diffs
 
@@ -449,7 +475,9 @@ def agrees(op: str, expected: dict, got: dict, fields=None) -> bool:
     """Whether :func:`compare` finds no difference (without writing the differences out: the analysis asks
     this of tens of thousands of answers)."""
     e, g = normalize(op, expected, fields), normalize(op, got, fields)
-    return all(e.get(k, _MISSING) == g.get(k, _MISSING) for k in (COMPARED[op] if fields is None else fields))
+    skip = unanswered(op, got, fields)
+    return all(e.get(k, _MISSING) == g.get(k, _MISSING) for k in (COMPARED[op] if fields is None else fields)
+               if k not in skip)
 
 
 class _Missing:

@@ -27,9 +27,9 @@ const HANDLERS = {
   advance: notYet,      // {level, won}
   declare: notYet,      // {legal, reason, trump, declarer, banker}
   undeclared: notYet,   // {redeal, trump, banker_side, level}
-  hand: notYet,         // {attackers_points, next_banker, levels}
+  hand: notYet,         // {attackers_points, next_banker, levels, next_banker_seat}
   penalty: notYet,      // {points, ends_hand, consequence, next_banker, levels}
-  deal: notYet,         // {proper, redeal}
+  deal: notYet,         // {proper, redeal, buries}
 };
 
 function answer(req) {

@@ -62,7 +62,7 @@ def _ask(rules, inp):
 def test_r000_a_proper_deal_of_two_decks_is_proper_and_played():
     # 000:2.1 / 000:2.3: 108 cards, 25 to each of four players, the remaining 8 the kitty; r000 never redeals
     result, clauses = judge("deal", "r000", _deal(_whole(), 25))
-    assert protocol.normalize("deal", result) == {"proper": True, "redeal": False}
+    assert protocol.normalize("deal", result) == {"proper": True, "redeal": False, "buries": None}
     assert result["reason"] == "ok" and "equipment.decks" in clauses
     assert protocol.check_answer("deal", protocol.result_answer(1, result)) == "result"
     assert not protocol.schema_errors("deal.result", result)
@@ -72,11 +72,11 @@ def test_v05_the_deal_of_the_whole_pack_is_not_proper_but_one_without_the_clubs_
     v05 = load_file(V05)
     # V05: two decks without the two 3s of clubs (106 cards), 25 each, a kitty of 6
     got, result, clauses = _ask(v05, _deal(_whole(), 25))
-    assert got == {"proper": False, "redeal": False} and result["reason"] == "wrong_kitty_size"
+    assert got == {"proper": False, "redeal": False, "buries": None} and result["reason"] == "wrong_kitty_size"
     got, result, _ = _ask(v05, _deal(_without_clubs_3s(), 25))
-    assert got == {"proper": True, "redeal": False} and result["reason"] == "ok"
+    assert got == {"proper": True, "redeal": False, "buries": None} and result["reason"] == "ok"
     # and r000, which deals all 108 with a kitty of 8, finds V05's deal improper (a kitty of 6)
-    assert _ask(rules_for("r000"), _deal(_without_clubs_3s(), 25))[0] == {"proper": False, "redeal": False}
+    assert _ask(rules_for("r000"), _deal(_without_clubs_3s(), 25))[0] == {"proper": False, "redeal": False, "buries": None}
 
 
 def test_v05_a_removed_card_dealt_is_not_the_pack():
@@ -84,7 +84,7 @@ def test_v05_a_removed_card_dealt_is_not_the_pack():
     inp = _deal(_without_clubs_3s(), 25)
     inp["hands"][2][0] = "3C"   # a 3 of clubs, which V05 takes out of the pack, in place of another card
     got, result, _ = _ask(v05, inp)
-    assert got == {"proper": False, "redeal": False} and result["reason"] == "not_the_pack"
+    assert got == {"proper": False, "redeal": False, "buries": None} and result["reason"] == "not_the_pack"
     assert "3C" in result["detail"]
 
 
@@ -99,7 +99,7 @@ def test_improper_deals_of_r000_are_answered_not_errored():
     other = next(c for c in missing["hands"][2] if c != missing["hands"][1][0])
     missing["hands"][1][0] = other                                     # a card gone, a third copy of another
     got, result, _ = _ask(r000, missing)
-    assert got == {"proper": False, "redeal": False} and result["reason"] == "not_the_pack"
+    assert got == {"proper": False, "redeal": False, "buries": None} and result["reason"] == "not_the_pack"
     for bad in (short, moved, missing):
         assert _ask(r000, bad)[0]["proper"] is False
 
@@ -110,9 +110,9 @@ def test_v82_a_hand_without_point_cards_is_dealt_again_and_r000_plays_it():
     inp = _poor(_deal(_whole(), 25), 1, lambda c: c[:-1] in POINT_RANKS)
     assert not any(c[:-1] in POINT_RANKS for c in inp["hands"][1])
     got, result, clauses = _ask(v82, inp)
-    assert got == {"proper": True, "redeal": True} and result["reason"] == "no_points"
+    assert got == {"proper": True, "redeal": True, "buries": None} and result["reason"] == "no_points"
     assert "deal.redeal" in clauses
-    assert _ask(rules_for("r000"), inp)[0] == {"proper": True, "redeal": False}   # 000: every deal is played
+    assert _ask(rules_for("r000"), inp)[0] == {"proper": True, "redeal": False, "buries": None}   # 000: every deal is played
 
 
 def test_v82_a_hand_without_a_card_trump_in_every_suit_is_dealt_again():
@@ -120,15 +120,15 @@ def test_v82_a_hand_without_a_card_trump_in_every_suit_is_dealt_again():
     # at level 2 the cards trump in every suit are the jokers and the 2s (r000 fixes no other rank)
     inp = _poor(_deal(_whole(), 25), 3, lambda c: c in ("J+", "J-") or c[:-1] == "2")
     got, result, _ = _ask(v82, inp)
-    assert got == {"proper": True, "redeal": True} and result["reason"] == "no_trumps"
-    assert _ask(rules_for("r000"), inp)[0] == {"proper": True, "redeal": False}
+    assert got == {"proper": True, "redeal": True, "buries": None} and result["reason"] == "no_trumps"
+    assert _ask(rules_for("r000"), inp)[0] == {"proper": True, "redeal": False, "buries": None}
 
 
 def test_v82_an_improper_deal_is_never_dealt_again():
     v82 = load_file(V82)
     inp = _poor(_deal(_whole(), 25), 1, lambda c: c[:-1] in POINT_RANKS)
     inp = {**inp, "kitty": inp["kitty"][:-1]}
-    assert _ask(v82, inp)[0] == {"proper": False, "redeal": False}
+    assert _ask(v82, inp)[0] == {"proper": False, "redeal": False, "buries": None}
 
 
 @pytest.mark.parametrize("inp, words", [
@@ -154,5 +154,26 @@ def test_tractor_engine_answers_deal_and_lists_it_in_its_handshake():
         json.dumps(x) + "\n" for x in lines), capture_output=True, text=True, timeout=120)
     answers = [json.loads(line) for line in proc.stdout.splitlines()]
     assert "deal" in answers[0]["result"]["operations"]
-    assert protocol.normalize("deal", answers[1]["result"]) == {"proper": True, "redeal": False}
+    assert protocol.normalize("deal", answers[1]["result"]) == {"proper": True, "redeal": False, "buries": None}
     assert "four hands" in answers[2]["errored"]["message"] and "Traceback" not in proc.stderr
+
+
+
+H24 = default_spec_dir() / "variants" / "h24_redeal_weak_hands.tractor"
+
+
+@pytest.mark.parametrize("points,trumps,redeal", [
+    (["KS", "5S"], ["J+", "J-", "2S", "2H"], "no_points"),      # 15 points: at most 15 (H24)
+    (["KS", "5S", "5H"], ["J+", "J-", "2S", "2H"], None),         # 20 points and 4 trumps: it stands
+    (["KS", "KH", "10S"], ["J+", "2S", "2H"], "no_trumps"),       # 3 cards trump in every suit: at most 3 (H24)
+])
+def test_h24_a_weak_hand_is_dealt_again(points, trumps, redeal):
+    """H24 (issue 32's list: "a hand of at most 15 points or at most 3 trumps may ask for a new deal"); at level 2
+    the 2s and the jokers are the cards trump in every suit. V82 deals again only for none at all."""
+    from reference_impl.cards import parse_cards
+    from reference_impl.hand import poor_hand
+    filler = [f"{r}{s}" for r in ("3", "4", "6", "7", "8", "9") for s in "SHDC"]
+    hand = parse_cards(points + trumps + filler[:25 - len(points) - len(trumps)])
+    assert poor_hand(load_file(H24), "2", [hand]) == (None if redeal is None else (0, redeal))
+    assert poor_hand(load_file(V82), "2", [hand]) is None
+

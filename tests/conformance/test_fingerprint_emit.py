@@ -117,6 +117,16 @@ def test_an_engine_following_a_house_rule_seen_only_on_whole_hands_is_emitted_wi
     assert len(re.findall(r"^  override ", out, re.M)) == 1
 
 
+def test_an_engine_that_must_defend_ace_is_emitted_with_it(tmp_path):
+    """Issue 31 item 5 / issue 32 (H21, "只有庄家级牌为A且获胜，才能通过A"): an engine playing r000 with A to be defended
+    is fingerprinted against r000 and emitted with that setting in level.progression, and nothing else."""
+    own, emitted, r = _emit_house_rule_as_r000(tmp_path, "h21_ace_must_be_defended")
+    assert "0 unexplained" in r.stdout
+    out = emitted.read_text(encoding="utf-8")
+    assert "set level.must_defend = [A]" in out, out
+    assert re.findall(r"^  override (\S+)", out, re.M) == ["level.progression"]
+
+
 @pytest.mark.parametrize("name, lines, clause", [
     ("v05_kitty_with_cards_removed", ("set equipment.kitty_size = 6",
                                       "set equipment.removed = [{ rank: 3, suit: clubs }, { rank: 3, suit: clubs }]"),

@@ -69,6 +69,22 @@ READINGS = {
     # V42: a failed throw costs no points (001: 10 per card thrown)
     "V42": ("v42_no_throw_penalty", "throw.penalty_points",
             lambda p, v: v["failure"]["penalty"] == 0 < p["failure"]["penalty"]),
+    # H20 (rbtying/shengji pull 108): 5, 10, K and A must be defended; H21 (u.360.cn, "只有庄家级牌为A且获胜，才能通过A"):
+    # attackers at A take the bank and stay at A, where 000 wins the game by any gain past A
+    "H20": ("h20_defend_five_ten_king_ace", "level.must_defend",
+            lambda p, v: p["won"] and (v["level"], v["won"]) == ("A", False)),
+    "H21": ("h21_ace_must_be_defended", "level.must_defend",
+            lambda p, v: p["won"] and (v["level"], v["won"]) == ("A", False)),
+    # H22 (no public source found; issue 32's list): the bank passes to the winner of the last trick, where 000
+    # (000:2.4, reading rotate) gives it to the banker's partner or the player after the banker
+    "H22": ("h22_bank_to_last_trick", "bank.succession",
+            lambda p, v: p["next_banker"] == v["next_banker"] and p["next_banker_seat"] != v["next_banker_seat"]),
+    # H23 (issue 32's list): at J the attackers' single J sends the banker's team back to 7, a pair back to 3, only
+    # with 80 points or more
+    "H23": ("h23_jack_rule_by_shape", "level.knock_back",
+            lambda p, v: "knocked_back" not in p and v["knocked_back"] in ("7", "3") and v["attackers_points"] >= 80),
+    # H24 (issue 32's list): a hand of at most 15 points or at most 3 trumps is dealt again; 000 plays every deal
+    "H24": ("h24_redeal_weak_hands", "deal.redeal_at_most", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

@@ -190,6 +190,21 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__knock_back="{ level: J, to: 2 }"))
     add("E206 knock-back level not a level", "E206", t, "level.knock_back names J, which is not one of level.ranks",
         at(t, "level.knock_back"))
+    t = minimal(values=settings(level__ranks="[2, 4, A]", level__end="A", level__must_defend="[3]"))
+    add("E206 level to defend not a level", "E206", t, "level 3 that must be defended is not one of level.ranks",
+        at(t, "level.must_defend"))
+    t = minimal(values=settings(level__ranks="[2, J, A]", level__end="A", level__knock_back="{ level: J }"))
+    add("E218 knock-back with no target", "E218", t, "level.knock_back sends nobody back", at(t, "level.knock_back"))
+    t = minimal(values=settings(level__ranks="[2, J, A]", level__end="A",
+                                level__knock_back="{ level: J, to: 2, triple: 2 }"))
+    add("E218 knock-back triple with two decks", "E218", t,
+        "level.knock_back: a triple of one card needs 3 decks; equipment.decks is 2", at(t, "level.knock_back"))
+    t = minimal(values=settings(deal__redeal_at_most="{ points: 15 }"))
+    add("E219 weak-hand limit without its condition", "E219", t,
+        "deal.redeal_at_most.points needs no_points among deal.redeal_if", at(t, "deal.redeal_at_most"))
+    t = minimal(values=settings(deal__redeal_if="[no_trumps]", deal__redeal_at_most="{ trumps: 40 }"))
+    add("E219 weak-hand limit every hand meets", "E219", t,
+        "deal.redeal_at_most.trumps 40 is every card of a hand of", at(t, "deal.redeal_at_most"))
     t = minimal(values=settings(level__ranks="[2, 3, A]", level__end="A", level__wrap="true"))
     add("E215 wrap with an end level", "E215", t,
         "level.wrap = true needs level.end = none: a climb that wraps past A never passes A", at(t, "level.wrap"))

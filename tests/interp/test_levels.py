@@ -86,3 +86,128 @@ def test_timeout_tie_goes_to_the_banker(name):
 def test_timeout_compares_by_ladder_not_by_text():
     # 10 is above 9 on the ladder (a string comparison would say otherwise)
     assert timeout_winner(rules_for("r003"), {"NS": "10", "EW": "9"}, banker_team="EW").value == "NS"
+
+
+# --- levels that must be defended (level.must_defend, issue 32) -----------------------------------------------
+
+# H21 (http://u.360.cn/dlsj/article/122981): "A必打：级牌A不能跳过，只有庄家级牌为A且获胜，才能通过A" — r000's
+# reading defend_ace. A team at A passes it only by a hand won as banker; a climb from below stops at A.
+@pytest.mark.parametrize("level,gain,as_banker,expected", [
+    ("A", 1, False, Advance("A", False)),   # attackers at A take the bank: A not passed
+    ("A", 3, False, Advance("A", False)),
+    ("A", 1, True, Advance("A", True)),     # 庄家级牌为A且获胜: A passed, game won
+    ("K", 3, False, Advance("A", False)),   # 级牌A不能跳过
+    ("Q", 2, True, Advance("A", False)),
+    ("5", 2, False, Advance("7", False)),   # other levels climb as in 000
+], ids=lambda v: str(v))
+def test_h21_ace_must_be_defended(level, gain, as_banker, expected):
+    j = advance(rules_for("h21_ace_must_be_defended"), level, gain, as_banker)
+    assert j.value == expected
+    assert "level.progression" in j.clauses
+
+
+def test_h21_is_r000s_own_alternative_reading():
+    # 000:g8, reading defend_ace: the same as the catalogue file; play_to_ace (chosen) wins past A as attackers
+    assert advance(variant("r000", "level.progression", "defend_ace"), "A", 1, False).value == Advance("A", False)
+    assert advance(rules_for("r000"), "A", 1, False).value == Advance("A", True)
+
+
+# H20 (rbtying/shengji pull 108, "forced-defend on 5/10/K", with A): 5, 10, K and A must be defended.
+@pytest.mark.parametrize("level,gain,as_banker,expected", [
+    ("4", 3, True, Advance("5", False)),    # a climb stops at 5
+    ("5", 2, False, Advance("5", False)),   # attackers at 5 take the bank and stay at 5
+    ("5", 2, True, Advance("7", False)),    # the banker wins at 5: 5 defended, climbs on
+    ("7", 3, True, Advance("10", False)),   # stops at 10 (8 + 2 would pass it)
+    ("9", 3, False, Advance("10", False)),
+    ("K", 1, False, Advance("K", False)),
+    ("K", 2, True, Advance("A", False)),    # K defended, stops at A
+    ("A", 1, False, Advance("A", False)),
+    ("A", 1, True, Advance("A", True)),
+], ids=lambda v: str(v))
+def test_h20_five_ten_king_ace_must_be_defended(level, gain, as_banker, expected):
+    assert advance(rules_for("h20_defend_five_ten_king_ace"), level, gain, as_banker).value == expected
+
+
+def _wrapping_with_ace_defended():
+    from tractor_dsl.checker import check_text
+    from reference_impl.rules import Rules
+    source = ('ruleset t_wrap_defend extends r000 {\n  title "test"\n'
+              '  override level.progression {\n    cites 000:2.9\n    status stated\n'
+              '    says "Wrap, A defended."\n    zh "测试。"\n'
+              '    set level.ranks = [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A]\n    set level.start = 2\n'
+              '    set level.end = none\n    set level.must_play = [2]\n    set level.wrap = true\n'
+              '    set level.must_defend = [A]\n  } because "test"\n}\n')
+    from tests.interp.rule_variants import SPEC
+    lib = check_text(source, "<test>", {str(SPEC / "000.tractor"): (SPEC / "000.tractor").read_text(encoding="utf-8")})
+    assert not lib.errors, lib.errors
+    return Rules(lib.get("t_wrap_defend"))
+
+
+def test_with_wrap_only_a_bankers_win_at_ace_wraps_past_it():
+    # issue 32: "only a banker's win at A wraps past it"; 逢2必打 still stops a climb past A at 2 (000:2.9)
+    rules = _wrapping_with_ace_defended()
+    assert advance(rules, "A", 1, False).value == Advance("A", False)
+    assert advance(rules, "A", 2, False).value == Advance("A", False)
+    assert advance(rules, "A", 1, True).value == Advance("2", False)
+    assert advance(rules, "A", 3, True).value == Advance("2", False)
+    assert advance(rules, "Q", 3, False).value == Advance("A", False)
+    # level.wrap without must_defend: the attackers' gain wraps past A as well
+    assert advance(variant("r000", "level.progression", "wrap"), "A", 1, False).value == Advance("2", False)
+
+
+def test_a_whole_game_passes_a_level_to_defend_only_as_banker():
+    """H21 on whole games (reference_impl/game.py): a team at A that gains as attackers stays at A; the game is
+    won by a hand the winner played as banker at A."""
+    from reference_impl.game import play_game
+    from reference_impl.hand import team_of
+    rules = rules_for("h21_ace_must_be_defended")
+    stayed = 0
+    for seed in (1, 2, 3):
+        game = play_game(rules, seed, max_hands=400)
+        assert game.ended_by == "end level"
+        for i, hand in enumerate(game.hands[:-1]):
+            banker_team = team_of(hand.banker)
+            gaining = banker_team if hand.next_banker_side == "banker" else 1 - banker_team
+            if game.levels[i][gaining] == "A" and gaining != banker_team and hand.levels_gained > 0:
+                assert game.levels[i + 1][gaining] == "A"
+                stayed += 1
+        last = game.hands[-1]
+        assert game.levels[-1][game.winner] == "A"
+        assert team_of(last.banker) == game.winner and last.next_banker_side == "banker"
+    assert stayed > 0   # the seeds hold attackers at A taking the bank
+
+
+# --- who banks next (bank.succession), issue 32 -------------------------------------------------------------------
+
+@pytest.mark.parametrize("side,last_winner,rotate,h22", [
+    ("banker", 0, 2, 0),      # the banker (seat 0) won the last trick and his side keeps the bank: he keeps it
+    ("banker", 2, 2, 2),      # his partner won it: the partner, as under rotate
+    ("banker", 1, 2, 2),      # an attacker won it, the banker side keeps the bank: the partner (rotate)
+    ("attackers", 3, 1, 3),   # the attackers take the bank and seat 3 won the last trick: seat 3
+    ("attackers", 1, 1, 1),
+    ("attackers", 0, 1, 1),   # the banker won it but loses the bank: the player after him (rotate)
+    ("attackers", None, 1, 1),  # a hand a fault ended before its last trick: as rotate
+])
+def test_the_bank_passes_to_the_winner_of_the_last_trick(side, last_winner, rotate, h22):
+    # 000:2.4 reading rotate: "保庄时由对家坐庄，上台时由下家坐庄"; H22: the player who won the last trick, when his side
+    # holds the bank next
+    from reference_impl.game import next_banker
+    assert next_banker(rules_for("r000"), 0, side, last_winner) == rotate
+    assert next_banker(rules_for("h22_bank_to_last_trick"), 0, side, last_winner) == h22
+    # 000:2.4 reading same_player: "本方保庄时由庄家本人继续坐庄"
+    assert next_banker(variant("r000", "bank.succession", "same_player"), 0, side, last_winner) == \
+        (0 if side == "banker" else 1)
+
+
+def test_a_whole_game_under_h22_gives_the_bank_to_the_last_tricks_winner():
+    from reference_impl.game import play_game
+    from reference_impl.hand import team_of
+    game = play_game(rules_for("h22_bank_to_last_trick"), 5, max_hands=60)
+    moved = 0
+    for hand, following in zip(game.hands, game.hands[1:]):
+        last = hand.tricks[-1].winner
+        holding = team_of(hand.banker) if hand.next_banker_side == "banker" else 1 - team_of(hand.banker)
+        if team_of(last) == holding:
+            assert following.banker == last
+            moved += 1
+    assert moved > 0

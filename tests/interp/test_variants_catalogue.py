@@ -53,7 +53,7 @@ def test_every_catalogue_file_names_its_reading_in_its_header_and_extends_a_bund
     files = sorted((default_spec_dir() / "variants").glob("*.tractor"))
     assert len(files) == len(catalogue_names()) >= 20
     for f in files:
-        vid = re.match(r"([vh])(\d\d)_", f.name)
+        vid = re.match(r"([vh])(\d\d)_", f.name)   # V: VARIANTS.md; H: spec/house_rules.tsv (issue 32)
         assert vid, f.name
         where = "VARIANTS.md" if vid.group(1) == "v" else "spec/house_rules.tsv"
         vid = f"{vid.group(1).upper()}{vid.group(2)}"
@@ -522,3 +522,20 @@ def test_h08_jokers_declare_only_after_the_burial():
         "no_trump"
     assert judge_declarations(v, "5", [(0, cards("5H")), (1, cards("5S 5S"))], first_hand=False, banker=0,
                               kitty_taken=True).reason == "kitty_taken"
+
+
+def test_h23_the_jack_rule_by_shape_and_score():
+    """H23 (issue 32's list: "a single J sends the level back to 7, a pair to 3, only when the attackers have 80 or
+    more"): the shape of the winning play picks the target; below 80 points nobody goes back."""
+    from reference_impl.scoring import knock_back
+    v, parent = both("h23_jack_rule_by_shape")
+    assert knock_back(v, "J", cards("JH"), "attackers", None, 80) == "7"          # a single J, 80 points
+    assert knock_back(v, "J", cards("JH JH"), "attackers", None, 120) == "3"      # a pair of one J
+    assert knock_back(v, "J", cards("JH"), "attackers", None, 75) is None         # below 80: no hook
+    assert knock_back(v, "J", cards("JH JS"), "attackers", None, 120) is None     # two different Js: no pair
+    assert knock_back(v, "J", cards("JH JH"), "banker", None, 120) is None        # the banker side's own pair
+    assert knock_back(parent, "J", cards("JH JH"), "attackers", None, 120) is None
+    # V67 keeps its reading: a single J only, whatever the score
+    v67, _ = both("v67_jack_rule")
+    assert knock_back(v67, "J", cards("JH"), "attackers", None, 0) == "2"
+    assert knock_back(v67, "J", cards("JH JH"), "attackers", None, 120) is None

@@ -75,7 +75,7 @@ def test_the_removed_cards_and_the_redeal_are_seen_on_the_deal_alone(name, kitty
     assert v82.changes == {"deal.redeal_if": ("no_points", "no_trumps")}
     assert {sc.kind for sc in v82.targets} == {"poor"}
     found = distinguish(rules_for(name), v82).found
-    assert answer(v82.rules, "deal", found.input) == {"proper": True, "redeal": True}
+    assert answer(v82.rules, "deal", found.input) == {"proper": True, "redeal": True, "buries": None}
 
 
 def test_a_ruleset_that_removes_cards_or_redeals_is_not_offered_them_again():

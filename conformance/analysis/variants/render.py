@@ -410,14 +410,20 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
         if r.get("knocked_back"):
             out.append(("text", f"；庄家一方退回{r['knocked_back']}" if zh else
                         f"; the banker's team goes back to {r['knocked_back']}"))
+        if r.get("next_banker_seat") is not None:
+            seat = r["next_banker_seat"]
+            out.append(("text", f"；下一局由{seat}号位坐庄" if zh else f"; seat {seat} banks next"))
         return out
     if op == "deal":
         if not r["proper"]:
             why = (DEAL_REASONS_ZH if zh else DEAL_REASONS_EN).get(r.get("reason"))
             text = "不是合规的发牌" if zh else "not a proper deal"
             return [("text", text + (f"（{why}）" if zh else f" ({why})") if why else text)]
-        return [("text", ("合规的发牌；重新发牌" if r["redeal"] else "合规的发牌；照打，不重新发牌") if zh else
-                 ("a proper deal; the cards are dealt again" if r["redeal"] else "a proper deal; it stands"))]
+        out = [("text", ("合规的发牌；重新发牌" if r["redeal"] else "合规的发牌；照打，不重新发牌") if zh else
+                ("a proper deal; the cards are dealt again" if r["redeal"] else "a proper deal; it stands"))]
+        if r.get("buries") is not None:
+            out.append(("text", f"；由{r['buries']}号位扣底" if zh else f"; seat {r['buries']} buries the kitty"))
+        return out
     if op == "redeal":
         return [("text", ("重新发牌" if r["redeal"] else "照打，不重新发牌") if zh else
                  ("the cards are dealt again" if r["redeal"] else "the deal stands"))]

@@ -145,6 +145,9 @@ PREFERRED: dict[str, list[Question]] = {
     "level.end": [Q("advance", level="K", gain=1, as_banker=True), Q("advance", level="Q", gain=3, as_banker=True)],
     "level.must_play": [Q("advance", level="K", gain=3, as_banker=False), Q("advance", level="Q", gain=3, as_banker=True)],
     "level.ranks": [Q("advance", level="A", gain=1, as_banker=True)],
+    # attackers at a level to defend take the bank and stay (H20, H21); a climb stops at one
+    "level.must_defend": [Q("advance", level="A", gain=1, as_banker=False), Q("advance", level="K", gain=1, as_banker=False),
+                          Q("advance", level="4", gain=2, as_banker=True)],
     # a tractor led, a triple broken for a pair while a pair held stays in the hand (V29; three decks)
     "follow.pairs_before_triples": [Q("follow", level="J", trump="S", lead=_c("5H 5H 6H 6H"),
                                       hand=_c("3H 3H 3H 7H 7H 9H 9H 4C"), play=_c("3H 3H 7H 7H"))],
@@ -183,11 +186,11 @@ def families(key: str) -> list[str]:
         return ["penalty", "result"]
     if key == "throw.late":
         return ["penalty"]
-    if key in ("level.ranks", "level.end", "level.must_play", "level.wrap"):
+    if key in ("level.ranks", "level.end", "level.must_play", "level.wrap", "level.must_defend"):
         return ["advance"]
     if key in ("level.knock_back", "score.banker_needs_last_trick"):   # seen on a whole hand (V67, V68)
         return ["hand"]
-    if key == "deal.redeal_if":   # what a player is dealt (V82)
+    if key in ("deal.redeal_if", "deal.redeal_at_most"):   # what a player is dealt (V82, H24)
         return ["redeal"]
     if key == "level.start":
         return ["first_hand"]
@@ -197,8 +200,8 @@ def families(key: str) -> list[str]:
         return ["declare", "penalty"]
     if key.startswith("declare."):
         return ["declare"]
-    if key == "bank.succession":
-        return ["next_banker"]
+    if key == "bank.succession":   # the side and the seat; a whole hand for the last trick's winner (H22)
+        return ["next_banker", "hand"]
     if key.startswith("penalty."):
         return ["penalty"]
     if key in ("match.timeout_winner", "match.tie"):

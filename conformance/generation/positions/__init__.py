@@ -21,11 +21,11 @@ from functools import lru_cache
 from typing import Callable
 
 from conformance.generation.positions import dealt
-from conformance.generation.positions.dealing import build_deal, deal_scenarios
+from conformance.generation.positions.dealing import build_deal, deal_scenarios, later_scenarios
 from conformance.generation.positions.declaring import build_declare, build_undeclared, declare_scenarios, undeclared_scenarios
 from conformance.generation.positions.draw import Draw, HypothesisDraw, RandomDraw, Rejected
 from conformance.generation.positions.follow import build as build_follow, scenarios as follow_scenarios
-from conformance.generation.positions.hands import build_hand, hand_scenarios
+from conformance.generation.positions.hands import build_hand, ended_scenarios, hand_scenarios
 from conformance.generation.positions.penalty import build_penalty, penalty_scenarios
 from conformance.generation.positions.scenario import Scenario
 from conformance.generation.positions.shapes import build_classify, build_lead, classify_scenarios, lead_scenarios
@@ -33,7 +33,7 @@ from conformance.generation.positions.table import advance_scenarios, build_adva
 from conformance.generation.positions.tricks import build_kitty, build_winner, kitty_scenarios, winner_scenarios
 
 __all__ = ["Draw", "RandomDraw", "HypothesisDraw", "Rejected", "Scenario", "OPERATIONS", "build", "scenarios",
-           "groups", "draw_scenario", "attempt"]
+           "groups", "draw_scenario", "attempt", "probes"]
 
 BUILDERS: dict[str, Callable] = {
     "classify": build_classify, "lead": build_lead, "follow": build_follow, "winner": build_winner,
@@ -48,6 +48,15 @@ _SCENARIOS: dict[str, Callable] = {
     "hand": hand_scenarios, "penalty": penalty_scenarios, "deal": deal_scenarios,
 }
 OPERATIONS = tuple(BUILDERS)
+# Positions of inputs the protocol gained later (issue 32): a deal whose banker is given (who buries), a hand a
+# fault ends early. Kept out of the random draw's groups, so that the positions drawn before stay the same.
+_PROBES: dict[str, Callable] = {"deal": later_scenarios, "hand": ended_scenarios}
+
+
+@lru_cache(maxsize=None)
+def probes(rules, op: str) -> tuple[Scenario, ...]:
+    """The scenarios of ``op`` for inputs the protocol gained later (:data:`_PROBES`)."""
+    return _PROBES[op](rules) if op in _PROBES else ()
 # Positions from dealt hands, the complement of the aimed scenarios (kind "dealt").
 DEALT: dict[str, Callable] = {"follow": dealt.build_follow, "lead": dealt.build_lead, "winner": dealt.build_winner}
 

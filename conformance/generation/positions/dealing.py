@@ -16,7 +16,9 @@ scenarios:
   removed card dealt (``removed``, where the ruleset removes some), the pack
   less two cards and the kitty two short (``smaller_pack``: V05's deal seen by a
   ruleset that removes none), the removed cards put back in the kitty
-  (``whole_pack``, where the ruleset removes some).
+  (``whole_pack``, where the ruleset removes some);
+* ``later``: a proper deal of a later hand, whose banker (a seat) is known
+  before the declarations: who takes up and buries the kitty (``buries``).
 """
 from __future__ import annotations
 
@@ -38,6 +40,11 @@ def deal_scenarios(rules) -> tuple[Scenario, ...]:
     return ((Scenario("deal", "proper"),)
             + tuple(Scenario("deal", "poor", (c,)) for c in ("no_points", "no_trumps"))
             + tuple(Scenario("deal", "improper", (k,)) for k in kinds))
+
+
+def later_scenarios(rules) -> tuple[Scenario, ...]:
+    """A proper deal of a later hand, its banker given: who buries the kitty (``buries``)."""
+    return (Scenario("deal", "later"),)
 
 
 def poor_scenarios(rules) -> tuple[Scenario, ...]:
@@ -88,4 +95,7 @@ def build_deal(d: Draw, rules, sc: Scenario) -> dict:
             hands[seat][d.int(0, n - 1)] = d.pick(removed)
         elif what == "whole_pack":
             kitty += [card(rank, suit) for rank, suit in rules["equipment.removed"]]
-    return {"level": level, "hands": [fmt(h) for h in hands], "kitty": fmt(kitty)}
+    out = {"level": level, "hands": [fmt(h) for h in hands], "kitty": fmt(kitty)}
+    if sc.kind == "later":
+        out["banker"] = d.int(0, 3)
+    return out

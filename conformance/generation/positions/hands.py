@@ -30,6 +30,15 @@ def hand_scenarios(rules) -> tuple[Scenario, ...]:
     return (Scenario("hand", "play", (True,)), Scenario("hand", "play", (False,)))
 
 
+def ended_scenarios(rules) -> tuple[Scenario, ...]:
+    """Later hands that a fault ends before the last trick, one for each fault whose record in the ruleset
+    ends the hand (001:12.1 藏牌: penalty.revoke ends_hand): the transcript's ``ended_early``."""
+    from reference_impl.penalties import RECORDS
+    values = rules.checked.values
+    return tuple(Scenario("hand", "ended", (fault,)) for fault, key in RECORDS.items()
+                 if (values.get(key) or {}).get("ends_hand"))
+
+
 def hands_at(level: str) -> tuple[Scenario, ...]:
     """Later hands played at ``level`` (the jack rule's level, V67): where a single card of that rank may win
     the last trick."""
@@ -112,7 +121,7 @@ def build_hand(d: Draw, rules, sc: Scenario) -> dict:
     from conformance.protocol.engine import _judge_trick
     from reference_impl.declaring import judge_undeclared
     from reference_impl.leading import judge_lead
-    first_hand = sc.args[0]
+    first_hand = sc.args[0] if sc.kind == "play" else False   # a hand a fault ends ("ended"): a later hand
     bury_points = len(sc.args) > 1 and sc.args[1] == "points"   # an aimed hand: the banker buries points
     at = sc.args[2] if len(sc.args) > 2 and sc.args[1] == "at" else None   # aimed: played at this level
     ls = levels(rules)
@@ -181,11 +190,15 @@ def build_hand(d: Draw, rules, sc: Scenario) -> dict:
         leader, _ = _judge_trick(ctx, trick["leader"], plays)
         trick["plays"] = [fmt(p) for p in plays]
         tricks.append(trick)
-    return {"transcript": {
+    out = {
         "level": level, "trump": None if trump is None else SUIT_LETTERS[trump], "banker": hand_banker,
         "first_hand": first_hand, "deal": {"hands": [fmt(h) for h in dealt], "kitty": fmt(kitty)},
         "declarations": [{"seat": s, "cards": fmt(c)} for s, c in sequence],
-        "discard": fmt(discard), "tricks": tricks}}
+        "discard": fmt(discard), "tricks": tricks}
+    if sc.kind == "ended":   # the fault ends the hand in the trick after the kept ones
+        out["tricks"] = tricks[:d.int(0, len(tricks) - 1)]
+        out["ended_early"] = {"fault": sc.args[0], "seat": d.int(0, 3), "count": d.int(1, 2)}
+    return {"transcript": out}
 
 
 def _declarations(d: Draw, rules, level, hands, first_hand, banker):

@@ -56,7 +56,8 @@ def build_result(d: Draw, rules, sc: Scenario) -> dict:
 def marked_levels(rules) -> tuple[str, ...]:
     """The end level, the must-play levels and the two levels below each."""
     ranks = list(rules["level.ranks"])
-    marks = [r for r in list(rules["level.must_play"]) + [rules["level.end"], ranks[-1]] if r in ranks]
+    defended = list(rules.checked.values.get("level.must_defend") or ())
+    marks = [r for r in list(rules["level.must_play"]) + defended + [rules["level.end"], ranks[-1]] if r in ranks]
     near = [ranks[j] for r in marks for j in (ranks.index(r), ranks.index(r) - 1, ranks.index(r) - 2)
             if 0 <= j < len(ranks)]
     return tuple(dict.fromkeys(near))
