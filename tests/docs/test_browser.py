@@ -3,6 +3,8 @@
 - No page, in either language, is wider than a 390 px phone or a 1280 px desktop window; code and
   tables that cannot fit scroll (or wrap) inside their own box instead of being cut off.
 - On a phone the page comes before the navigation.
+- Text has a contrast of at least 4.5:1 (WCAG AA) against its background, on a phone (where the
+  navigation is drawn dark) and on a desktop.
 - Search works in both languages: a game's word typed into the search page finds the pages that use it
   (Sphinx 9.0's Chinese search never finished: sphinx-doc/sphinx#14229).
 - A Chinese page shows no English outside code and card notation.
@@ -21,7 +23,7 @@ import re
 
 import pytest
 
-from .browser import (A4_CONTENT_WIDTH, DESKTOP, PHONE, PROSE_TEXT, WIDTH_REPORT, launch, playwright_or_skip,
+from .browser import (A4_CONTENT_WIDTH, DESKTOP, LOW_CONTRAST, PHONE, PROSE_TEXT, WIDTH_REPORT, launch, playwright_or_skip,
                       serve)
 from .conftest import REPO
 
@@ -318,3 +320,22 @@ def test_search_finds_pages_in_both_languages(browser, lang):
     assert hrefs, f"the {lang} search for {word!r} found nothing: {page.inner_text('#search-results')}"
     assert any(h.endswith("/" + expected) for h in hrefs), (word, expected, hrefs[:10])
     context.close()
+
+
+CONTRAST_PAGES = ("index.html", f"{RULEBOOK}.html", "comparison.html", "interpretations.html")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_text_has_a_contrast_of_at_least_4_5_to_1(browser, lang):
+    chromium, url, site = browser
+    low = {}
+    for make in (_phone, _desktop):
+        context = make(chromium)
+        page = context.new_page()
+        for path in CONTRAST_PAGES:
+            page.goto(f"{url}/{'zh/' if lang == 'zh' else ''}{path}")
+            found = page.evaluate(LOW_CONTRAST)
+            if found:
+                low[f"{make.__name__[1:]} {path}"] = sorted(set(found))[:10]
+        context.close()
+    assert not low, f"text under 4.5:1 against its background: {low}"
