@@ -238,3 +238,18 @@ def test_every_local_link_resolves(site):
                 elif parts.fragment and target.suffix == ".html" and parts.fragment not in ids_of(target):
                     bad.append(where + " (no such anchor)")
     assert not bad, f"{len(bad)} links lead nowhere:\n" + "\n".join(bad[:40])
+
+
+@pytest.mark.parametrize("prefix", ["", "zh/"])
+def test_each_rulebook_links_its_whole_source_document(site, prefix):
+    """Each base rulebook links the whole text of the document it formalises, copied into the site."""
+    for name in ("r000", "r001", "r003"):
+        page = site.out / prefix / "rulebooks" / f"{name}.html"
+        links = [e.attrs["href"] for e in parse_html(page).iter()
+                 if e.tag == "a" and "tr-source-document" in e.classes]
+        assert len(links) == 1, (page, links)
+        shown = (page.parent / links[0]).resolve()
+        document = load().rulesets[name].document
+        own = next((REPO / "spec" / "sources").glob(f"{document}_*.txt"))
+        assert shown.name == own.name
+        assert shown.read_text(encoding="utf-8-sig") == own.read_text(encoding="utf-8")
