@@ -253,3 +253,19 @@ def test_each_rulebook_links_its_whole_source_document(site, prefix):
         own = next((REPO / "spec" / "sources").glob(f"{document}_*.txt"))
         assert shown.name == own.name
         assert shown.read_text(encoding="utf-8-sig") == own.read_text(encoding="utf-8")
+
+
+def test_every_long_page_has_a_table_of_contents(site):
+    """A page of more than ten sections (the comparison, the rulebooks, the references) opens with a table of
+    contents, so that a reader (on a phone above all) can reach a part without scrolling through the rest."""
+    missing = []
+    for path in site.pages():
+        tree = parse_html(path)
+        body = next((e for e in tree.iter() if e.tag == "div" and "body" in e.classes), None)
+        if body is None:
+            continue
+        sections = [e for e in body.iter() if e.tag == "section"]
+        tocs = [e for e in body.iter() if e.classes & {"contents", "tr-toc", "toctree-wrapper"}]
+        if len(sections) > 10 and not tocs:
+            missing.append(f"{path.relative_to(site.out)} ({len(sections)} sections)")
+    assert not missing, f"long pages without a table of contents: {missing}"
