@@ -327,7 +327,7 @@ def load_file(path, alongside=()) -> Rules:
     files ``alongside`` (the other files of a run: ``extends`` is followed through them).
 
     Its problems are raised as the bundled ones are (a :class:`SpecError`
-    whose diagnostics name file:line:column); missing Chinese is a warning
+    whose diagnostics name ``file:line:column``); missing Chinese is a warning
     (W119) outside the library. Once read, the ruleset is also known by its
     name (:func:`rules_for`) to the rest of the process, which is how a
     conformance run sends cases under that name.

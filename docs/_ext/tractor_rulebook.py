@@ -147,18 +147,22 @@ class RulebookDirective(TractorDirective):
             heading = ["Rulebook ", nodes.literal(name, name), ": ", title]
         sec = section(heading, nodes.make_id(f"rulebook-{name}"), classes=["tr-rulebook"])
         src = source_file(rs.document)
+        if src:   # the whole source document, copied into the tree's sources/ (tractor_site.copy_sources)
+            up = "../" * self.env.docname.count("/")
+            src = nodes.reference("", "", nodes.literal(src, src), refuri=f"{up}sources/{src.rsplit('/', 1)[-1]}",
+                                  classes=["tr-source-document"])
         origin = spec_file(rs) if shown.file is None else self.arguments[0]
         if lang == "zh":
             intro = para("本规则书由 ", nodes.literal(origin, origin),
                          f" 生成，依据原始文件 {rs.document}",
-                         *(["（", nodes.literal(src, src), "）"] if src else []),
+                         *(["（原文全文：", src, "）"] if src else []),
                          f"。共{len(clauses)}条，按原文顺序排列：明文{counts['stated']}条、解释{counts['interpreted']}条、"
                          f"行为规范{counts['conduct']}条。每条注明出处（原文条款编号，点击可见原文要点）与性质；"
                          "各例均由参考解释器计算得出。", classes=["tr-intro"])
         else:
             intro = para("This rulebook is generated from ", nodes.literal(origin, origin),
                          f", which formalises source document {rs.document}",
-                         *([" (", nodes.literal(src, src), ")"] if src else []),
+                         *([" (the whole source, in Chinese: ", src, ")"] if src else []),
                          f". Its {len(clauses)} clauses follow the order of the source: {counts['stated']} "
                          f"stated, {counts['interpreted']} interpreted, {counts['conduct']} conduct. Each names "
                          "the source clauses it formalises (open them to read what each says); every example "

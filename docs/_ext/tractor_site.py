@@ -209,6 +209,23 @@ def wrap_tables(app, doctree, docname) -> None:
         box += table
 
 
+SOURCES = Path(__file__).resolve().parents[2] / "spec" / "sources"
+
+
+def copy_sources(app, exception) -> None:
+    """The source documents, whole, into the tree's ``sources/`` (each rulebook links its own): written with
+    a UTF-8 byte-order mark, so that a browser opening the plain text reads its Chinese as UTF-8."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir) / "sources"
+    out.mkdir(exist_ok=True)
+    for src in sorted(SOURCES.glob("*.txt")):
+        text = src.read_text(encoding="utf-8").lstrip("\ufeff")
+        tmp = out / f".{src.name}.tmp"
+        tmp.write_text("\ufeff" + text, encoding="utf-8")
+        tmp.replace(out / src.name)
+
+
 def setup(app):
     app.add_config_value("tractor_zh_placeholders", False, "env", [bool])
     app.add_config_value("tractor_twin_srcdir", "zh", "html", [str])
@@ -221,4 +238,5 @@ def setup(app):
     app.connect("env-purge-doc", purge_missing)
     app.connect("env-merge-info", merge_missing)
     app.connect("build-finished", write_missing)
+    app.connect("build-finished", copy_sources)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

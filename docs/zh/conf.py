@@ -34,6 +34,25 @@ html_theme_options = {
 html_search_language = "zh"   # Sphinx splits Chinese words with jieba (the docs extra installs it)
 
 
+def _chinese_search_with_a_stemmer_that_exists() -> None:
+    """Work around sphinx-doc/sphinx#14229 (Sphinx 9.0): Chinese search ships the English stemmer's
+    JavaScript (english-stemmer.js, which defines ``EnglishStemmer``) but language_data.js then says
+    ``window.Stemmer = ChineseStemmer``, which does not exist, so every search stays at "正在搜索中..".
+    A subclass that names the stemmer it ships; where Sphinx has fixed it, nothing is changed."""
+    import sphinx.search
+    from sphinx.search.zh import SearchChinese
+    if SearchChinese.js_stemmer_rawcode != "english-stemmer.js" or SearchChinese.language_name == "English":
+        return
+
+    class SearchChineseEnglishStemmer(SearchChinese):
+        language_name = "English"   # only names the JavaScript stemmer class: the index is still Chinese's
+
+    sphinx.search.languages["zh"] = SearchChineseEnglishStemmer
+
+
+_chinese_search_with_a_stemmer_that_exists()
+
+
 # Words of the game jieba's general dictionary does not know: the terms the spec's clauses define
 # (甩牌, 抠底, 拖拉机 ...) and a few more, so that searching for them finds the clauses that use them.
 GAME_WORDS = ("拖拉机", "甩牌", "底牌", "跟牌", "扣底", "抠底", "级牌", "主牌", "副牌", "庄家", "攻庄方", "守庄方",

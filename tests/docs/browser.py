@@ -103,3 +103,22 @@ PROSE_TEXT = """() => {
       .forEach(e => e.remove());
   return document.title + '\\n' + root.textContent;
 }"""
+
+# Every element with text of its own, shown: its computed colour against the first opaque background behind
+# it (white where there is none), as WCAG 2 computes contrast; those under 4.5:1 (AA for normal text)
+LOW_CONTRAST = """() => {
+  const parse = c => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null; const p = m[1].split(',').map(Number); return {r:p[0],g:p[1],b:p[2],a:p.length>3?p[3]:1}; };
+  const lum = c => { const f = v => { v/=255; return v <= 0.03928 ? v/12.92 : Math.pow((v+0.055)/1.055, 2.4); }; return 0.2126*f(c.r)+0.7152*f(c.g)+0.0722*f(c.b); };
+  const bg = e => { for (let a = e; a; a = a.parentElement) { const c = parse(getComputedStyle(a).backgroundColor); if (c && c.a > 0.5) return c; } return {r:255,g:255,b:255,a:1}; };
+  const low = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const s = getComputedStyle(e); if (s.display === 'none' || s.visibility === 'hidden') continue;
+    const r = e.getBoundingClientRect(); if (!r.width) continue;
+    const fg = parse(s.color), b = bg(e); const L1 = lum(fg), L2 = lum(b);
+    const ratio = (Math.max(L1,L2)+0.05)/(Math.min(L1,L2)+0.05);
+    if (ratio < 4.5) low.push(`${e.tagName.toLowerCase()}.${e.className} '${e.textContent.trim().slice(0,20)}' ${s.color} on ${JSON.stringify(b)} ${ratio.toFixed(2)}`);
+  }
+  return low;
+}"""

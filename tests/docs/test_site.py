@@ -11,7 +11,7 @@ from reference_impl.rules import rules_for, ruleset_names
 from conformance.analysis.variants import Question, answer_text, evaluate_recorded, is_executable
 from tractor_dsl.checker import load
 
-from .conftest import DOCS, REPO
+from .conftest import DOCS, REPO, parse_html
 
 sys.path.insert(0, str(DOCS / "_ext"))
 from tractor_site import MISSING_ZH  # noqa: E402
@@ -200,3 +200,72 @@ def test_api_reference_covers_every_module(site):
     for pkg in ("tractor_dsl", "reference_impl", "conformance", "tractor_cli"):
         for m in pkgutil.iter_modules(importlib.import_module(pkg).__path__):
             assert f"{pkg}.{m.name}" in text, f"{pkg}.{m.name} is not documented"
+
+
+def test_every_local_link_resolves(site):
+    """Every href and src of every page is a web address (http, https, mailto) or a file of the built site,
+    and an anchor on a page names an id on it: no link to a missing page, and no text that docutils took
+    for an address (``file:line:column`` in prose became a link to the scheme ``file``)."""
+    from urllib.parse import unquote, urlsplit
+    root = site.out.resolve()
+    pages = [p.resolve() for p in site.pages()]
+    ids: dict = {}
+
+    def ids_of(path):
+        if path not in ids:
+            tree = parse_html(path)
+            ids[path] = {e.id for e in tree.iter() if e.id} | {e.attrs["name"] for e in tree.iter()
+                                                                if e.tag == "a" and e.attrs.get("name")}
+        return ids[path]
+
+    bad = []
+    for path in pages:
+        for e in parse_html(path).iter():
+            for attr in ("href", "src"):
+                link = e.attrs.get(attr) if e.tag in ("a", "img", "link", "script", "iframe") else None
+                if not link:
+                    continue
+                parts = urlsplit(link)
+                if parts.scheme in ("http", "https", "mailto") or link.startswith("//"):
+                    continue
+                where = f"{path.relative_to(root)}: {attr}={link!r}"
+                if parts.scheme:
+                    bad.append(where + " (not a web address)")
+                    continue
+                target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+                if not target.exists():
+                    bad.append(where + " (no such file)")
+                elif parts.fragment and target.suffix == ".html" and parts.fragment not in ids_of(target):
+                    bad.append(where + " (no such anchor)")
+    assert not bad, f"{len(bad)} links lead nowhere:\n" + "\n".join(bad[:40])
+
+
+@pytest.mark.parametrize("prefix", ["", "zh/"])
+def test_each_rulebook_links_its_whole_source_document(site, prefix):
+    """Each base rulebook links the whole text of the document it formalises, copied into the site."""
+    for name in ("r000", "r001", "r003"):
+        page = site.out / prefix / "rulebooks" / f"{name}.html"
+        links = [e.attrs["href"] for e in parse_html(page).iter()
+                 if e.tag == "a" and "tr-source-document" in e.classes]
+        assert len(links) == 1, (page, links)
+        shown = (page.parent / links[0]).resolve()
+        document = load().rulesets[name].document
+        own = next((REPO / "spec" / "sources").glob(f"{document}_*.txt"))
+        assert shown.name == own.name
+        assert shown.read_text(encoding="utf-8-sig") == own.read_text(encoding="utf-8")
+
+
+def test_every_long_page_has_a_table_of_contents(site):
+    """A page of more than ten sections (the comparison, the rulebooks, the references) opens with a table of
+    contents, so that a reader (on a phone above all) can reach a part without scrolling through the rest."""
+    missing = []
+    for path in site.pages():
+        tree = parse_html(path)
+        body = next((e for e in tree.iter() if e.tag == "div" and "body" in e.classes), None)
+        if body is None:
+            continue
+        sections = [e for e in body.iter() if e.tag == "section"]
+        tocs = [e for e in body.iter() if e.classes & {"contents", "tr-toc", "toctree-wrapper"}]
+        if len(sections) > 10 and not tocs:
+            missing.append(f"{path.relative_to(site.out)} ({len(sections)} sections)")
+    assert not missing, f"long pages without a table of contents: {missing}"

@@ -89,3 +89,18 @@ def test_every_text_of_the_library_is_bilingual(library):
             assert all(c.alternatives_zh), (rs.name, c.id)
             assert all(r.description_zh for r in c.readings), (rs.name, c.id)
         assert all(ov.because_zh for ov in rs.overrides), rs.name
+
+
+SOURCES = Path(__file__).resolve().parents[2] / "spec" / "sources"
+# a document's word for a thing, and another word for it that documents use: a stated clause (one that
+# only restates its source) keeps its own document's word where its source uses it and never the other
+OWN_WORDS = (("第一局", "第一盘"), ("其他方", "其他人"))
+
+
+@pytest.mark.parametrize("ruleset", ["r000", "r001", "r003"])
+def test_stated_clauses_keep_their_own_documents_words(library, ruleset):
+    rs = library.rulesets[ruleset]
+    source = next(SOURCES.glob(f"{rs.document}_*.txt")).read_text(encoding="utf-8")
+    changed = [(c.id, own, other) for c in rs.clauses if c.status == "stated"
+               for own, other in OWN_WORDS if own in source and other not in source and other in (c.zh or "")]
+    assert not changed, f"stated clauses of {ruleset} that replace their source's word: {changed}"
