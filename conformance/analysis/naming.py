@@ -134,7 +134,7 @@ def alike(rules, op: str, shapes: list[list[str]], passes: list[dict], n: int = 
     """Up to ``n`` passing cases of ``op`` (spread over them) whose shape holds every part at least 80 % of a
     cluster's ``shapes`` share: the cases a rule of that cluster would also reach."""
     from collections import Counter
-    from conformance.analysis.clusters import shape
+    from conformance.analysis.shapes import shape
     counts = Counter(p for sh in shapes for p in set(sh))
     common = {p for p, k in counts.items() if k >= 0.8 * len(shapes)}
     same = [c for c in passes if c["op"] == op]

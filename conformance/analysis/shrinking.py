@@ -317,11 +317,11 @@ def differing(op: str, spec: dict, engine: dict | None, fields=None) -> tuple[st
 def shrink(rules, session: EngineSession, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...],
            fields=None, keeps: tuple[str, ...] = ()) -> tuple[dict, dict, dict, int]:
     """The smallest position found from ``inp`` on which the engine still differs on exactly ``wanted``, both
-    answering there what they answer at ``inp`` (the answers the cluster shows), and whose shape (:func:`conformance.analysis.clusters.shape`) still holds every part of ``keeps`` (the parts
+    answering there what they answer at ``inp`` (the answers the cluster shows), and whose shape (:func:`conformance.analysis.shapes.shape`) still holds every part of ``keeps`` (the parts
     its cluster's signature says every case has: a ruffed cluster's minimal position has a ruff):
     (position, the spec's answer there, the engine's, shrinking steps taken; :data:`MAX_ROUNDS` steps: it was
     stopped there)."""
-    from conformance.analysis.clusters import shape
+    from conformance.analysis.shapes import shape
     wanted_shape = set(keeps)
     from conformance.generation.decisions import answer
     spec = answer(rules, op, inp)

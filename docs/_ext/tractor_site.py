@@ -217,13 +217,11 @@ def copy_sources(app, exception) -> None:
     a UTF-8 byte-order mark, so that a browser opening the plain text reads its Chinese as UTF-8."""
     if exception is not None or app.builder.format != "html":
         return
+    from tractor_dsl.files import write_file
     out = Path(app.outdir) / "sources"
-    out.mkdir(exist_ok=True)
     for src in sorted(SOURCES.glob("*.txt")):
         text = src.read_text(encoding="utf-8").lstrip("\ufeff")
-        tmp = out / f".{src.name}.tmp"
-        tmp.write_text("\ufeff" + text, encoding="utf-8")
-        tmp.replace(out / src.name)
+        write_file(out / src.name, "\ufeff" + text)
 
 
 def setup(app):

@@ -12,8 +12,9 @@ def test_a_few_hundred_hostile_files_are_read_or_refused(kind):
     tally = file_fuzz.run(kind, 300, seed=20)
     assert tally["failures"] == 0, tally["examples"][:3]
     assert tally["count"] == 300
-    # the generators reach both sides: files that are read and files that are refused
-    assert tally["read"] >= 30 and tally["refused"] >= 30, tally
+    # the generators reach both sides: files that are read and files that are refused (a vector folder is read
+    # only when each of its 1-3 files is; over seeds 1, 2, 3, 20 and 21, 23 to 44 of 300 were, so 5 % is asked)
+    assert tally["read"] >= 15 and tally["refused"] >= 15, tally
 
 
 def test_what_the_writer_writes_its_reader_reads_back(tmp_path):

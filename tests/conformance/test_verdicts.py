@@ -91,7 +91,7 @@ def test_headlines_hold_and_minimal_positions_keep_the_signature(tmp_path, engin
     # many they hold for (and how the others vary); the minimal position answers what the headline says; no
     # position is left unminimised by a step limit
     from reference_impl.rules import rules_for
-    from conformance.analysis.clusters import shape
+    from conformance.analysis.shapes import shape
     r, report = conform(tmp_path, engine, ops)
     rules = rules_for("r001")
     inputs = {c["id"]: c["input"] for c in report["cases"] if "input" in c}

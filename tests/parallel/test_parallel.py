@@ -193,7 +193,8 @@ def test_shrinking_gives_the_same_minimal_positions_on_any_number_of_workers():
     from conformance.running.runner import Runner
     from tests.conformance.conftest import faux
     cases = [c for c in vector_cases(None, ["r001"], ["winner", "follow", "declare"]) if c["id"][-1] in "0123"]
-    engine = faux("several", "tie_last", "joker_suit", "level_suits", "offender_barred", "overcall_original")
+    engine = faux("several", "tie_last", "joker_suit", "level_suits", "offender_barred", "overcall_original",
+                  "ruff_first", "trump_triple")   # one deviation, one finding (issue 31): more planted, still several
     seen = []
     runs = {}
     for jobs, parallel in ((1, None), (2, True), (4, True)):

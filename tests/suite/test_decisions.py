@@ -192,7 +192,8 @@ def test_ladder_equivalence_is_exact_on_a_small_case():
 
 def test_the_suite_tells_each_two_other_values_of_a_setting_apart_where_a_position_can():
     """r001 (001:10, a failed throw): the spec plays the smallest card, and an engine may play the smallest
-    component, the blocked component or the first blocker. The positions telling each of those from the spec
+    component, the blocked component or the first blocker (or, a house rule of issue 32, H03, the throw's
+    singles first). The positions telling each of those from the spec
     seldom tell them from one another; the suite holds one that does, so that an engine's value is named by
     the suite itself. Checked by judging the vectors again, whatever their labels say."""
     import dataclasses
@@ -200,7 +201,7 @@ def test_the_suite_tells_each_two_other_values_of_a_setting_apart_where_a_positi
     rules = rules_for("r001")
     cases = [c for c in vector_cases(None, ["r001"], None)]
     pairs = [(a, b) for a, b in rival_pairs(alternatives(rules)) if a.feature == "throw.forced_play"]
-    assert {b.description.split(": ")[1] for _, b in pairs} == {"blocked_component", "first_blocker"}
+    assert {b.description.split(": ")[1] for _, b in pairs} == {"blocked_component", "first_blocker", "singles_first"}
     for a, b in pairs:
         other = dataclasses.replace(b, base=a.rules).rules
         apart = [c["id"] for c in cases if c["op"] in a.observers
