@@ -70,11 +70,29 @@ def test_gaps_have_no_source_text():
     assert sources.passage("003:g1") is None
 
 
+def test_the_numbering_of_the_sources_places_numbered_clauses():
+    assert [sources.chinese_number(n) for n in (1, 9, 10, 12, 16)] == ["一", "九", "十", "十二", "十六"]
+    text = sources.document_text("003")
+    # 003 十、出牌规定 3．(003:10.3); 十二 is not 二 (003:2 is 二、比赛扑克); 12.4 is written "4. "
+    assert sources.numbered(text, "10.3") == text.index("3．比赛进行中")
+    assert sources.numbered(text, "2") == text.index("二、比赛扑克")
+    assert sources.numbered(text, "12.4") == text.index("4. 如有争议")
+    assert sources.numbered(text, "12.5") is None     # 十二 has four items
+    assert sources.numbered(text, "9d") is None       # no number says where 9d begins
+    # 001 十五、 1、… 2、 follows a full stop on the same line (001:15.2)
+    assert sources.passage("001:15.2").text.startswith("2、在比赛过程中若有任一赛员认为")
+
+
+REAL = list(sources.table_rows(sources.ANCHORS, 2))
+
+
 @pytest.mark.parametrize("rows, message", [
-    ([("003:1", "no such words")], "003:1: anchor 'no such words' not found in source document 003"),
-    ([("-", "一、比赛人数")], "a break before any clause"),
-    ([("003:2", "二、比赛扑克"), ("003:1", "一、比赛人数")], "003:1: anchor '一、比赛人数' found before the row above it"),
-    ([("003:1", "一、比赛人数"), ("003:1", "二、比赛扑克")], "003:1 given twice"),
+    (REAL + [["003:1", "no such words"]], "003:1: anchor 'no such words' not found in source document 003"),
+    (REAL + [["003", "一、比赛人数"]], "'003' is not DOCUMENT:CLAUSE"),
+    (REAL + [["003:3.1", "二、比赛扑克"]],
+     "003:(2|3.1): found at the same place of source document 003 as another"),
+    ([r for r in REAL if r[0] != "001:9d"], "001:9d: neither the numbering of source document 001 nor "
+                                              "source_anchors.tsv places it"),
 ])
 def test_a_bad_anchor_table_is_named(monkeypatch, rows, message):
     monkeypatch.setattr(sources, "table_rows", lambda name, columns: iter([list(r) for r in rows]))
