@@ -32,7 +32,7 @@ L = {
         "no_rule": "",
         "decisive": "another reading would answer differently",
         "value_note": "no position of play shows this setting; its value as the interpreter reads it",
-        "gap": "a gap in the source", "toc": "Clauses",
+        "gap": "a gap in the source", "toc": "Clauses", "original": "The source, in the original Chinese",
         "toc_legend": "(numbered in amber: interpreted; in grey: conduct)",
     },
     "zh": {
@@ -47,7 +47,7 @@ L = {
         "no_rule": "",
         "decisive": "换一种解读，结果不同",
         "value_note": "没有牌局能显示此设定；以下为解释器读到的设定值",
-        "gap": "原文空缺或矛盾", "toc": "条款目录",
+        "gap": "原文空缺或矛盾", "toc": "条款目录", "original": "原文",
         "toc_legend": "（橙色编号为解释，灰色编号为行为规范）",
     },
 }
@@ -217,7 +217,7 @@ def badge(status: str | None, lang: str) -> nodes.inline:
 
 def cites_node(env, cites: Iterable[str], lang: str) -> details:
     """The source clause ids, which open (on a click or a tap) to what each source clause says."""
-    from tractor_dsl import inventory
+    from tractor_dsl import inventory, sources
     entries = inventory.by_id()
     cites = list(cites)
     box = details(classes=["tr-sources"])
@@ -240,9 +240,27 @@ def cites_node(env, cites: Iterable[str], lang: str) -> details:
             term += nodes.Text(" ")
             term += nodes.inline("", L[lang]["gap"], classes=["tr-badge", "tr-gap-badge"])
         item += term
-        item += nodes.definition("", para(prose(env, lang, e.summary, e.zh, f"the summary of source clause {c}")))
+        said = sources.passage(c)
+        definition = nodes.definition()
+        if said is None or lang != "zh":   # a gap has no words of its own; an English reader gets the gist too
+            definition += para(prose(env, lang, e.summary, e.zh, f"the summary of source clause {c}"))
+        if said is not None:
+            definition += source_words(said, lang)
+        item += definition
         items += item
     box += items
+    return box
+
+
+def source_words(said, lang: str) -> nodes.container:
+    """A source clause's own words (:func:`tractor_dsl.sources.passage`), line by line as its document has
+    them, marked as the original Chinese."""
+    box = nodes.container(classes=["tr-source-text"])
+    box += para(L[lang]["original"] + colon(lang), classes=["tr-source-label"])
+    lines = nodes.line_block(classes=["tr-source-lines"])
+    for line in said.lines:
+        lines += nodes.line(line, line)
+    box += lines
     return box
 
 

@@ -157,7 +157,7 @@ class RulebookDirective(TractorDirective):
                          f" 生成，依据原始文件 {rs.document}",
                          *(["（原文全文：", src, "）"] if src else []),
                          f"。共{len(clauses)}条，按原文顺序排列：明文{counts['stated']}条、解释{counts['interpreted']}条、"
-                         f"行为规范{counts['conduct']}条。每条注明出处（原文条款编号，点击可见原文要点）与性质；"
+                         f"行为规范{counts['conduct']}条。每条注明出处（原文条款编号，点击可见该条原文）与性质；"
                          "各例均由参考解释器计算得出。", classes=["tr-intro"])
         else:
             intro = para("This rulebook is generated from ", nodes.literal(origin, origin),
@@ -165,8 +165,8 @@ class RulebookDirective(TractorDirective):
                          *([" (the whole source, in Chinese: ", src, ")"] if src else []),
                          f". Its {len(clauses)} clauses follow the order of the source: {counts['stated']} "
                          f"stated, {counts['interpreted']} interpreted, {counts['conduct']} conduct. Each names "
-                         "the source clauses it formalises (open them to read what each says); every example "
-                         "was computed by the reference interpreter.", classes=["tr-intro"])
+                         "the source clauses it formalises (open them to read each one's own words, in Chinese); "
+                         "every example was computed by the reference interpreter.", classes=["tr-intro"])
         sec += intro
         if len(rs.lineage) > 1:
             base = lib.rulesets[rs.lineage[1]]

@@ -269,3 +269,35 @@ def test_every_long_page_has_a_table_of_contents(site):
         if len(sections) > 10 and not tocs:
             missing.append(f"{path.relative_to(site.out)} ({len(sections)} sections)")
     assert not missing, f"long pages without a table of contents: {missing}"
+
+
+def _cited_words(page) -> dict[str, list[str]]:
+    """On a rulebook page, each cited source clause id with the lines of original text shown under it."""
+    out: dict[str, list[str]] = {}
+    for box in page.find_all("tr-cited"):
+        term = None
+        for e in box.children:
+            if getattr(e, "tag", None) == "dt":
+                term = _norm(e.text())
+            elif getattr(e, "tag", None) == "dd" and term:
+                lines = [_norm(x.text()) for x in e.find_all("line")]
+                out.setdefault(term, lines)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_cited_source_clause_shows_its_own_words(site, lang):
+    """Issue 33 item 3: under 003:10.3 the Sources box showed the summary of 10.1. Now each cited clause
+    shows its own sentence from the source document, in Chinese, on both language pages."""
+    shown = _cited_words(site.page(LANG_DOC[lang].format("r003")))
+    source = next((REPO / "spec" / "sources").glob("003_*.txt")).read_text(encoding="utf-8")
+    # 003 十、3 (003:10.3): no asking a partner what he played; 十、1 (003:10.1): the kitty at the centre
+    assert any("不得询问同伴已经出过什么牌" in line for line in shown["003:10.3"])
+    assert not any("底牌放在牌桌中央" in line for line in shown["003:10.3"])
+    assert any("底牌放在牌桌中央" in line for line in shown["003:10.1"])
+    # 003 十二、3 (003:12.3) and 十二、4 (003:12.4), both cited by conduct.discipline, are different sentences
+    assert shown["003:12.3"] != shown["003:12.4"]
+    stated = [c for c in shown if not c.startswith("003:g")]
+    assert len(stated) > 30
+    for c in stated:
+        assert shown[c] and all(line in source for line in shown[c]), c
