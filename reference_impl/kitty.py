@@ -19,6 +19,11 @@ component's shape and cards; ``whole_play`` takes the ``throw`` formula with
 all its cards. The winning play is classified on its own (as
 :func:`combos.classify` sees it), not against the lead it answered.
 
+A formula may also use ``pairs``: the number of pairs in what is valued (the
+unit, or the whole play for ``whole_play``), pairs inside a tractor counted:
+a pair 1, a tractor of three pairs 3, a single 0, a throw of a pair and a
+single 1; a position of three equal cards (a triple) holds 1 pair.
+
 Missing optional entries of a multiplier table (the schema lets a table omit
 ``triple`` and ``throw``): a triple is valued by the ``tractor`` formula with
 ``cards = 3`` (the formula the table gives for a unit of several equal-card
@@ -28,6 +33,7 @@ matters for a table that omits ``triple`` with three decks.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterable
 
 from .combos import classify
@@ -45,6 +51,13 @@ def _formula(table: dict, unit: str):
     if unit in ("triple", "quad", "throw"):
         return table["tractor"], "tractor"
     raise KeyError(unit)
+
+
+def pairs_in(components) -> int:
+    """The variable ``pairs`` of a multiplier formula: the pairs in the valued components, every position of a
+    tractor counted (a tractor of three pairs holds 3) and a position of ``c`` equal cards holding ``c // 2``
+    (a triple 1, a pair of a mixed tractor 1); a single holds none."""
+    return sum(k // 2 for c in components for k in Counter(c.cards).values())
 
 
 def judge_kitty(ctx: Context, winning_play: Iterable[int], winner_side: str, kitty: Iterable[int]) -> Judgment:
@@ -84,15 +97,18 @@ def judge_kitty(ctx: Context, winning_play: Iterable[int], winner_side: str, kit
     if combo.kind == "throw":
         trace.add(rules.clause("kitty.multi_unit"))
         if rules["kitty.multi_unit"] == "whole_play":
-            unit, n = "throw", combo.n
+            unit, n, valued = "throw", combo.n, combo.components
         else:
-            unit, n = combo.largest.kind, combo.largest.n
+            unit, n, valued = combo.largest.kind, combo.largest.n, combo.components[:1]
     else:
-        unit, n = combo.kind, combo.n
+        unit, n, valued = combo.kind, combo.n, combo.components
     formula, used = _formula(table, unit)
-    multiplier = formula(n)
+    pairs = pairs_in(valued)
+    multiplier = formula(n, pairs)
     value = sign * kitty_points * multiplier
     extra.update(multiplier=multiplier, unit=unit, cards=n, captured=True, formula=str(formula), entry=used)
+    if formula.uses_pairs:
+        extra["pairs"] = pairs
     who = "attackers gain" if sign > 0 else "attackers lose"
     return Judgment(value, trace.tuple(), "ok",
                     f"{suit_class} {unit} of {n} card(s): {kitty_points} × {multiplier}, {who} {abs(value)}",

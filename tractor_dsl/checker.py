@@ -516,7 +516,8 @@ class _Checker(ClauseChecks):
         if isinstance(e, FormulaError):
             self.error("E211", f"{where}: {e.message}", e.span or formula.span or fallback)
         else:
-            self.error("E212", f"{where} = {formula} is {e:,} for cards = {n}; a kitty multiplier is a "
+            at = f"cards = {n} (at some count of pairs)" if formula.uses_pairs else f"cards = {n}"
+            self.error("E212", f"{where} = {formula} is {e:,} for {at}; a kitty multiplier is a "
                                f"whole number from 0 to {limits.MULTIPLIER_MAX:,} (2^40) for every card "
                                f"count its row is read at ({counts.start} to {counts.stop - 1})",
                        formula.span or fallback)
@@ -682,14 +683,16 @@ class _Checker(ClauseChecks):
 def multiplier_problem(formula: Formula, counts: range) -> tuple[int, "FormulaError | int"] | None:
     """Why a kitty multiplier's ``formula`` is refused at the card counts ``counts`` (None: it is not): the
     first count where a part leaves the formula bounds (E211: the :class:`FormulaError`) or the value is
-    not a multiplier from 0 to :data:`~tractor_dsl.limits.MULTIPLIER_MAX` (E212: the value)."""
+    not a multiplier from 0 to :data:`~tractor_dsl.limits.MULTIPLIER_MAX` (E212: the value). A formula
+    over ``pairs`` is read at every pair count a unit of that many cards may hold (0 to half its cards)."""
     for n in counts:
-        try:
-            value = formula(n)
-        except FormulaError as e:
-            return n, e
-        if not 0 <= value <= limits.MULTIPLIER_MAX:
-            return n, value
+        for pairs in range(n // 2 + 1) if formula.uses_pairs else (0,):   # a unit of n cards holds 0 to n // 2 pairs
+            try:
+                value = formula(n, pairs)
+            except FormulaError as e:
+                return n, e
+            if not 0 <= value <= limits.MULTIPLIER_MAX:
+                return n, value
     return None
 
 

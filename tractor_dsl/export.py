@@ -15,9 +15,9 @@ no spans, no file paths). ``conformance/protocol/schemas/export.json``, beside t
 protocol's schemas, is its JSON Schema.
 
 Values are plain JSON: enums are strings, lists are arrays, records are
-objects, and a formula over ``cards`` (a kitty multiplier such as
+objects, and a formula over ``cards`` and ``pairs`` (a kitty multiplier such as
 ``3 * cards``) is ``{"formula": "3 * cards", "expr": TREE}``, where TREE is
-``{"op": "const", "value": 3}``, ``{"op": "cards"}`` or
+``{"op": "const", "value": 3}``, ``{"op": "cards"}``, ``{"op": "pairs"}`` or
 ``{"op": "*", "left": TREE, "right": TREE}`` (ops ``+ - * ^``).
 """
 from __future__ import annotations
@@ -53,8 +53,8 @@ def json_value(v: Any) -> Any:
 def _expr(f: Formula) -> dict:
     if f.op == "const":
         return {"op": "const", "value": f.value}
-    if f.op == "cards":
-        return {"op": "cards"}
+    if f.op in ("cards", "pairs"):
+        return {"op": f.op}
     return {"op": f.op, "left": _expr(f.left), "right": _expr(f.right)}
 
 

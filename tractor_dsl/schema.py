@@ -214,7 +214,8 @@ PARAMS: tuple[Param, ...] = (
     Param("kitty.capturers", EnumType("attackers", "both"), "Who captures the kitty by winning the last trick."),
     Param("kitty.trump_only", BoolType(), "Only a trump play winning the last trick captures the kitty."),
     Param("kitty.multiplier", RecordType({"trump": _multiplier_table, "side": _multiplier_table}),
-          "Kitty multiplier by the winning play's suit and shape; 'cards' is the number of cards of the unit."),
+          "Kitty multiplier by the winning play's suit and shape; 'cards' is the number of cards of the unit, "
+          "'pairs' the number of pairs in it (pairs inside a tractor counted; a triple holds one)."),
     Param("kitty.banker_multiplier", OptionalType(_multiplier_table),
           "When the banker side captures: the kitty points times this are deducted from the attackers."),
     Param("kitty.multi_unit", EnumType("largest_component", "whole_play"),

@@ -207,7 +207,10 @@ class FormulaError(ValueError):
 
 @dataclass(frozen=True)
 class Formula:
-    """An integer formula over the variable ``cards`` (e.g. ``3 * cards``).
+    """An integer formula over the variables ``cards`` and ``pairs`` (e.g. ``3 * cards``, ``2 * 2 ^ pairs``).
+
+    ``cards`` is the number of cards of the unit the multiplier is read for; ``pairs`` the number of pairs
+    in it, pairs inside a tractor counted too (see :mod:`reference_impl.kitty`).
 
     Evaluation is bounded by construction: every intermediate value is a whole
     number of magnitude at most :data:`~tractor_dsl.limits.FORMULA_MAGNITUDE`
@@ -218,18 +221,20 @@ class Formula:
     ruleset allows, so a checked ruleset never raises it.
     """
 
-    op: str            # "const", "cards", "+", "-", "*", "^"
+    op: str            # "const", "cards", "pairs", "+", "-", "*", "^"
     value: int = 0
     left: "Formula | None" = None
     right: "Formula | None" = None
     span: "m.Span | None" = field(default=None, compare=False, repr=False)
 
-    def __call__(self, cards: int) -> int:
+    def __call__(self, cards: int, pairs: int = 0) -> int:
         if self.op == "const":
             return self._bounded(self.value)
         if self.op == "cards":
             return self._bounded(cards)
-        a, b = self.left(cards), self.right(cards)
+        if self.op == "pairs":
+            return self._bounded(pairs)
+        a, b = self.left(cards, pairs), self.right(cards, pairs)
         if self.op == "+":
             return self._bounded(a + b)
         if self.op == "-":
@@ -237,13 +242,13 @@ class Formula:
         if self.op == "*":
             return self._bounded(a * b)   # both factors are bounded: the product has at most ~106 bits
         if b < 0:
-            raise FormulaError(f"{self} has the negative exponent {b} (for cards = {cards}): "
+            raise FormulaError(f"{self} has the negative exponent {b} ({self._at(cards, pairs)}): "
                                "its value would be a fraction, and a formula's value is a whole number", self.span)
         if b > limits.FORMULA_EXPONENT and abs(a) > 1:
-            raise FormulaError(f"{self} has the exponent {b} (for cards = {cards}); an exponent is at most "
+            raise FormulaError(f"{self} has the exponent {b} ({self._at(cards, pairs)}); an exponent is at most "
                                f"{limits.FORMULA_EXPONENT}", self.span)
         if abs(a) > 1 and (abs(a).bit_length() - 1) * b > limits.FORMULA_MAGNITUDE.bit_length():
-            raise self._too_large(f"{a} ^ {b}", cards)
+            raise self._too_large(f"{a} ^ {b}", self._at(cards, pairs))
         return self._bounded(a ** b)  # |a| > 1 bounded above; 0, 1 and -1 to any power cost nothing
 
     def _bounded(self, value: int) -> int:
@@ -251,8 +256,16 @@ class Formula:
             raise self._too_large(str(value) if abs(value) < 10 ** 40 else "more than 10^40", None)
         return value
 
-    def _too_large(self, what: str, cards: int | None) -> FormulaError:
-        at = "" if cards is None else f" (for cards = {cards})"
+    @property
+    def uses_pairs(self) -> bool:
+        """Whether the variable ``pairs`` occurs in the formula."""
+        return self.op == "pairs" or any(f is not None and f.uses_pairs for f in (self.left, self.right))
+
+    def _at(self, cards: int, pairs: int) -> str:
+        return f"for cards = {cards}, pairs = {pairs}" if self.uses_pairs else f"for cards = {cards}"
+
+    def _too_large(self, what: str, at: str | None) -> FormulaError:
+        at = "" if at is None else f" ({at})"
         return FormulaError(f"{self} reaches {what}{at}; a formula and every part of it stay within "
                             f"±{limits.FORMULA_MAGNITUDE:,} (2^{limits.FORMULA_MAGNITUDE.bit_length() - 1})",
                             self.span)
@@ -260,8 +273,8 @@ class Formula:
     def __str__(self) -> str:
         if self.op == "const":
             return str(self.value)
-        if self.op == "cards":
-            return "cards"
+        if self.op in ("cards", "pairs"):
+            return self.op
         left, right = str(self.left), str(self.right)
         if self.left.op in "+-" and self.op in "*^":
             left = f"({left})"
@@ -271,15 +284,16 @@ class Formula:
 
 
 class FormulaType(ValueType):
-    name = "a formula over 'cards' (e.g. 3 * cards)"
+    name = "a formula over 'cards' and 'pairs' (e.g. 3 * cards, 2 * 2 ^ pairs)"
 
     def convert(self, value):
         if isinstance(value, m.Int):
             return Formula("const", value.value, span=value.span)
         if isinstance(value, m.Ident):
-            if value.name == "cards":
-                return Formula("cards", span=value.span)
-            raise TypeProblem(f"unknown variable '{value.name}' in formula; the only variable is 'cards'", value.span)
+            if value.name in ("cards", "pairs"):
+                return Formula(value.name, span=value.span)
+            raise TypeProblem(f"unknown variable '{value.name}' in formula; the variables are 'cards' and 'pairs'",
+                              value.span)
         if isinstance(value, m.BinOp):
             return Formula(value.op, 0, self.convert(value.left), self.convert(value.right), value.span)
         raise self.wrong(value)

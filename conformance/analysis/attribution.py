@@ -459,9 +459,9 @@ def _finding(rules: Rules, used: list[Alternative], cases: list[str], after: Rul
 
 def simplified(formula) -> str:
     """A multiplier as a reader writes it: ``2``, not ``1 + 1``."""
-    def has_cards(f) -> bool:
-        return f is not None and (f.op == "cards" or has_cards(f.left) or has_cards(f.right))
-    return str(formula) if has_cards(formula) else str(formula(0))
+    def has_variable(f) -> bool:
+        return f is not None and (f.op in ("cards", "pairs") or has_variable(f.left) or has_variable(f.right))
+    return str(formula) if has_variable(formula) else str(formula(0))
 
 
 def _row_value(rules: Rules, row: tuple):

@@ -85,6 +85,11 @@ READINGS = {
             lambda p, v: "knocked_back" not in p and v["knocked_back"] in ("7", "3") and v["attackers_points"] >= 80),
     # H24 (issue 32's list): a hand of at most 15 points or at most 3 trumps is dealt again; 000 plays every deal
     "H24": ("h24_redeal_weak_hands", "deal.redeal_at_most", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
+    # H25 (issue 32's list): the kitty x2 x 2^pairs; where 000 counts a side pair x2 or a tractor x its cards, the
+    # reading's multiplier is 2 to the power of one more than the pairs of the winning unit
+    "H25": ("h25_kitty_pairs", "kitty.multiplier",
+            lambda p, v: v["multiplier"] >= 2 and v["multiplier"] & (v["multiplier"] - 1) == 0
+            and v["multiplier"] != p["multiplier"] and v["kitty_points"] == p["kitty_points"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

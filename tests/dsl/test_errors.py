@@ -162,8 +162,12 @@ def _cases() -> dict[str, Case]:
         at(t, "revoke = {", offset=9))
     t = minimal(values=settings(kitty__multiplier="{ trump: { single: 2, pair: 4, tractor: 2 * card }, "
                                                    "side: { single: 1, pair: 2, tractor: cards } }"))
-    add("E202 formula variable", "E202", t, "kitty.multiplier: unknown variable 'card' in formula; the only "
-        "variable is 'cards'", at(t, "2 * card ", offset=4))
+    add("E202 formula variable", "E202", t, "kitty.multiplier: unknown variable 'card' in formula; the variables "
+        "are 'cards' and 'pairs'", at(t, "2 * card ", offset=4))
+    t = minimal(values=settings(kitty__multiplier="{ trump: { single: 2, pair: 4, tractor: 2 ^ pair }, "
+                                                   "side: { single: 1, pair: 2, tractor: cards } }"))
+    add("E202 formula variable pair", "E202", t, "kitty.multiplier: unknown variable 'pair' in formula; the "
+        "variables are 'cards' and 'pairs'", at(t, "2 ^ pair ", offset=4))
     t = minimal(values=settings(level__must_play="[A, A]"))
     add("E202 list item twice", "E202", t, "level.must_play: 'A' appears twice in the list", at(t, "[A, A]", offset=4))
     t = minimal(values=settings(tractor__mixed="yes"))

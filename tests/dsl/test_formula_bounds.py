@@ -31,6 +31,8 @@ def only(lib, code):
     ("0 - cards", "E212", "is -3 for cards = 3"),  # no triple row: a triple reads the tractor row
     ("cards - 5", "E212", "is -2 for cards = 3"),
     ("2 ^ (cards + 30)", "E212", "for cards = 11"),
+    ("cards - 2 * pairs - 1", "E212", "is -1 for cards = 4 (at some count of pairs)"),  # two pairs in 4 cards
+    ("2 ^ (pairs * 8)", "E212", "for cards = 12 (at some count of pairs)"),        # 2^40 at 5 pairs, 2^48 at 6
 ])
 def test_an_unbounded_or_impossible_multiplier_is_a_positioned_error(formula, code, words):
     text = multiplier(formula)
@@ -51,6 +53,20 @@ def test_every_card_count_a_row_is_read_at_is_proved():
     # with no throw row a throw is valued by the tractor row, from 2 cards up
     no_throw = multiplier("cards - 3").replace(", throw: cards", "")
     assert "is -1 for cards = 2" in only(check(no_throw), "E212").message
+
+
+def test_a_formula_over_pairs_is_proved_at_every_pair_count_a_unit_may_hold():
+    # cards - 2 * pairs is never negative: a unit of n cards holds at most n // 2 pairs
+    assert not [d for d in problems(check(multiplier("cards - 2 * pairs", throw="cards - 2 * pairs")))
+                if d.code in ("E211", "E212")]
+    # x2 x 2^pairs (H25) stays within the bounds for a hand of 25: at most 12 pairs, 2^13
+    assert not [d for d in problems(check(multiplier("2 * 2 ^ pairs", pair="2 * 2 ^ pairs")))
+                if d.code in ("E211", "E212")]
+    # 1 - pairs is refused: a pair row holds one pair, so 0 is fine, but a tractor of 4 cards holds two
+    assert "is -1 for cards = 4 (at some count of pairs)" in only(check(multiplier("1 - pairs")), "E212").message
+    f = Formula("^", 0, Formula("const", 2), Formula("pairs"))
+    assert str(f) == "2 ^ pairs" and (f(4, 0), f(4, 2)) == (1, 4) and f.uses_pairs
+    assert not Formula("cards").uses_pairs
 
 
 def test_bounded_formulas_the_bundled_rules_use_are_accepted():

@@ -135,3 +135,23 @@ def test_missing_triple_and_throw_fall_back_to_the_tractor_formula():
 def test_mixed_play_is_refused():
     with pytest.raises(ValueError):
         judge_kitty(context(rules_for("r000"), "2", "H"), cards("AS AH"), ATT, KITTY8)
+
+
+# H25 (spec/house_rules.tsv): x2 x 2^pairs, the pairs of what is valued - the largest component, or with
+# kitty.multi_unit = whole_play every component of the throw - pairs inside a tractor counted.
+@pytest.mark.parametrize("multi_unit, play, pairs", [
+    ("largest_component", "AH AH KH KH 9H 9H 3H", 2),   # the two-pair tractor AAKK, largest; the 99 not valued
+    ("whole_play", "AH AH KH KH 9H 9H 3H", 3),          # AAKK and 99: three pairs, the single none
+    ("whole_play", "AH KH 3H", 0),                      # singles only
+])
+def test_h25_pairs_counts_the_pairs_of_what_is_valued(multi_unit, play, pairs):
+    from conformance.generation.features import changed
+    rules = changed(rules_for("h25_kitty_pairs"), {"kitty.multi_unit": multi_unit})
+    j = judge_kitty(context(rules, "2", "S"), cards(play), ATT, KITTY8)
+    assert j.extra["pairs"] == pairs and j.extra["multiplier"] == 2 * 2 ** pairs
+    assert j.value == 25 * 2 * 2 ** pairs
+
+
+def test_a_formula_without_pairs_reports_no_pair_count():
+    j = judge_kitty(context(rules_for("r000"), "2", "S"), cards("AH AH"), ATT, KITTY8)
+    assert "pairs" not in j.extra and j.extra["multiplier"] == 2   # 000:2.14: a side pair x2

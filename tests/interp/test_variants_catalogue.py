@@ -200,6 +200,19 @@ def test_v48_kitty_two_to_the_power_of_the_units_cards():
     assert kitty(v, "AH AH KH KH", KITTY_8) == 25 * 16   # a two-pair tractor: 2^4
 
 
+def test_h25_kitty_doubled_for_every_pair_of_the_winning_unit():
+    """H25 (spec/house_rules.tsv): x2 x 2^pairs, pairs inside a tractor counted; 000:2.14 for the parent."""
+    v, parent = both("h25_kitty_pairs")
+    assert kitty(v, "AH", KITTY_8) == 25 * 2                     # no pair: x2
+    assert kitty(v, "AH AH", KITTY_8) == 25 * 4                  # one pair: x4
+    assert kitty(parent, "AH AH", KITTY_8) == 25 * 2             # 000:2.14: a side pair x2
+    assert kitty(v, "AH AH KH KH", KITTY_8) == 25 * 8            # a two-pair tractor: x2 x 2^2
+    assert kitty(parent, "AH AH KH KH", KITTY_8) == 25 * 4       # 000:2.14: a side tractor x its cards
+    assert kitty(v, "AS AS KS KS QS QS", KITTY_8) == 25 * 16     # a three-pair trump tractor: x2 x 2^3
+    assert kitty(parent, "AS AS KS KS QS QS", KITTY_8) == 25 * 12   # 000:2.14: a trump tractor x2 x its cards
+    assert kitty(v, "AH AH 9H", KITTY_8) == 25 * 4               # a throw: its largest component, one pair
+
+
 def test_v52_kitty_times_the_cards_of_the_whole_play():
     v, parent = both("v52_kitty_whole_play")
     kitty_6 = "5H 10H KD 3C 4C 6C"
