@@ -15,6 +15,7 @@ HL = {
                     "reading that states it, and each file of spec/variants/ states one reading over the "
                     "closest bundled ruleset (tractor diff PARENT FILE shows a position that tells them apart).",
            "headers": ["Id", "Point", "Reading", "Stated by"], "none": "not stated yet", "source": "(source)",
+           "no_source": "",
            "unstated": "Readings the rule language cannot state yet", "scope":
                "Out of scope, because the rule language is for four players in two fixed partnerships "
                "(equipment.players admits only 4) and every operation of the protocol judges such a table: more "
@@ -23,7 +24,7 @@ HL = {
     "zh": {"intro": "规则变体目录（`VARIANTS.md`）中的每一种读法，以及采用它的规则集：随附的规则书和派生规则集在"
                     "相应的条款或解读中注明；`spec/variants/` 中每个文件在最接近的随附规则集上采用一种读法"
                     "（`tractor diff` 父规则集 文件，给出区分二者的牌局）。",
-           "headers": ["编号", "变化点", "读法", "采用者"], "none": "尚未采用", "source": "（出处）",
+           "headers": ["编号", "变化点", "读法", "采用者"], "none": "尚未采用", "source": "（出处）", "no_source": "（未找到公开出处）",
            "unstated": "规则语言尚不能表达的读法", "scope": "不在范围内：规则语言只描述四人两队、对家固定的牌局（`equipment.players` 只能为4），"
                     "协议的每个操作也只判断这样的牌局。因此四人以上、打牌中找朋友（找朋友）、一人坐庄对三人（一打三）、"
                     "三人及其他人数的玩法都不在范围内：它们是另外的游戏，不是本游戏的读法。"},
@@ -71,8 +72,7 @@ class HouseRulesDirective(TractorDirective):
             reading = para(v.zh if lang == "zh" else v.text)
             if v.source:   # a house rule beyond VARIANTS.md: where players use it
                 reading += nodes.Text(" ")
-                reading += nodes.reference(v.source, hl["source"], refuri=v.source) if "://" in v.source \
-                    else nodes.emphasis(v.source, v.source)
+                reading += _source(v.source, hl)
             rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point), reading, who])
         out: list[nodes.Node] = [para(*_marked(hl["intro"])),
                                  make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5])]
@@ -86,6 +86,17 @@ class HouseRulesDirective(TractorDirective):
             out.append(items)
         out.append(para(*_marked(hl["scope"])))
         return out
+
+
+def _source(source: str, hl: dict) -> nodes.Node:
+    """Where players use a house rule: a link; a repository and path (as code); else, where none was found, the
+    project's words in English, and on the Chinese page that no public source was found."""
+    if "://" in source:
+        return nodes.reference(source, hl["source"], refuri=source)
+    if source.startswith(("no ", "none")):
+        return nodes.emphasis(hl["no_source"], hl["no_source"]) if hl is HL["zh"] else nodes.emphasis(source, source)
+    where = source.split(" (")[0]
+    return nodes.literal(where, where)
 
 
 def _marked(text: str) -> list[nodes.Node]:

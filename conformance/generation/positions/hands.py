@@ -25,6 +25,8 @@ from conformance.generation.positions.draw import Draw
 from conformance.generation.positions.scenario import Scenario
 from conformance.generation.positions.suits import SUIT_LETTERS, fmt, levels
 
+REDRAWN_LEADS = 20   # leads drawn again where the ruleset refuses one outright before the position is given up
+
 
 def hand_scenarios(rules) -> tuple[Scenario, ...]:
     return (Scenario("hand", "play", (True,)), Scenario("hand", "play", (False,)))
@@ -175,6 +177,12 @@ def build_hand(d: Draw, rules, sc: Scenario) -> dict:
         others = [hands[(leader + k) % 4] for k in (1, 2, 3)]
         trick: dict = {"leader": leader}
         j = judge_lead(ctx, lead, others)
+        for _ in range(REDRAWN_LEADS):   # a lead refused outright, not a failed throw (H04: no throw of trumps)
+            if j.value or "failure" in j.extra:
+                break
+            lead = draw_lead(d, ctx, hands[leader], (1, 7))
+            j = judge_lead(ctx, lead, others)
+        d.require(j.value or "failure" in j.extra)
         if not j.value:
             trick["failed_throw"] = fmt(lead)
             lead = list(j.extra["failure"].forced)

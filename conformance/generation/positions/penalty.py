@@ -40,6 +40,9 @@ def _fault(d: Draw, rules, kind: str, offender: str, found: str) -> dict:
     f = {"fault": kind, "offender": offender, "count": d.int(0, 6), "found": found}
     if kind == "lateness":
         f["minutes"] = d.pick(_minutes(rules))
+    priced = rules.checked.values.get("throw.penalty_by_blocked")
+    if kind == "failed_throw" and priced:   # H05: the penalty of a failed throw depends on what blocked it
+        f["blocked"] = d.pick(tuple(priced))
     return f
 
 
