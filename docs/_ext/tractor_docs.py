@@ -185,7 +185,7 @@ def resolve_clause_refs(app, doctree, docname) -> None:
             logger.warning(f"link to unknown page {target or ruleset}", location=node)
             node.replace_self(node.children)
             continue
-        node.replace_self(_link(app, docname, target, None, node.children))
+        node.replace_self(_link(app, docname, target, node.get("anchor"), node.children))
 
 
 def purge(app, env, docname) -> None:

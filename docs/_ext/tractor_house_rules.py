@@ -74,7 +74,7 @@ class HouseRulesDirective(TractorDirective):
                 reading += nodes.Text(" ")
                 reading += _source(v.source, hl)
             rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point), reading, who])
-        out: list[nodes.Node] = [para(*_marked(hl["intro"])),
+        out: list[nodes.Node] = [para(*_marked(hl["intro"], lang)),
                                  make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5])]
         missing = [v for v in catalogue() if v.id not in stated]
         if missing:
@@ -82,9 +82,9 @@ class HouseRulesDirective(TractorDirective):
             items = nodes.bullet_list()
             for v in missing:
                 why = WHY.get(v.id, ("", ""))[1 if lang == "zh" else 0]
-                items += nodes.list_item("", para(nodes.literal(v.id, v.id), " ", *_marked(why)))
+                items += nodes.list_item("", para(nodes.literal(v.id, v.id), " ", *_marked(why, lang)))
             out.append(items)
-        out.append(para(*_marked(hl["scope"])))
+        out.append(para(*_marked(hl["scope"], lang)))
         return out
 
 
@@ -99,14 +99,14 @@ def _source(source: str, hl: dict) -> nodes.Node:
     return nodes.literal(where, where)
 
 
-def _marked(text: str) -> list[nodes.Node]:
+def _marked(text: str, lang: str = "en") -> list[nodes.Node]:
     """Text whose `backticked` parts, setting names and file names are set as code (on a Chinese page an
     identifier is code, not English)."""
-    from tractor_site import text_nodes
+    from tractor_site import CODE_WORD, text_nodes
     out: list[nodes.Node] = []
     for i, part in enumerate(text.split("`")):
-        if i % 2:
-            out.append(nodes.literal(part, part))
+        if i % 2:   # on a Chinese page an identifier with a name is shown by it (tractor_site.text_nodes)
+            out += text_nodes(part, lang) if lang == "zh" and CODE_WORD.fullmatch(part) else [nodes.literal(part, part)]
         elif part:
-            out += text_nodes(part)
+            out += text_nodes(part, lang)
     return out

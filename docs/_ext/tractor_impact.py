@@ -83,7 +83,7 @@ T = {
     "zh": {
         "title": "对实际牌局的影响",
         "intro": "上述不同在实际牌局中多常改变结果：共 {hands} 手牌和 {games} 整局，在每个规则集下发牌相同，"
-                 "由同样的{players}玩家（程序包 ``players``）来打，每一个判断都出自解释器。比例给出{proportion}，"
+                 "由同样的{players}玩家（程序包 ``tractor_play/players``）来打，每一个判断都出自解释器。比例给出{proportion}，"
                  "均值给出{mean}。每十手中有一手是一局的第一手；其余各手的庄家座位和级数随机抽取。"
                  "这些数字来自存入仓库的一次运行；以下命令可在任意多的核心或机器上精确重现：",
         "pair": "{a} 与 {b} 的实战差异",
@@ -154,12 +154,12 @@ def pair_lines(p: dict, lang: str) -> list[str]:
         return lines + [t["not_compared"].format(reason=reason), ""]
     feats = "、".join if lang == "zh" else ", ".join
     lines += [t["sizes"].format(hands=p["hands"], games=p["games"],
-                                features=feats(f"``{k}``" for k in p["features_differing"])), ""]
+                                features=feats(_named(k, "feature", lang) for k in p["features_differing"])), ""]
     lines += list_table([t["figure"], t["share"]],
                         [[en if lang == "en" else zh, fmt(p[k], "share")] for k, en, zh in PAIR_ROWS], "60 40")
     n_div = p["judgment_differs"].get("count") or 0
     if n_div:
-        rows = [[f"``{x['feature']}``", " / ".join(f"``{c}``" if c else "—" for c in
+        rows = [[_named(x["feature"], "feature", lang), " / ".join(_named(c, "clause", lang) if c else "—" for c in
                                                        dict.fromkeys((x["clause_a"], x["clause_b"]))),
                  fmt(x["decided"], "share")] for x in p["attribution"]]
         rows.append([t["no_single"], "", fmt(p["undecided"], "share")])
@@ -169,6 +169,15 @@ def pair_lines(p: dict, lang: str) -> list[str]:
                               for k, v in p["first_divergence"].items())
         lines += [t["kinds"].format(kinds=kinds), ""]
     return lines
+
+
+def _named(ident: str, kind: str, lang: str) -> str:
+    """A feature or a clause id in the generated reStructuredText: on a Chinese page its name
+    (spec/names_zh.tsv) and the id as a small label (the role ``tr-id``, declared in :meth:`ImpactDirective.run`);
+    else the id as code."""
+    from tractor_dsl.names import clause_zh, feature_zh
+    zh = (feature_zh(ident) if kind == "feature" else clause_zh(ident)) if lang == "zh" else None
+    return f"{zh} :tr-id:`{ident}`" if zh else f"``{ident}``"
 
 
 def _label(english_title: str, lang: str) -> list[str]:
@@ -205,7 +214,7 @@ class ImpactDirective(SphinxDirective):
             intervals = INTERVALS_ZH
         else:
             intervals = INTERVALS_EN
-        lines = [*_label(T["en"]["title"], lang), t["title"], "-" * _width(t["title"]), "",
+        lines = [".. role:: tr-id(code)", "", *_label(T["en"]["title"], lang), t["title"], "-" * _width(t["title"]), "",
                  t["intro"].format(hands=data["hands"], games=data["games"], players=players,
                                    proportion=intervals["proportion"], mean=intervals["mean"]), "",
                  ".. code-block:: sh", "", f"   {data['command']}", ""]

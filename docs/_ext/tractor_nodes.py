@@ -196,7 +196,7 @@ def cards_node(notation: str) -> nodes.inline:
     return outer
 
 
-def parts_nodes(parts: Iterable[tuple[str, str]], code: bool = False) -> list[nodes.Node]:
+def parts_nodes(parts: Iterable[tuple[str, str]], code: bool = False, lang: str = "en") -> list[nodes.Node]:
     """An interpreter's question or answer: cards drawn as cards; with ``code``, the text is a setting's
     value (code in both languages)."""
     out: list[nodes.Node] = []
@@ -206,8 +206,46 @@ def parts_nodes(parts: Iterable[tuple[str, str]], code: bool = False) -> list[no
         elif code:
             out.append(nodes.literal(s, s))
         else:
-            out.extend(text_nodes(s))
+            out.extend(text_nodes(s, lang))
     return out
+
+
+def value_question_nodes(position, lang: str) -> list[nodes.Node]:
+    """A question for a setting's value (``value``, where no position of play can show it): in Chinese the
+    settings by their names, each id a small label."""
+    from conformance.analysis.variants import question_parts
+    if lang != "zh":
+        return parts_nodes(question_parts(position, lang), lang=lang)
+    out: list[nodes.Node] = [nodes.Text("规则对 ")]
+    for i, key in enumerate(position.input.get("keys") or []):
+        if i:
+            out.append(nodes.Text("、"))
+        out += named("setting", key, lang, feature_name_zh(key))
+    return out + [nodes.Text(" 的设定？")]
+
+
+def value_answer_nodes(outcome, lang: str) -> list[nodes.Node]:
+    """The answer to a ``value`` question: each setting's value as the interpreter reads it; in Chinese in
+    words (tractor_dsl.names), the value's canonical text as a small label where the words differ."""
+    from conformance.analysis.variants import answer_parts
+    values = (outcome.result or {}).get("values")
+    if lang != "zh" or not isinstance(values, dict):
+        return parts_nodes(answer_parts(outcome, lang), code=True, lang=lang)
+    from tractor_dsl.names import value_text_zh
+    out: list[nodes.Node] = []
+    for i, (key, text) in enumerate(values.items()):
+        if i:
+            out.append(nodes.Text("；"))
+        zh = value_text_zh(key, str(text))
+        out += [*named("setting", key, lang, feature_name_zh(key)), nodes.Text(f"：{zh}")]
+        if zh != str(text):
+            out += [nodes.Text(" "), id_label(str(text))]
+    return out
+
+
+def feature_name_zh(key: str) -> str | None:
+    from tractor_dsl.names import feature_zh
+    return feature_zh(key)
 
 
 def badge(status: str | None, lang: str) -> nodes.inline:
@@ -264,9 +302,27 @@ def source_words(said, lang: str) -> nodes.container:
     return box
 
 
-def clause_link(ruleset: str, clause_id: str, lang: str, text: str | None = None) -> clause_ref:
+def id_label(ident: str) -> nodes.literal:
+    """An identifier (a clause id, a setting, a value, a reading) as a small secondary label beside its name
+    (tractor.css: tr-id)."""
+    return nodes.literal(ident, ident, classes=["tr-id"])
+
+
+def named(kind: str, ident: str, lang: str, title: str | None = None) -> list[nodes.Node]:
+    """An identifier as a reader meets it: in Chinese its name (spec/names_zh.tsv, or ``title``) first and the
+    id as a small label; in English the id alone, in the same label."""
+    from tractor_dsl.names import name
+    zh = title or name(kind, ident)
+    if lang == "zh" and zh:
+        return [nodes.Text(zh + " "), id_label(ident)]
+    return [id_label(ident)]
+
+
+def clause_link(ruleset: str, clause_id: str, lang: str, text: str | None = None, label: bool = False) -> clause_ref:
+    """A link to a clause, shown as its id (or ``text``); with ``label``, as a small secondary label beside
+    the clause's name."""
     node = clause_ref("", "", ruleset=ruleset, clause=clause_id, lang=lang)
-    node += nodes.literal(text or clause_id, text or clause_id)
+    node += nodes.literal(text or clause_id, text or clause_id, classes=["tr-id"] if label else [])
     return node
 
 
@@ -303,9 +359,10 @@ def _same_file(a: str | None, b: str | None) -> bool:
     return Path(a).resolve() == Path(b).resolve()
 
 
-def doc_link(target: str, text: str | nodes.Node) -> page_ref:
-    """A link to a page of this tree that keeps its content as it is (code, placeholders)."""
-    ref = page_ref("", "", target=target)
+def doc_link(target: str, text: str | nodes.Node, anchor: str | None = None) -> page_ref:
+    """A link to a page of this tree (at ``anchor``, when given) that keeps its content as it is (code,
+    placeholders)."""
+    ref = page_ref("", "", target=target, anchor=anchor)
     ref += nodes.inline("", text) if isinstance(text, str) else text
     return ref
 
@@ -411,17 +468,19 @@ class TractorDirective(SphinxDirective):
         if ex.position.kind == "value":
             box += para(nodes.emphasis("", lab["value_note"]), classes=["tr-note"])
         value = ex.position.kind == "value"
-        box += para(*parts_nodes(question_parts(ex.position, lang)), classes=["tr-question"])
+        box += para(*(value_question_nodes(ex.position, lang) if value else
+                      parts_nodes(question_parts(ex.position, lang), lang=lang)), classes=["tr-question"])
         box += para(nodes.strong("", lab["answer"] + colon(lang)),
-                    *parts_nodes(answer_parts(ex.outcome, lang), code=value), classes=["tr-answer"])
+                    *(value_answer_nodes(ex.outcome, lang) if value else
+                      parts_nodes(answer_parts(ex.outcome, lang), lang=lang)), classes=["tr-answer"])
         box += self.decided_by(ex.ruleset, ex.outcome.clauses, lang)
         outcomes = {ex.ruleset: ex.outcome}
         if ex.readings:
             items = nodes.bullet_list("", classes=["tr-readings"])
             for name, o in ex.readings:
                 item = nodes.list_item()
-                item += para(lab["under"] + " ", nodes.literal(name, name), colon(lang),
-                             *parts_nodes(answer_parts(o, lang), code=value))
+                item += para(lab["under"] + " ", *named("reading", f"{ex.clause}#{name}", lang), colon(lang),
+                             *(value_answer_nodes(o, lang) if value else parts_nodes(answer_parts(o, lang), lang=lang)))
                 items += item
                 outcomes[f"{ex.ruleset}#{ex.clause}#{name}"] = o
             box += items

@@ -7,7 +7,7 @@ from docutils.parsers.rst import directives
 from tractor_site import prose
 from tractor_nodes import (
     badge, base_names, cites_node, clause_anchor, clause_link, colon, derived_names,
-    effective_rules, L, library, make_table, para, rulebook_link, ruleset_title, section, source_file,
+    effective_rules, id_label, L, library, make_table, named, para, rulebook_link, ruleset_title, section, source_file,
     source_order, spec_file, TractorDirective)
 
 
@@ -50,7 +50,7 @@ def clause_body(directive: TractorDirective, rs, clause, lang: str) -> list[node
             items = nodes.bullet_list("", classes=["tr-reading-list"])
             for r in clause.readings:
                 item = nodes.list_item(classes=["tr-chosen"] if r.name == chosen else [])
-                p = para(nodes.literal(r.name, r.name), " — ",
+                p = para(*named("reading", f"{clause.id}#{r.name}", lang), " — ",
                          prose(env, lang, r.description, r.description_zh, f"{where}: reading {r.name}"))
                 if r.name == chosen:
                     p += nodes.Text(" ")
@@ -100,10 +100,21 @@ def derived_ladders(rs, clause, lang: str) -> list[nodes.Node]:
     return [para(nodes.strong("", L[lang]["derived"]), classes=["tr-rule-head"]), block]
 
 
+def clause_title(clause, lang: str) -> list:
+    """A clause's heading. In Chinese: its name (spec/names_zh.tsv), the document's own term where the
+    clause has one and it is not the name, then the id as a small label. In English: the id (as a label)
+    and the term."""
+    from tractor_dsl.names import clause_zh
+    if lang == "zh":
+        zh = clause_zh(clause.id) or ""
+        words = [w for w in (zh, clause.term) if w]
+        words = list(dict.fromkeys(words))
+        return [" · ".join(words) + " ", id_label(clause.id)] if words else [id_label(clause.id)]
+    return [id_label(clause.id)] + ([" · ", clause.term] if clause.term else [])
+
+
 def clause_section(directive: TractorDirective, rs, clause, lang: str) -> nodes.section:
-    title: list = [nodes.literal(clause.id, clause.id)]
-    if clause.term:
-        title += [" · ", clause.term]
+    title = clause_title(clause, lang)
     sec = section(title, clause_anchor(clause.id), classes=["tr-clause", f"tr-clause-{clause.status}"])
     for n in clause_body(directive, rs, clause, lang):
         sec += n
@@ -118,9 +129,13 @@ def clause_toc(rs, clauses, lang: str) -> nodes.container:
     items = nodes.enumerated_list("", classes=["tr-toc-list"])
     for clause in clauses:
         item = nodes.list_item("", classes=[f"tr-toc-{clause.status}"])
-        p = para(clause_link(rs.name, clause.id, lang))
-        if clause.term:
-            p += nodes.Text(" " + clause.term)
+        if lang == "zh":   # the name first, the id (the link) as a label after it
+            title = clause_title(clause, lang)
+            p = para(*title[:-1], clause_link(rs.name, clause.id, lang, label=True))
+        else:
+            p = para(clause_link(rs.name, clause.id, lang))
+            if clause.term:
+                p += nodes.Text(" " + clause.term)
         item += p
         items += item
     box += items
@@ -182,12 +197,15 @@ class RulebookDirective(TractorDirective):
             for ov in lib.parsed[name].overrides:
                 item = nodes.list_item()
                 if ov.choose:
-                    what = ["改用解读 ", nodes.literal(ov.choose, ov.choose)] if lang == "zh" else \
+                    what = ["改用解读 ", *named("reading", f"{ov.clause_id}#{ov.choose}", lang)] if lang == "zh" else \
                         ["takes the reading ", nodes.literal(ov.choose, ov.choose)]
                 else:
                     what = ["改写全文"] if lang == "zh" else ["is replaced"]
                 because = prose(self.env, lang, ov.because, ov.because_zh, f"{name}, clause {ov.clause_id}: because")
-                item += para(clause_link(name, ov.clause_id, lang), " ", *what,
+                from tractor_dsl.names import clause_zh
+                head = ([clause_zh(ov.clause_id) or "", " ", clause_link(name, ov.clause_id, lang, label=True)]
+                        if lang == "zh" else [clause_link(name, ov.clause_id, lang)])
+                item += para(*head, " ", *what,
                              ("。理由：" if lang == "zh" else ", because: "), because)
                 items += item
             sec += items

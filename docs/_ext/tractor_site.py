@@ -62,26 +62,61 @@ def report_missing_zh(env, where: str) -> None:
 
 # a setting name or clause id (``tractor.bridge_level``, ``penalty.revoke``) or a reason code inside prose,
 # with the value it is given (``declare.reinforce = false``)
-CODE_WORD = re.compile(r"\b[a-z][a-z0-9]+(?:[._][a-z0-9]+)+\b(?:\s*=\s*[A-Za-z0-9_]+\b)?")
+# (bounded by ASCII alone: in Chinese prose an identifier may touch a Chinese character, 用tractor.elements表达)
+CODE_WORD = re.compile(r"(?<![A-Za-z0-9_.])[a-z][a-z0-9]+(?:[._][a-z0-9]+)+(?![A-Za-z0-9_])"
+                       r"(?:\s*=\s*[A-Za-z0-9_]+(?![A-Za-z0-9_]))?")
 
 
-def text_nodes(s: str) -> list[nodes.Node]:
+def text_nodes(s: str, lang: str = "en") -> list[nodes.Node]:
     """Prose with the setting names, clause ids and codes in it set as code (in Chinese prose too: an
-    identifier is not English, and is shown as the code it is)."""
+    identifier is not English, and is shown as the code it is). On a Chinese page an identifier with a
+    Chinese name (spec/names_zh.tsv, or a code of tractor_dsl.vocabulary) is shown by its name, the code
+    after it as a small label (``tr-id``)."""
     out: list[nodes.Node] = []
     at = 0
     for m in CODE_WORD.finditer(s):
         if m.start() > at:
             out.append(nodes.Text(s[at:m.start()]))
-        out.append(nodes.literal(m.group(0), m.group(0)))
+        code = m.group(0)
+        zh = identifier_zh(code) if lang == "zh" else None
+        if zh:
+            out += [nodes.Text(zh + " "), nodes.literal(code, code, classes=["tr-id"])]
+        else:
+            out.append(nodes.literal(code, code))
         at = m.end()
     if at < len(s):
         out.append(nodes.Text(s[at:]))
     return out
 
 
-def _text(s: str) -> nodes.Node:
-    parts = text_nodes(s)
+def identifier_zh(code: str) -> str | None:
+    """The Chinese name of an identifier in prose (``throw.forced_play``, ``penalty.revoke``,
+    ``partner_barred``), with the value it is given (``throw.forced_play = blocked_component``); None if
+    it has none."""
+    from tractor_dsl import names, vocabulary
+    ident, _eq, value = (x.strip() for x in code.partition("="))
+
+    def one(w: str) -> str | None:
+        for table in (vocabulary.PLAY_REASONS, vocabulary.DECLARATION_REASONS):
+            if w in table and w != "ok":   # without the setting named in brackets: its own label follows
+                return re.sub(r"（[^）]*[a-z]+[._][a-z_.]+[^）]*）", "", table[w][1])
+        found = names.feature_zh(w) or names.clause_zh(w) or names.name("value", w) or names.name("field", w)
+        if found is None and "." in w:   # a field of a record setting: penalty.revoke.ends_hand
+            setting, field = w.rsplit(".", 1)
+            if names.setting_zh(setting) and names.name("field", field):
+                found = f"{names.setting_zh(setting)}（{names.name('field', field)}）"
+        return found
+    left = one(ident)
+    if left is None:
+        return None
+    if not value:
+        return left
+    right = names.value_text_zh(ident, value)
+    return None if names.english_words(right) else f"{left}＝{right}"
+
+
+def _text(s: str, lang: str = "en") -> nodes.Node:
+    parts = text_nodes(s, lang)
     return parts[0] if len(parts) == 1 and isinstance(parts[0], nodes.Text) else nodes.inline("", "", *parts)
 
 
@@ -92,7 +127,7 @@ def prose(env, lang: str, en: str | None, zh: str | None, where: str) -> nodes.N
     if lang != "zh":
         return _text(en or "")
     if zh:
-        return _text(zh)
+        return _text(zh, lang)
     if not en:
         return nodes.Text("")
     report_missing_zh(env, where)

@@ -183,7 +183,7 @@ def test_screenshots_of_the_rulebooks(browser, lang):
         page.evaluate("el => el.scrollIntoView()", clause.element_handle())
         _shot(page, name := f"{lang}-{label}-rulebook-clause.png")
         written.append(name)
-        page.goto(f"{url}/{prefix}comparison.html")
+        page.goto(f"{url}/{prefix}comparison/cards.html")   # one area of the comparison, its table
         page.locator("table.tr-comparison").scroll_into_view_if_needed()
         _shot(page, name := f"{lang}-{label}-comparison.png")
         written.append(name)
@@ -237,8 +237,8 @@ def test_on_a_phone_the_comparison_says_what_its_table_does(browser, lang):
     for make, phone in ((_phone, True), (_desktop, False)):
         context = make(chromium)
         page = context.new_page()
-        page.goto(f"{url}/{'zh/' if lang == 'zh' else ''}comparison.html")
-        intro = page.locator("section#rulesets-x-topics > p").first.inner_text()
+        page.goto(f"{url}/{'zh/' if lang == 'zh' else ''}comparison/cards.html")
+        intro = page.locator("section#rulesets-side-by-side > p").first.inner_text()
         display = page.evaluate("getComputedStyle(document.querySelector('table.tr-comparison tbody tr')).display")
         if phone:
             assert display == "grid", "the comparison is not shown as cards on a phone"
@@ -322,7 +322,7 @@ def test_search_finds_pages_in_both_languages(browser, lang):
     context.close()
 
 
-CONTRAST_PAGES = ("index.html", f"{RULEBOOK}.html", "comparison.html", "interpretations.html")
+CONTRAST_PAGES = ("index.html", f"{RULEBOOK}.html", "comparison.html", "comparison/cards.html", "interpretations.html")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from itertools import combinations
 
 import pytest
@@ -11,6 +12,8 @@ from conformance.analysis.variants import IMPOSSIBLE, Question, compare, familie
 from conformance.analysis.variants.render import answer_parts, answer_text, question_parts
 from tractor_cli.main import main
 from tractor_cli.ui import parts_text
+
+from .conftest import DOCS
 
 BASES = ("r000", "r001", "r003")
 PAIRS = list(combinations(BASES, 2))
@@ -119,15 +122,25 @@ def test_tractor_diff_unknown_ruleset(capsys):
     assert "unknown ruleset" in capsys.readouterr().err
 
 
+def _area_of(topic: str) -> str:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    from tractor_comparison import area_of
+    return area_of(topic)
+
+
 def test_the_comparison_page_shows_what_tractor_diff_prints(site):
-    records = {r["id"]: r for r in site.records() if r["docname"] == "comparison"}
-    page = site.page("comparison")
+    """Each difference is on the page of its area (comparison/AREA), with the answers tractor diff prints."""
+    records = {r["id"]: r for r in site.records() if r["docname"].startswith("comparison/")}
+    pages = {}
     for a, b in PAIRS + DERIVED:
         for d in compare(a, b).differences:
+            area = _area_of(d.topic)
+            page = pages.setdefault(area, site.page(f"comparison/{area}"))
             ident = "cmp-" + re.sub(r"[^a-z0-9]+", "-", f"{a}-{b}-{d.key}".lower()).strip("-")
             box = page.by_id(ident)
-            assert box is not None, ident
+            assert box is not None, (area, ident)
             rec = records[ident]
+            assert rec["docname"] == f"comparison/{area}"
             assert Question.from_dict(rec["position"]) == d.position
             for name, o in ((a, d.outcome_a), (b, d.outcome_b)):
                 if o is not None:
@@ -135,15 +148,21 @@ def test_the_comparison_page_shows_what_tractor_diff_prints(site):
 
 
 def test_the_comparison_table_highlights_differences(site):
-    page = site.page("comparison")
-    table = page.find_all("tr-comparison")[0]
-    diff_rows = table.find_all("tr-diff")
-    same_rows = table.find_all("tr-same")
-    assert diff_rows and same_rows
+    """Over the areas' pages, one highlighted row per feature on which the documents' rulesets differ; the
+    features they share are folded into one row per topic, which names each of them."""
+    sys.path.insert(0, str(DOCS / "_ext"))
+    from tractor_comparison import AREAS
     keys = set()
     for a, b in PAIRS:
         keys |= {d.key for d in compare(a, b).differences}
-    assert len(diff_rows) == len(keys)
+    shown, folded = [], []
+    for area, *_ in AREAS:
+        table = site.page(f"comparison/{area}").find_all("tr-comparison")[0]
+        shown += [r.find_all(tag="td")[0].find_all("tr-id")[0].text() for r in table.find_all("tr-diff")]
+        folded += [e.text() for r in table.find_all("tr-same") for e in r.find_all("tr-id")]
+    assert sorted(shown) == sorted(keys)
+    every = set().union(*(features(rules_for(n).checked) for n in BASES))
+    assert folded and set(folded) == every - keys
 
 
 def test_examples_decide_by_the_clause():
