@@ -42,11 +42,18 @@ def note_of(diff) -> str:
     return "attributed" if diff.attributed else "shared"
 
 
+def _value_zh(key: str, text: str) -> str:
+    from tractor_dsl.names import value_text_zh
+    zh = value_text_zh(key, text)
+    return zh if zh == text else f"{zh}（{text}）"
+
+
 def render(comparison, lang: str = "en", topics=None) -> str:
     """The comparison as text (also used by the tests against the documentation)."""
     from conformance.analysis.variants import topic_title
     from conformance.analysis.variants.render import answer_parts, question_parts
     from reference_impl.rules import rules_for
+    from tractor_dsl.names import feature_zh
 
     from .ui import parts_text
 
@@ -71,9 +78,11 @@ def render(comparison, lang: str = "en", topics=None) -> str:
         if d.topic != current:
             current = d.topic
             lines += ["", f"== {topic_title(d.topic, lang)} ({d.topic}) =="]
-        lines.append(d.key)
+        # in Chinese a feature and its values by their names (spec/names_zh.tsv), the ids after them
+        lines.append(f"{feature_zh(d.key)}（{d.key}）" if zh and feature_zh(d.key) else d.key)
         for name, feat in ((a, d.a), (b, d.b)):
-            value = feat.text if feat else "（未规定）" if zh else "(not stated)"
+            value = (feat.text if not zh else _value_zh(d.key, feat.text)) if feat else \
+                "（未规定）" if zh else "(not stated)"
             where = f"  [{feat.clause}]" if feat and feat.clause else ""
             lines.append(f"  {name:<{width}}  {value}{where}")
         if d.position is not None:

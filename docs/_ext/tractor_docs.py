@@ -16,9 +16,14 @@ nothing about the rules is written by hand in the ``.rst`` files):
 ``tractor-interpretations [:lang:]``
     Every gap of the source documents and how each ruleset resolves it
     (rulesets that resolve it alike share a row).
-``tractor-comparison [:lang:]``
-    Rulesets × topics, differences highlighted, each difference with a
-    distinguishing position found by :func:`conformance.analysis.variants.compare`.
+``tractor-comparison [AREA] [:lang:]``
+    Without AREA, the overview: the areas of the rules (one page each,
+    ``comparison/AREA``) and the pairs of rulesets with their differences by
+    area. With AREA (``tractor_comparison.AREAS``): the features of that area on
+    which the rulesets differ, side by side (the shared ones folded per topic),
+    then each pair's differences there, each with a distinguishing position
+    found by :func:`conformance.analysis.variants.compare`. On a Chinese page
+    every feature and value is shown by its name (``spec/names_zh.tsv``).
 ``tractor-settings``
     The vocabulary of settings (``tractor_dsl.schema``).
 ``tractor-snippet RULESET [CLAUSE]``

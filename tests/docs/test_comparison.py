@@ -193,3 +193,14 @@ def test_tractor_diff_shows_each_new_derived_ruleset_against_its_parent(capsys, 
     shown = [line for line in lines if line.startswith(f"    {base} ") or line.startswith(f"    {derived} ")]
     assert len(shown) == 2 and answers[0] in shown[0] and answers[1] in shown[1], block
     assert "this difference alone accounts for the different answers" in block
+
+
+def test_tractor_diff_in_chinese_names_each_feature_and_value(capsys):
+    """``tractor diff --zh`` names features and values in Chinese (spec/names_zh.tsv), each id after its name."""
+    out = _diff_output(capsys, "r001", "r003", "--zh", "--topic", "declare,tractor")
+    # 001 (第五条): the 2s are fixed trump and a first-hand declaration shows the heart 2; 003 names no card
+    assert "首盘亮主须亮的牌（declare.first_hand_card）" in out
+    assert "r001  [2, 红桃]（[2, hearts]）" in out and "r003  无（none）" in out
+    # 001 (不能隔拖): no tractor across the removed level rank; 003 (5577 at level 6): one
+    assert "隔级牌相连（tractor.bridge_level）" in out and "r001  否（false）" in out and "r003  是（true）" in out
+    assert not re.search(r"^[a-z]+\.[a-z_]+$", out, re.M), "a feature line without its name"
