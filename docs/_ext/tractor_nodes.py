@@ -310,12 +310,14 @@ def id_label(ident: str) -> nodes.literal:
 
 def named(kind: str, ident: str, lang: str, title: str | None = None) -> list[nodes.Node]:
     """An identifier as a reader meets it: in Chinese its name (spec/names_zh.tsv, or ``title``) first and the
-    id as a small label; in English the id alone, in the same label."""
+    id as a small label; in English the id alone, in the same label. A reading (``CLAUSE#READING``) is
+    labelled by its own name."""
     from tractor_dsl.names import name
     zh = title or name(kind, ident)
+    label = id_label(ident.split("#", 1)[1] if kind == "reading" else ident)   # a reading: CLAUSE#READING
     if lang == "zh" and zh:
-        return [nodes.Text(zh + " "), id_label(ident)]
-    return [id_label(ident)]
+        return [nodes.Text(zh + " "), label]
+    return [label]
 
 
 def clause_link(ruleset: str, clause_id: str, lang: str, text: str | None = None, label: bool = False) -> clause_ref:

@@ -102,15 +102,15 @@ def derived_ladders(rs, clause, lang: str) -> list[nodes.Node]:
 
 def clause_title(clause, lang: str) -> list:
     """A clause's heading. In Chinese: its name (spec/names_zh.tsv), the document's own term where the
-    clause has one and it is not the name, then the id as a small label. In English: the id (as a label)
-    and the term."""
+    clause has one and it is not the name, then the id as a small label. In English: the id (as code, the
+    heading's own text) and the term."""
     from tractor_dsl.names import clause_zh
     if lang == "zh":
         zh = clause_zh(clause.id) or ""
         words = [w for w in (zh, clause.term) if w]
         words = list(dict.fromkeys(words))
         return [" · ".join(words) + " ", id_label(clause.id)] if words else [id_label(clause.id)]
-    return [id_label(clause.id)] + ([" · ", clause.term] if clause.term else [])
+    return [nodes.literal(clause.id, clause.id)] + ([" · ", clause.term] if clause.term else [])
 
 
 def clause_section(directive: TractorDirective, rs, clause, lang: str) -> nodes.section:
