@@ -128,7 +128,6 @@ def identifiers() -> dict[str, set[str]]:
     the values of its enumerations (with true, false and none), the fields of its records, and the free
     text a ruleset gives a text setting."""
     from . import types as t
-    from .bundled import is_catalogue  # noqa: F401  (the catalogue is loaded with the rest)
     from .checker import load
     from .schema import PARAMS
     out: dict[str, set[str]] = {k: set() for k in KINDS}
