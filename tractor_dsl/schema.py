@@ -311,8 +311,9 @@ PARAMS: tuple[Param, ...] = (
     Param("bank.succession", EnumType("rotate", "same_player", "last_trick_winner"),
           "Which player holds the bank next: 'rotate' - the banker's partner when the banker side keeps it, the "
           "player after the banker when the attackers take it; 'same_player' - the banker keeps it himself, the "
-          "player after him takes it for the attackers; 'last_trick_winner' - the player who won the last trick, "
-          "when his side holds the bank next (else as 'rotate')."),
+          "player after him takes it for the attackers; 'last_trick_winner' (H22) - the banker keeps it himself, and "
+          "when the attackers take it the attacker who won the last trick banks (the player after the banker when "
+          "the banker's side won it)."),
     Param("bank.first_hand_undeclared", EnumType("first_drawer"),
           "Who is banker in a first hand that nobody declares and that is not redealt."),
     # --- deal ---
