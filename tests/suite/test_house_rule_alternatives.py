@@ -116,7 +116,10 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     # the other values of bank.succession (issue 32, next_banker_seat) come last of all, after these
     succession = [a for a in everything if a.feature == "bank.succession"]
     assert succession == everything[len(everything) - len(succession):]
-    alts = everything[:len(everything) - len(succession)]
+    # the house rules of issue 32 on whole hands, the deal and the kitty (H23-H25) come just before it
+    hand_rules = [a for a in everything if any(f"(H2{i})" in a.description for i in (3, 4, 5))]
+    assert hand_rules == everything[len(everything) - len(succession) - len(hand_rules):len(everything) - len(succession)]
+    alts = everything[:len(everything) - len(succession) - len(hand_rules)]
     (v42,) = [a for a in alts if "(V42)" in a.description]
     (h02,) = [a for a in alts if "(H02)" in a.description]
     (h04,) = [a for a in alts if "(H04)" in a.description]
@@ -138,3 +141,30 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
         assert answer(rules, found.op, found.input) != answer(alt.rules, found.op, found.input)
     found = distinguish(rules, h02).found
     assert answer(h02.rules, found.op, found.input)["winner"] == found.input["leader"]   # the thrower wins (H02)
+
+
+@pytest.mark.parametrize("name", ["r000", "r001", "r003"])
+def test_the_house_rules_of_whole_hands_the_deal_and_the_kitty_are_aimed_alternatives(name):
+    """Issue 32: the jack rule by shape and score (H23, seen by ``hand`` at J), the weak-hand redeal (H24, seen by
+    ``deal``) and the kitty doubled per pair (H25, seen by ``kitty``) are alternatives of each bundled ruleset, each
+    with a position that tells it from the ruleset: under H23 the attackers' J on the last trick sends the banker's
+    team back to 7 or 3 (with 80 points or more); under H24 a weak hand is dealt again that V82 (no point card or no
+    trump at all) deals as it is; under H25 the kitty counts 2 x 2^pairs."""
+    rules = rules_for(name)
+    alts = {h: [a for a in alternatives(rules) if f"({h})" in a.description] for h in ("H23", "H24", "H25")}
+    (h23,), (h24,), (h25,) = alts["H23"], alts["H24"], alts["H25"]
+    assert h23.observers == ("hand",) and h23.changes["level.knock_back"] == \
+        {"level": "J", "to": "7", "pair": "3", "min_points": 80}
+    assert h24.observers == ("deal",) and h24.changes["deal.redeal_at_most"] == {"points": 15, "trumps": 3}
+    assert {sc.kind for sc in h24.targets} == {"weak"}
+    assert h25.observers == ("kitty",)
+    found = {h: distinguish(rules, a).found for h, a in (("H23", h23), ("H24", h24), ("H25", h25))}
+    assert all(f is not None for f in found.values()), found
+    spec23, alt23 = (answer(r, "hand", found["H23"].input) for r in (rules, h23.rules))
+    assert "knocked_back" not in spec23 and alt23["knocked_back"] in ("7", "3") and alt23["attackers_points"] >= 80
+    deal = found["H24"].input
+    assert answer(rules, "deal", deal)["redeal"] is False and answer(h24.rules, "deal", deal)["redeal"] is True
+    v82 = [a for a in alternatives(rules) if "(V82)" in a.description][0]
+    assert answer(v82.rules, "deal", deal)["redeal"] is False   # weak, not empty: V82 deals it as it is
+    spec25, alt25 = (answer(r, "kitty", found["H25"].input) for r in (rules, h25.rules))
+    assert spec25 != alt25
