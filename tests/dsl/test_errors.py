@@ -150,6 +150,13 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(equipment__decks="9"))
     add("E202 int out of range", "E202", t, "equipment.decks: 9 is out of range: expected a whole number from 1 "
         "to 4", at(t, "decks = 9", offset=8))
+    t = minimal(values=settings(equipment__players="6"))
+    add("E202 more than four players: out of scope, with the reason", "E202", t,
+        "equipment.players: 6 is out of range: expected a whole number from 4 to 4; the rule language is for four "
+        "players in two fixed partnerships, partners opposite: more players, partners found in play (找朋友, Finding "
+        "Friends), one banker against three (一打三) and other table sizes are other games, out of scope",
+        at(t, "players = 6", offset=10),
+        also=("E205",))
     t = minimal(values=settings(deal__direction="clockwize"))
     add("E202 enum with did-you-mean", "E202", t, "deal.direction: 'clockwize' is not one of counter_clockwise, "
         "clockwise; did you mean 'clockwise'?", at(t, "clockwize"))
