@@ -210,6 +210,11 @@ def _cases() -> dict[str, Case]:
                                 level__knock_back="{ level: J, to: 2, triple: 2 }"))
     add("E218 knock-back triple with two decks", "E218", t,
         "level.knock_back: a triple of one card needs 3 decks; equipment.decks is 2", at(t, "level.knock_back"))
+    t = minimal(values=settings(level__ranks="[2, J, A]", level__end="A",
+                                level__knock_back="{ level: J, to: 2, min_points: 900 }"))
+    add("E218 knock-back score out of reach", "E218", t,   # H23's min_points: two decks count 200, 800 at most
+        "level.knock_back: min_points 900 is out of reach: a hand of 2 deck(s) counts 200 card points",
+        at(t, "level.knock_back"))
     t = minimal(values=settings(deal__redeal_at_most="{ points: 15 }"))
     add("E219 weak-hand limit without its condition", "E219", t,
         "deal.redeal_at_most.points needs no_points among deal.redeal_if", at(t, "deal.redeal_at_most"))
