@@ -342,6 +342,8 @@ def alternatives(rules: Rules) -> list[Alternative]:
         if name.startswith(UNOBSERVED_PREFIXES) or name in UNVARIED or name in COUPLED_WITH:
             continue
         for label, new in setting_values(name, value, checked.values):
+            if new in LAST_VALUES.get(name, ()):   # offered by _later_hand_rules, after every other
+                continue
             if new in LATER_VALUES.get(name, ()):
                 later.append((name, label, new))
                 continue
@@ -430,7 +432,8 @@ def _later_hand_rules(rules: Rules, add) -> None:
     or more; seen by ``hand``, aimed at hands played at J), a redeal for a weak hand (H24: at most 15 points or at
     most 3 cards trump in every suit; seen by ``deal``, aimed at hands that weak but not empty, which V82 would
     not deal again) and the kitty doubled for every pair of the winning unit (H25: x2 x 2^pairs; seen by
-    ``kitty``, aimed at its pair and tractor captures)."""
+    ``kitty``, aimed at its pair and tractor captures), and after a failed throw the blocked component with the
+    fewest cards (H27, seen by ``lead``)."""
     from conformance.generation.positions.dealing import weak_scenarios
     from conformance.generation.positions.hands import hands_at
     from conformance.generation.positions.suits import levels
@@ -453,6 +456,10 @@ def _later_hand_rules(rules: Rules, add) -> None:
             {"kitty.multiplier": {cls: {shape: doubling for shape in rows} for cls, rows in table.items()}},
             _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls in table for shape in ("pair", "tractor"))),
             obs=("kitty",))
+    if values["throw.allowed"] and values["throw.forced_play"] != "blocked_fewest":
+        add(rules.clause("throw.forced_play"), "throw.forced_play",
+            "throw.forced_play: blocked_fewest, the blocked component with the fewest cards (H27)",
+            {"throw.forced_play": "blocked_fewest"})
 
 
 def _any_of(*aims: Callable[[Scenario], bool] | None) -> Callable[[Scenario], bool]:
@@ -466,6 +473,11 @@ LATER_VALUES: dict[str, tuple] = {
     "declare.fallback_first_hand": ("no_trump",),   # H01: nobody declaring, the hand has no trump suit
     "declare.fallback_later": ("no_trump",),
     "throw.forced_play": ("singles_first",),        # H03: after a failed throw, its singles first
+}
+
+# Values added later still (issue 32, H27): offered after the later house rules, so that no id above moves.
+LAST_VALUES: dict[str, tuple] = {
+    "throw.forced_play": ("blocked_fewest",),       # H27: the blocked component with the fewest cards
 }
 
 

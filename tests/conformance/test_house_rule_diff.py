@@ -96,6 +96,10 @@ READINGS = {
     # where 000 lets them climb (队 0 停在 2，只换庄不升级)
     "H26": ("h26_defend_two_five_ten_king", "level.must_defend",
             lambda p, v: v["level"] in ("2", "5", "10", "K") and p["level"] != v["level"] and not v["won"]),
+    # H27 (ChannonTian/80fen docs/RULES.md §D): a failed throw plays its blocked component with the fewest cards and
+    # costs nothing, where 000 plays the smallest card and fines 10 a card taken back
+    "H27": ("h27_blocked_fewest_no_penalty", "throw.forced_play",
+            lambda p, v: p["failure"]["forced"] != v["failure"]["forced"] and v["failure"]["penalty"] == 0),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }
