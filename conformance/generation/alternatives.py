@@ -433,7 +433,8 @@ def _later_hand_rules(rules: Rules, add) -> None:
     most 3 cards trump in every suit; seen by ``deal``, aimed at hands that weak but not empty, which V82 would
     not deal again) and the kitty doubled for every pair of the winning unit (H25: x2 x 2^pairs; seen by
     ``kitty``, aimed at its pair and tractor captures), and after a failed throw the blocked component with the
-    fewest cards (H27, seen by ``lead``)."""
+    fewest cards (H27, seen by ``lead``); where 2, 5, 10 and K are levels, those four to be defended (H26, seen by
+    ``advance``)."""
     from conformance.generation.positions.dealing import weak_scenarios
     from conformance.generation.positions.hands import hands_at
     from conformance.generation.positions.suits import levels
@@ -456,6 +457,15 @@ def _later_hand_rules(rules: Rules, add) -> None:
             {"kitty.multiplier": {cls: {shape: doubling for shape in rows} for cls, rows in table.items()}},
             _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls in table for shape in ("pair", "tractor"))),
             obs=("kitty",))
+    ranks = tuple(values["level.ranks"])
+    gates = ("2", "5", "10", "K")
+    if "level.must_defend" not in values and all(g in ranks for g in gates):
+        # H26: attackers at a gate taking the bank stay there; a climb from below stops at it
+        aimed = tuple(Scenario("advance", "climb", (g, 1, False)) for g in gates) + tuple(
+            Scenario("advance", "climb", (ranks[ranks.index(g) - 1], 2, True)) for g in gates if ranks.index(g) > 0)
+        add(rules.clause("level.ranks"), "level.must_defend",
+            "level.must_defend: 2, 5, 10 and K must be defended, won as banker to pass (H26)",
+            {"level.must_defend": gates}, aimed, obs=("advance",))
     if values["throw.allowed"] and values["throw.forced_play"] != "blocked_fewest":
         add(rules.clause("throw.forced_play"), "throw.forced_play",
             "throw.forced_play: blocked_fewest, the blocked component with the fewest cards (H27)",

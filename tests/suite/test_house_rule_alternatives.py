@@ -116,8 +116,9 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     # the other values of bank.succession (issue 32, next_banker_seat) come last of all, after these
     succession = [a for a in everything if a.feature == "bank.succession"]
     assert succession == everything[len(everything) - len(succession):]
-    # the house rules of issue 32 on whole hands, the deal and the kitty (H23-H25), then H27, come just before it
-    hand_rules = [a for a in everything if any(f"(H2{i})" in a.description for i in (3, 4, 5, 7))]
+    # the house rules of issue 32 on whole hands, the deal, the kitty and the levels (H23-H26), then H27, come just
+    # before it
+    hand_rules = [a for a in everything if any(f"(H2{i})" in a.description for i in (3, 4, 5, 6, 7))]
     assert hand_rules == everything[len(everything) - len(succession) - len(hand_rules):len(everything) - len(succession)]
     alts = everything[:len(everything) - len(succession) - len(hand_rules)]
     (v42,) = [a for a in alts if "(V42)" in a.description]
@@ -173,3 +174,18 @@ def test_the_house_rules_of_whole_hands_the_deal_and_the_kitty_are_aimed_alterna
     assert spec25 != alt25
     spec27, alt27 = (answer(r, found["H27"].op, found["H27"].input) for r in (rules, h27.rules))
     assert found["H27"].op == "lead" and spec27["forced"] != alt27["forced"]
+
+
+@pytest.mark.parametrize("name, offered", [("r000", True), ("r001", False), ("r003", True)])
+def test_the_shanghai_gates_are_an_alternative_where_2_5_10_and_k_are_levels(name, offered):
+    """H26 (ChannonTian/80fen docs/RULES.md §H, 必打关卡 2/5/10/K) is an alternative seen by ``advance`` where the four
+    are levels (r001 plays 3 to K: no 2); its position is a team at a gate that stays there, where the ruleset climbs."""
+    rules = rules_for(name)
+    h26 = [a for a in alternatives(rules) if "(H26)" in a.description]
+    assert bool(h26) == offered
+    if offered:
+        (alt,) = h26
+        assert alt.changes == {"level.must_defend": ("2", "5", "10", "K")} and alt.observers == ("advance",)
+        found = distinguish(rules, alt).found
+        spec, house = (answer(r, "advance", found.input) for r in (rules, alt.rules))
+        assert house["level"] == found.input["level"] != spec["level"] and not house["won"]
