@@ -419,6 +419,12 @@ def _later_declaring_rules(rules: Rules, add) -> None:
         add(rules.clause("declare.joker_pairs"), "declare.joker_count",
             f"declare.joker_count: all_decks, a joker declaration shows all {rules.decks} copies (H07)",
             {"declare.joker_count": "all_decks"}, obs=("declare",))
+    elif not values["declare.joker_pairs"] and rules.decks >= 3 and "declare.joker_count" not in values:
+        # where jokers never declare (r003), H07 as its file states it over the ruleset: every copy, no trump
+        add(rules.clause("declare.joker_pairs"), "declare.joker_count",
+            f"declare.joker_count: all_decks, jokers declare no trump showing all {rules.decks} copies (H07)",
+            {"declare.joker_pairs": True, "declare.joker_trump": "no_trump", "declare.joker_count": "all_decks"},
+            obs=("declare",))
     if values["declare.joker_pairs"] and "declare.jokers_when" not in values:
         add(rules.clause("declare.joker_pairs"), "declare.jokers_when",
             "declare.jokers_when: after_burial, jokers declare only once the kitty is buried (H08)",

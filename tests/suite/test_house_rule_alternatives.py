@@ -189,3 +189,24 @@ def test_the_shanghai_gates_are_an_alternative_where_2_5_10_and_k_are_levels(nam
         found = distinguish(rules, alt).found
         spec, house = (answer(r, "advance", found.input) for r in (rules, alt.rules))
         assert house["level"] == found.input["level"] != spec["level"] and not house["won"]
+
+
+def test_every_house_rule_a_catalogue_file_states_over_a_bundled_ruleset_is_an_alternative_of_it():
+    """Issue 32: each setting a house-rule file (spec/variants/h*.tractor) changes over the bundled ruleset it extends
+    is, with the file's value, among the changes of some alternative of that ruleset - so a findings run or a
+    fingerprint against the ruleset can name an engine that plays the house rule."""
+    from reference_impl.rules import catalogue_names
+    from tractor_dsl.variants import house_rules
+    house = {v.id for v in house_rules()}
+    missing = []
+    for name in sorted(catalogue_names()):
+        rules = rules_for(name)
+        if not set(rules.checked.own_variants) & house:
+            continue
+        parent = rules_for(rules.checked.lineage[1])
+        mine, theirs = rules.checked.values, parent.checked.values
+        alts = alternatives(parent)
+        for key in (k for k in mine if theirs.get(k) != mine[k]):
+            if not any(a.changes.get(key) == mine[key] for a in alts):
+                missing.append((name, key))
+    assert missing == []
