@@ -60,12 +60,12 @@ def next_banker(rules: Rules, banker: int, side: str, last_winner: int | None = 
     """The seat that banks next (``bank.succession``) when ``side`` holds the bank; ``last_winner``: the seat
     that won the hand's last trick (None: a hand that ended before it)."""
     succession = rules["bank.succession"]
-    holding = banker % 2 if side == "banker" else 1 - banker % 2
-    if succession == "last_trick_winner" and last_winner is not None and last_winner % 2 == holding:
-        return last_winner
     if side == "attackers":
+        # last_trick_winner (H22): the attacker who won the last trick takes the bank
+        if succession == "last_trick_winner" and last_winner is not None and last_winner % 2 != banker % 2:
+            return last_winner
         return (banker + 1) % 4
-    if succession == "same_player":
+    if succession in ("same_player", "last_trick_winner"):   # H22: the banker keeps the bank himself
         return banker
     return (banker + 2) % 4
 

@@ -15,7 +15,8 @@ On failure: the blocked cards, the penalty (``throw.penalty_points`` per card
 counted by ``throw.penalty_per``, or once under ``attempt``) and the forced play
 (``throw.forced_play``; ``first_blocker`` - the smallest component the first
 opponent after the thrower can beat; ``singles_first`` - the smallest of the
-components with the fewest cards). ``throw.banned_in`` refuses a throw of
+components with the fewest cards; ``blocked_fewest`` - of the blocked
+components, the one with the fewest cards, the lowest of equals). ``throw.banned_in`` refuses a throw of
 trumps or of a side suit (H04).
 """
 from __future__ import annotations
@@ -141,6 +142,10 @@ def _failure(ctx: Context, combo: Combo, blocked: tuple[int, ...],
     elif forced_rule == "singles_first":   # H03: the smallest of the components with the fewest cards
         fewest = min(c.n for c in combo.components)
         forced = min((c for c in combo.components if c.n == fewest), key=lambda c: c.key).cards
+    elif forced_rule == "blocked_fewest":  # H27: of the blocked components, the fewest cards, then the lowest
+        hit = Counter(blocked)
+        candidates = [c for c in combo.components if any(hit[x] for x in c.cards)] or list(combo.components)
+        forced = min(candidates, key=lambda c: (c.n, c.key)).cards
     else:
         candidates = list(combo.components)
         if forced_rule in ("blocked_component", "first_blocker"):

@@ -10,6 +10,11 @@ from .patterns import can_form, fits_within, pattern_units, shape_unit, unit_car
 from .schema import BAND_SIDES, LEAD_UNITS, PARAMS, PARAMS_BY_NAME, STATUSES
 from .types import TypeProblem
 
+# Why a table of other than four players is refused (issue 32): said where a user writing one looks - the error
+OUT_OF_SCOPE = ("; the rule language is for four players in two fixed partnerships, partners opposite: more "
+                "players, partners found in play (找朋友, Finding Friends), one banker against three (一打三) and other "
+                "table sizes are other games, out of scope (the house-rules section of the comparison page lists them)")
+
 
 class ClauseChecks:
     """Mixed into the checker (:class:`tractor_dsl.checker._Checker`), which reports with
@@ -80,7 +85,8 @@ class ClauseChecks:
             try:
                 param.type.convert(rule.value)
             except TypeProblem as p:
-                self.error("E202", f"{rule.path}: {p.message}", p.span if p.span.line else rule.span)
+                why = OUT_OF_SCOPE if rule.path == "equipment.players" else ""
+                self.error("E202", f"{rule.path}: {p.message}{why}", p.span if p.span.line else rule.span)
         elif isinstance(rule, m.Follow):
             self.check_follow(rule)
         elif isinstance(rule, m.Band):

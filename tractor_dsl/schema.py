@@ -161,12 +161,13 @@ PARAMS: tuple[Param, ...] = (
           "Which cards the failed-throw penalty counts; 'attempt' - none: the points once per failed throw (a "
           "failed_throw fault's count is then the number of attempts)."),
     Param("throw.forced_play", EnumType("smallest_card", "smallest_component", "blocked_component", "first_blocker",
-                                        "singles_first"),
+                                        "singles_first", "blocked_fewest"),
           "What the thrower must play instead after a failed throw: the smallest card, the smallest component, "
           "the smallest blocked component, 'first_blocker' - the smallest component the first opponent after "
           "the thrower (in playing order) can beat (the partner's, when only he can) - or 'singles_first' (H03) - "
           "the smallest of the throw's components with the fewest cards: a single of the throw if it has one, "
-          "else a pair, and so on."),
+          "else a pair, and so on - or 'blocked_fewest' (H27) - of the blocked components, the one with the fewest "
+          "cards, the lowest of equals (a blocked single before a blocked pair)."),
     Param("throw.banned_in", ListType(EnumType("trump", "side_suits"), min_items=1, unique=True),
           "Where no throw may be led though throw.allowed is true (H04): 'trump' - no throw of trumps (不许甩主), "
           "'side_suits' - no throw of a side suit; such a lead is refused as throw_not_allowed. Not set: a throw "
@@ -311,8 +312,9 @@ PARAMS: tuple[Param, ...] = (
     Param("bank.succession", EnumType("rotate", "same_player", "last_trick_winner"),
           "Which player holds the bank next: 'rotate' - the banker's partner when the banker side keeps it, the "
           "player after the banker when the attackers take it; 'same_player' - the banker keeps it himself, the "
-          "player after him takes it for the attackers; 'last_trick_winner' - the player who won the last trick, "
-          "when his side holds the bank next (else as 'rotate')."),
+          "player after him takes it for the attackers; 'last_trick_winner' (H22) - the banker keeps it himself, and "
+          "when the attackers take it the attacker who won the last trick banks (the player after the banker when "
+          "the banker's side won it)."),
     Param("bank.first_hand_undeclared", EnumType("first_drawer"),
           "Who is banker in a first hand that nobody declares and that is not redealt."),
     # --- deal ---

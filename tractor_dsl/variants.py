@@ -26,6 +26,18 @@ class Variant:
     zh: str         # ... and in Chinese
     source: str = ""  # where players use it (a house rule beyond VARIANTS.md: an engine, a thread, a page)
 
+    def sources(self) -> tuple[tuple[str, str], ...]:
+        """The addresses of ``source`` (entries separated by ' ; '), each with what it says (the bracketed note
+        after it, '' without one); none where no source was found ('no source found: ...')."""
+        out = []
+        for entry in self.source.split(" ; "):
+            entry = entry.strip()
+            if "://" not in entry.split(" ")[0]:
+                continue
+            address, _, note = entry.partition(" ")
+            out.append((address, note.strip().removeprefix("(").removesuffix(")")))
+        return tuple(out)
+
 
 @lru_cache(maxsize=1)
 def variants() -> tuple[Variant, ...]:

@@ -342,6 +342,8 @@ def alternatives(rules: Rules) -> list[Alternative]:
         if name.startswith(UNOBSERVED_PREFIXES) or name in UNVARIED or name in COUPLED_WITH:
             continue
         for label, new in setting_values(name, value, checked.values):
+            if new in LAST_VALUES.get(name, ()):   # offered by _later_hand_rules, after every other
+                continue
             if new in LATER_VALUES.get(name, ()):
                 later.append((name, label, new))
                 continue
@@ -371,6 +373,7 @@ def alternatives(rules: Rules) -> list[Alternative]:
     for name, label, new in later:
         add(checked.clause_id_of(name), name, f"{name}: {label}", {name: new}, _AIMED.get(name))
     _later_house_rules(rules, add)
+    _later_hand_rules(rules, add)
     _bank_succession(rules, add)
     return out
 
@@ -416,10 +419,67 @@ def _later_declaring_rules(rules: Rules, add) -> None:
         add(rules.clause("declare.joker_pairs"), "declare.joker_count",
             f"declare.joker_count: all_decks, a joker declaration shows all {rules.decks} copies (H07)",
             {"declare.joker_count": "all_decks"}, obs=("declare",))
+    elif not values["declare.joker_pairs"] and rules.decks >= 3 and "declare.joker_count" not in values:
+        # where jokers never declare (r003), H07 as its file states it over the ruleset: every copy, no trump
+        add(rules.clause("declare.joker_pairs"), "declare.joker_count",
+            f"declare.joker_count: all_decks, jokers declare no trump showing all {rules.decks} copies (H07)",
+            {"declare.joker_pairs": True, "declare.joker_trump": "no_trump", "declare.joker_count": "all_decks"},
+            obs=("declare",))
     if values["declare.joker_pairs"] and "declare.jokers_when" not in values:
         add(rules.clause("declare.joker_pairs"), "declare.jokers_when",
             "declare.jokers_when: after_burial, jokers declare only once the kitty is buried (H08)",
             {"declare.jokers_when": "after_burial"}, obs=("declare",))
+
+
+def _later_hand_rules(rules: Rules, add) -> None:
+    """The house rules of issue 32 on whole hands, the deal and the kitty, where the ruleset does not state them,
+    added after the other later ones so that no id moves: the jack rule by shape and score (H23: at J a single J of
+    the attackers winning the last trick sends the banker's team back to 7, a pair of J back to 3, with 80 points
+    or more; seen by ``hand``, aimed at hands played at J), a redeal for a weak hand (H24: at most 15 points or at
+    most 3 cards trump in every suit; seen by ``deal``, aimed at hands that weak but not empty, which V82 would
+    not deal again) and the kitty doubled for every pair of the winning unit (H25: x2 x 2^pairs; seen by
+    ``kitty``, aimed at its pair and tractor captures), and after a failed throw the blocked component with the
+    fewest cards (H27, seen by ``lead``); where 2, 5, 10 and K are levels, those four to be defended (H26, seen by
+    ``advance``)."""
+    from conformance.generation.positions.dealing import weak_scenarios
+    from conformance.generation.positions.hands import hands_at
+    from conformance.generation.positions.suits import levels
+    values = rules.checked.values
+    if "level.knock_back" not in values and "J" in levels(rules) and "7" in levels(rules) and "3" in levels(rules):
+        add(rules.clause("level.ranks"), "level.knock_back",
+            "level.knock_back: at J a single J back to 7, a pair back to 3, with 80 points (H23)",
+            {"level.knock_back": {"level": "J", "to": "7", "pair": "3", "min_points": 80}}, hands_at("J"),
+            obs=("hand",))
+    if "deal.redeal_if" not in values and "deal.redeal_at_most" not in values:
+        add(rules.clause("deal.direction"), "deal.redeal_at_most",
+            "deal.redeal_at_most: a redeal for a hand of at most 15 points or 3 cards trump in every suit (H24)",
+            {"deal.redeal_if": ("no_points", "no_trumps"), "deal.redeal_at_most": {"points": 15, "trumps": 3}},
+            weak_scenarios(rules), obs=("deal",))
+    table = values.get("kitty.multiplier")
+    if table is not None and "pairs" not in repr(table):
+        doubling = _formula("2 * 2 ^ pairs")
+        add(rules.clause("kitty.multiplier"), "kitty.multiplier",
+            "kitty.multiplier: every row 2 * 2 ^ pairs, doubled for every pair of the winning unit (H25)",
+            {"kitty.multiplier": {cls: {shape: doubling for shape in rows} for cls, rows in table.items()}},
+            _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls in table for shape in ("pair", "tractor"))),
+            obs=("kitty",))
+    ranks = tuple(values["level.ranks"])
+    gates = ("2", "5", "10", "K")
+    if "level.must_defend" not in values and all(g in ranks for g in gates):
+        # H26: attackers at a gate taking the bank stay there; a climb from below stops at it
+        aimed = tuple(Scenario("advance", "climb", (g, 1, False)) for g in gates) + tuple(
+            Scenario("advance", "climb", (ranks[ranks.index(g) - 1], 2, True)) for g in gates if ranks.index(g) > 0)
+        add(rules.clause("level.ranks"), "level.must_defend",
+            "level.must_defend: 2, 5, 10 and K must be defended, won as banker to pass (H26)",
+            {"level.must_defend": gates}, aimed, obs=("advance",))
+    if values["throw.allowed"] and values["throw.forced_play"] != "blocked_fewest":
+        add(rules.clause("throw.forced_play"), "throw.forced_play",
+            "throw.forced_play: blocked_fewest, the blocked component with the fewest cards (H27)",
+            {"throw.forced_play": "blocked_fewest"})
+
+
+def _any_of(*aims: Callable[[Scenario], bool] | None) -> Callable[[Scenario], bool]:
+    return lambda sc: any(aim(sc) for aim in aims if aim is not None)
 
 
 # Values of settings the language gained after the alternatives' ids were fixed (issue 32): their alternatives
@@ -429,6 +489,11 @@ LATER_VALUES: dict[str, tuple] = {
     "declare.fallback_first_hand": ("no_trump",),   # H01: nobody declaring, the hand has no trump suit
     "declare.fallback_later": ("no_trump",),
     "throw.forced_play": ("singles_first",),        # H03: after a failed throw, its singles first
+}
+
+# Values added later still (issue 32, H27): offered after the later house rules, so that no id above moves.
+LAST_VALUES: dict[str, tuple] = {
+    "throw.forced_play": ("blocked_fewest",),       # H27: the blocked component with the fewest cards
 }
 
 

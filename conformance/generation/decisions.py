@@ -279,6 +279,9 @@ def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] 
 
 
 RIVAL_VALUES = 4   # a feature of at most this many alternatives has each two of them told apart
+# ... or of at most this many, for the settings engines are known to differ on value by value: the forced play after
+# a failed throw has five other values since H27 (issue 32), each of which an engine may follow
+RIVAL_LIMITS = {"throw.forced_play": 5}
 
 
 def rival_label(a: Alternative, b: Alternative) -> str:
@@ -287,13 +290,14 @@ def rival_label(a: Alternative, b: Alternative) -> str:
 
 
 def rival_pairs(alts: Iterable[Alternative]) -> list[tuple[Alternative, Alternative]]:
-    """Each two alternatives of one feature of 2 to :data:`RIVAL_VALUES` alternatives (a setting's or a
-    reading's other values; a follow ladder's rung moves and a table's rows aside)."""
+    """Each two alternatives of one feature of 2 to :data:`RIVAL_VALUES` alternatives (:data:`RIVAL_LIMITS` for
+    the features named there; a setting's or a reading's other values; a follow ladder's rung moves and a table's
+    rows aside)."""
     by: dict[str, list[Alternative]] = {}
     for alt in alts:
         if alt.row is None and not alt.feature.startswith("follow "):
             by.setdefault(alt.feature, []).append(alt)
-    return [(a, b) for group in by.values() if 1 < len(group) <= RIVAL_VALUES
+    return [(a, b) for feature, group in by.items() if 1 < len(group) <= RIVAL_LIMITS.get(feature, RIVAL_VALUES)
             for i, a in enumerate(group) for b in group[i + 1:] if a.changes != b.changes]   # twins: one ruleset
 
 

@@ -71,8 +71,9 @@ class HouseRulesDirective(TractorDirective):
                 who += nodes.emphasis(hl["none"], hl["none"])
             reading = para(v.zh if lang == "zh" else v.text)
             if v.source:   # a house rule beyond VARIANTS.md: where players use it
-                reading += nodes.Text(" ")
-                reading += _source(v.source, hl)
+                for node in _sources(v, hl):
+                    reading += nodes.Text(" ")
+                    reading += node
             rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point), reading, who])
         out: list[nodes.Node] = [para(*_marked(hl["intro"], lang)),
                                  make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5])]
@@ -88,15 +89,30 @@ class HouseRulesDirective(TractorDirective):
         return out
 
 
-def _source(source: str, hl: dict) -> nodes.Node:
-    """Where players use a house rule: a link; a repository and path (as code); else, where none was found, the
-    project's words in English, and on the Chinese page that no public source was found."""
-    if "://" in source:
-        return nodes.reference(source, hl["source"], refuri=source)
-    if source.startswith(("no ", "none")):
-        return nodes.emphasis(hl["no_source"], hl["no_source"]) if hl is HL["zh"] else nodes.emphasis(source, source)
-    where = source.split(" (")[0]
-    return nodes.literal(where, where)
+def _sources(v, hl: dict) -> list[nodes.Node]:
+    """Where players use a house rule: a link to each source, named by its repository or site on the English page
+    and "（出处）" on the Chinese one; where none was found, the project's words (what was searched) in English, and
+    on the Chinese page that no public source was found. The note of each source is the English link's title."""
+    found = v.sources()
+    if not found:
+        return [nodes.emphasis(hl["no_source"], hl["no_source"]) if hl is HL["zh"] else
+                nodes.emphasis(v.source, v.source)]
+    out = []
+    for i, (address, note) in enumerate(found, 1):
+        if hl is HL["zh"]:   # the notes are English: not on the Chinese page
+            out.append(nodes.reference(address, hl["source"] if len(found) == 1 else f"（出处{i}）", refuri=address))
+        else:
+            out.append(nodes.reference(address, f"({_site(address)})", refuri=address, reftitle=note))
+    return out
+
+
+def _site(address: str) -> str:
+    """A source's short name: OWNER/REPO for GitHub, else the host."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(address)
+    if parts.netloc == "github.com":
+        return "/".join(parts.path.strip("/").split("/")[:2])
+    return parts.netloc.removeprefix("www.")
 
 
 def _marked(text: str, lang: str = "en") -> list[nodes.Node]:

@@ -27,7 +27,7 @@ const HANDLERS = {
   advance: notYet,      // {level, won}
   declare: notYet,      // {legal, reason, trump, declarer, banker}
   undeclared: notYet,   // {redeal, trump, banker_side, level}
-  hand: notYet,         // {attackers_points, next_banker, levels, next_banker_seat}
+  hand: notYet,         // {attackers_points, next_banker, levels[, knocked_back], next_banker_seat}
   penalty: notYet,      // {points, ends_hand, consequence, next_banker, levels}
   deal: notYet,         // {proper, redeal, buries}
 };

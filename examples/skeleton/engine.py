@@ -31,7 +31,7 @@ HANDLERS = {
     "advance": not_yet,      # {level, won}
     "declare": not_yet,      # {legal, reason, trump, declarer, banker}
     "undeclared": not_yet,   # {redeal, trump, banker_side, level}
-    "hand": not_yet,         # {attackers_points, next_banker, levels, next_banker_seat}
+    "hand": not_yet,         # {attackers_points, next_banker, levels[, knocked_back], next_banker_seat}
     "penalty": not_yet,      # {points, ends_hand, consequence, next_banker, levels}
     "deal": not_yet,         # {proper, redeal, buries}
 }

@@ -75,21 +75,31 @@ READINGS = {
             lambda p, v: p["won"] and (v["level"], v["won"]) == ("A", False)),
     "H21": ("h21_ace_must_be_defended", "level.must_defend",
             lambda p, v: p["won"] and (v["level"], v["won"]) == ("A", False)),
-    # H22 (no public source found; issue 32's list): the bank passes to the winner of the last trick, where 000
-    # (000:2.4, reading rotate) gives it to the banker's partner or the player after the banker
+    # H22 (sunbin1998can/tractor-card-game-codex docs/RULES.md §9.4): the banker stays when his side keeps the bank, the
+    # last trick's winner takes it on a swap, where 000 (000:2.4, reading rotate) gives it to the banker's partner or
+    # the player after the banker
     "H22": ("h22_bank_to_last_trick", "bank.succession",
-            lambda p, v: p["next_banker"] == v["next_banker"] and p["next_banker_seat"] != v["next_banker_seat"]),
+            lambda p, v: (p["seat"], v["seat"]) == (2, 0)),   # the banker side keeps the bank: the banker stays
     # H23 (issue 32's list): at J the attackers' single J sends the banker's team back to 7, a pair back to 3, only
     # with 80 points or more
     "H23": ("h23_jack_rule_by_shape", "level.knock_back",
             lambda p, v: "knocked_back" not in p and v["knocked_back"] in ("7", "3") and v["attackers_points"] >= 80),
-    # H24 (issue 32's list): a hand of at most 15 points or at most 3 trumps is dealt again; 000 plays every deal
+    # H24 (ChannonTian/80fen docs/RULES.md §F, 手牌分数 ≤ 15 / 主牌 ≤ 3): a hand of at most 15 points or at most 3 trumps is
+    # dealt again; 000 plays every deal
     "H24": ("h24_redeal_weak_hands", "deal.redeal_at_most", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
-    # H25 (issue 32's list): the kitty x2 x 2^pairs; where 000 counts a side pair x2 or a tractor x its cards, the
+    # H25 (sunbin1998can/tractor-card-game-codex docs/RULES.md §9.2, "2 × 2^(number of pairs in winning play)"): the kitty x2 x 2^pairs; where 000 counts a side pair x2 or a tractor x its cards, the
     # reading's multiplier is 2 to the power of one more than the pairs of the winning unit
     "H25": ("h25_kitty_pairs", "kitty.multiplier",
             lambda p, v: v["multiplier"] >= 2 and v["multiplier"] & (v["multiplier"] - 1) == 0
             and v["multiplier"] != p["multiplier"] and v["kitty_points"] == p["kitty_points"]),
+    # H26 (ChannonTian/80fen docs/RULES.md §H, 必打关卡 2/5/10/K): attackers at a gate who take the bank stay on it,
+    # where 000 lets them climb (队 0 停在 2，只换庄不升级)
+    "H26": ("h26_defend_two_five_ten_king", "level.must_defend",
+            lambda p, v: v["level"] in ("2", "5", "10", "K") and p["level"] != v["level"] and not v["won"]),
+    # H27 (ChannonTian/80fen docs/RULES.md §D): a failed throw plays its blocked component with the fewest cards and
+    # costs nothing, where 000 plays the smallest card and fines 10 a card taken back
+    "H27": ("h27_blocked_fewest_no_penalty", "throw.forced_play",
+            lambda p, v: p["failure"]["forced"] != v["failure"]["forced"] and v["failure"]["penalty"] == 0),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }
@@ -115,3 +125,29 @@ def test_the_whole_hand_of_v68_is_one_the_banker_side_keeps_without_the_last_tri
     leader, plays = _trick(rules, ctx, last, "last")
     winner, _ = _judge_trick(ctx, leader, plays)
     assert winner % 2 != t["banker"] % 2      # the attackers won the last trick
+
+
+def test_every_house_rule_a_catalogue_file_states_has_its_answers_checked_here():
+    """Each reading of spec/house_rules.tsv that a file of spec/variants/ states is in READINGS, so its position's two
+    answers are checked against the reading's wording."""
+    from reference_impl.rules import catalogue_names
+    from tractor_dsl.variants import house_rules
+    house = {v.id for v in house_rules()}
+    stated = {vid for name in catalogue_names() for vid in rules_for(name).checked.own_variants if vid in house}
+    assert stated and sorted(stated - set(READINGS)) == []
+
+
+def _catalogue_names():
+    from reference_impl.rules import catalogue_names
+    return sorted(catalogue_names())
+
+
+@pytest.mark.parametrize("name", _catalogue_names())
+def test_every_catalogue_reading_is_told_from_its_parent_by_a_position_of_play(name):
+    """Issue 32: ``tractor diff PARENT FILE`` finds, for every file of spec/variants/ (every reading of the catalogue,
+    V and H), at least one position of play - not a bare setting value - where the two give different answers."""
+    parent = rules_for(name).checked.lineage[1]
+    comparison = compare(parent, name)
+    shown = [d for d in comparison.differences if d.position is not None and d.position.op != "value"
+             and d.outcome_a.answer != d.outcome_b.answer]
+    assert shown, f"{name}: no position of play tells it from {parent}"

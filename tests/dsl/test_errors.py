@@ -150,6 +150,13 @@ def _cases() -> dict[str, Case]:
     t = minimal(values=settings(equipment__decks="9"))
     add("E202 int out of range", "E202", t, "equipment.decks: 9 is out of range: expected a whole number from 1 "
         "to 4", at(t, "decks = 9", offset=8))
+    t = minimal(values=settings(equipment__players="6"))
+    add("E202 more than four players: out of scope, with the reason", "E202", t,
+        "equipment.players: 6 is out of range: expected a whole number from 4 to 4; the rule language is for four "
+        "players in two fixed partnerships, partners opposite: more players, partners found in play (找朋友, Finding "
+        "Friends), one banker against three (一打三) and other table sizes are other games, out of scope",
+        at(t, "players = 6", offset=10),
+        also=("E205",))
     t = minimal(values=settings(deal__direction="clockwize"))
     add("E202 enum with did-you-mean", "E202", t, "deal.direction: 'clockwize' is not one of counter_clockwise, "
         "clockwise; did you mean 'clockwise'?", at(t, "clockwize"))
@@ -203,6 +210,11 @@ def _cases() -> dict[str, Case]:
                                 level__knock_back="{ level: J, to: 2, triple: 2 }"))
     add("E218 knock-back triple with two decks", "E218", t,
         "level.knock_back: a triple of one card needs 3 decks; equipment.decks is 2", at(t, "level.knock_back"))
+    t = minimal(values=settings(level__ranks="[2, J, A]", level__end="A",
+                                level__knock_back="{ level: J, to: 2, min_points: 900 }"))
+    add("E218 knock-back score out of reach", "E218", t,   # H23's min_points: two decks count 200, 800 at most
+        "level.knock_back: min_points 900 is out of reach: a hand of 2 deck(s) counts 200 card points",
+        at(t, "level.knock_back"))
     t = minimal(values=settings(deal__redeal_at_most="{ points: 15 }"))
     add("E219 weak-hand limit without its condition", "E219", t,
         "deal.redeal_at_most.points needs no_points among deal.redeal_if", at(t, "deal.redeal_at_most"))

@@ -77,3 +77,26 @@ def test_the_house_rules_beyond_variants_md_have_ids_of_their_own_both_languages
     ids = [v.id for v in rules]
     assert all(re.fullmatch(r"H\d{2}", i) for i in ids) and ids == sorted(set(ids))
     assert all(v.source and any("\u4e00" <= ch <= "\u9fff" for ch in v.zh + v.point_zh) for v in rules)
+
+
+def test_every_house_rule_names_its_sources_or_says_what_was_searched():
+    """Issue 32: each house rule beyond VARIANTS.md cites where players use it - an address (a page, an issue, or a
+    file of a public repository at a commit) with what it says - or says plainly that no source was found and what was
+    searched; no row does both or neither."""
+    import re
+    for v in variants.house_rules():
+        found = v.sources()
+        if v.source.startswith("no source found"):
+            assert not found and "searched" in v.source, v.id
+            continue
+        assert found, v.id
+        for address, _ in found:
+            assert re.fullmatch(r"https?://\S+", address), (v.id, address)
+            if "github.com" in address and "/blob/" in address:   # a file: at the commit the index gave
+                assert re.search(r"/blob/[0-9a-f]{40}/", address), (v.id, address)
+
+
+def test_sources_are_split_into_addresses_and_what_they_say():
+    v = variants.Variant("H99", "p", "点", "t", "读", "https://a.example/x (says x) ; http://b.example/y")
+    assert v.sources() == (("https://a.example/x", "says x"), ("http://b.example/y", ""))
+    assert variants.Variant("H98", "p", "点", "t", "读", "no source found: searched x").sources() == ()

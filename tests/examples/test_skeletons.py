@@ -54,6 +54,22 @@ def test_the_skeletons_dispatch_every_operation_and_stay_small(name):
     assert len(text.splitlines()) < 90 and "tractor_dsl" not in text and "reference_impl" not in text
 
 
+@pytest.mark.parametrize("name", ["engine.py", "engine.js"])
+def test_the_skeletons_name_every_compared_field_of_each_operation(name):
+    """Issue 32: the comment beside each operation names every field its answer is compared on (hand's
+    next_banker_seat and knocked_back, deal's buries, ...; lead's blocked, penalty and forced inside its failure),
+    so an engine author starting from the skeleton writes them all."""
+    import re
+    from conformance.protocol.messages import COMPARED, FAILURE_FIELDS
+    text = (SKELETONS / name).read_text(encoding="utf-8")
+    for op, fields in COMPARED.items():
+        line = re.search(rf"^\s*\"?{op}\"?: \w+,\s*(#|//) {{(.*)}}$", text, re.M)
+        assert line, f"{name}: no comment for {op}"
+        named = set(re.findall(r"\w+", line.group(2)))
+        wanted = set(fields) - set(FAILURE_FIELDS) | ({"failure"} if op == "lead" else set())
+        assert wanted <= named, f"{name}: {op} leaves out {sorted(wanted - named)}"
+
+
 def test_the_guide_walks_from_the_skeleton_to_green():
     guide = (ROOT / "docs" / "guide.rst").read_text(encoding="utf-8")
     part = guide[guide.index("From the skeleton to green"):]

@@ -128,6 +128,23 @@ def test_h20_five_ten_king_ace_must_be_defended(level, gain, as_banker, expected
     assert advance(rules_for("h20_defend_five_ten_king_ace"), level, gain, as_banker).value == expected
 
 
+
+# H26 (ChannonTian/80fen docs/RULES.md §S5, 必打关卡 2/5/10/K): clampAtGate(3, 6) stops at 5, clampAtGate(3, 5) reaches 5,
+# clampAtGate(5, 8) goes on to 8, clampAtGate(4, 12) stops at 5; "队 1 坐庄打 2，队 0 抢 150 分 … 队 0 停在 2，只换庄不升级";
+# the same at a level that is no gate (3) climbs to 4; 打过 A 就赢整场 (从 A 再升一级).
+@pytest.mark.parametrize("level,gain,as_banker,expected", [
+    ("3", 3, True, Advance("5", False)),
+    ("3", 2, True, Advance("5", False)),
+    ("5", 3, True, Advance("8", False)),
+    ("4", 8, True, Advance("5", False)),
+    ("2", 1, False, Advance("2", False)),
+    ("3", 1, False, Advance("4", False)),
+    ("2", 1, True, Advance("3", False)),     # 2 defended as banker: passed
+    ("A", 1, False, Advance("A", True)),     # A is no gate: any gain past it wins
+], ids=lambda v: str(v))
+def test_h26_two_five_ten_king_must_be_defended(level, gain, as_banker, expected):
+    assert advance(rules_for("h26_defend_two_five_ten_king"), level, gain, as_banker).value == expected
+
 def _wrapping_with_ace_defended():
     from tractor_dsl.checker import check_text
     from reference_impl.rules import Rules
@@ -179,18 +196,21 @@ def test_a_whole_game_passes_a_level_to_defend_only_as_banker():
 
 # --- who banks next (bank.succession), issue 32 -------------------------------------------------------------------
 
+# H22, sunbin1998can/tractor-card-game-codex docs/RULES.md §9.4: "Banker team levels up -> Banker stays (same seat);
+# Swap / Defender team levels up -> Last trick winner becomes banker" (a swap whose last trick the banker's side won:
+# the player after the banker, as under rotate - the interpretation h22_bank_to_last_trick states)
 @pytest.mark.parametrize("side,last_winner,rotate,h22", [
-    ("banker", 0, 2, 0),      # the banker (seat 0) won the last trick and his side keeps the bank: he keeps it
-    ("banker", 2, 2, 2),      # his partner won it: the partner, as under rotate
-    ("banker", 1, 2, 2),      # an attacker won it, the banker side keeps the bank: the partner (rotate)
+    ("banker", 0, 2, 0),      # the banker side keeps the bank: the banker stays, whoever won the last trick
+    ("banker", 2, 2, 0),
+    ("banker", 1, 2, 0),
     ("attackers", 3, 1, 3),   # the attackers take the bank and seat 3 won the last trick: seat 3
     ("attackers", 1, 1, 1),
     ("attackers", 0, 1, 1),   # the banker won it but loses the bank: the player after him (rotate)
+    ("attackers", 2, 1, 1),   # the banker's partner won it: the player after the banker
     ("attackers", None, 1, 1),  # a hand a fault ended before its last trick: as rotate
 ])
 def test_the_bank_passes_to_the_winner_of_the_last_trick(side, last_winner, rotate, h22):
-    # 000:2.4 reading rotate: "保庄时由对家坐庄，上台时由下家坐庄"; H22: the player who won the last trick, when his side
-    # holds the bank next
+    # 000:2.4 reading rotate: "保庄时由对家坐庄，上台时由下家坐庄"
     from reference_impl.game import next_banker
     assert next_banker(rules_for("r000"), 0, side, last_winner) == rotate
     assert next_banker(rules_for("h22_bank_to_last_trick"), 0, side, last_winner) == h22
@@ -200,14 +220,18 @@ def test_the_bank_passes_to_the_winner_of_the_last_trick(side, last_winner, rota
 
 
 def test_a_whole_game_under_h22_gives_the_bank_to_the_last_tricks_winner():
+    """H22 (§9.4 of the source): a kept bank stays with the banker; a bank the attackers take goes to the attacker who
+    won the last trick."""
     from reference_impl.game import play_game
     from reference_impl.hand import team_of
     game = play_game(rules_for("h22_bank_to_last_trick"), 5, max_hands=60)
-    moved = 0
+    moved = kept = 0
     for hand, following in zip(game.hands, game.hands[1:]):
         last = hand.tricks[-1].winner
-        holding = team_of(hand.banker) if hand.next_banker_side == "banker" else 1 - team_of(hand.banker)
-        if team_of(last) == holding:
+        if hand.next_banker_side == "banker":
+            assert following.banker == hand.banker
+            kept += 1
+        elif team_of(last) != team_of(hand.banker):
             assert following.banker == last
             moved += 1
-    assert moved > 0
+    assert moved > 0 and kept > 0

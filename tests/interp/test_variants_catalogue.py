@@ -472,6 +472,26 @@ def test_h03_after_a_failed_throw_its_singles_first():
     assert forced(v, "8H 8H AH", others, level="5").penalty == forced(parent, "8H 8H AH", others, level="5").penalty == 30   # 10 x 3
 
 
+
+# H27, ChannonTian/80fen docs/RULES.md §S5 (甩牌), level 2 with clubs trump so that hearts and spades are side suits:
+# (throw, the one other hand's cards of the suit, the component forced), no points
+H27_VECTORS = [
+    ("QH QH JH", "KH", "JH"),                 # ♥K 压得住单张，压不住 ♥Q♥Q: only ♥J
+    ("3H 3H AH", "KH KH", "3H 3H"),           # ♥A 没人压得住，不进候选: ♥3♥3
+    ("4S 4S 9S", "5S 5S KS", "9S"),           # 两组都被压: 单张 < 对子
+    ("4S 4S 9S", "KS", "9S"),                 # 一张 ♠K 只压得住单张
+    ("4S 4S 9S 9S", "KS KS", "4S 4S"),        # 都被压、张数一样: 比 top
+    ("4S 4S 5S 5S KS", "AS 6S 6S 7S 7S", "KS"),   # 拖拉机 + 单张都被压: 单张张数最少
+]
+
+
+@pytest.mark.parametrize("throw,held,expected", H27_VECTORS)
+def test_h27_the_blocked_component_with_the_fewest_cards_and_no_points(throw, held, expected):
+    v, parent = both("h27_blocked_fewest_no_penalty")
+    failure = forced(v, throw, [held, "", ""], level="2", trump="C")
+    assert failure.forced == tuple(cards(expected)) and failure.penalty == 0
+    assert forced(parent, throw, [held, "", ""], level="2", trump="C").penalty > 0   # 000: 10 a card taken back
+
 def test_h04_no_throw_of_trumps():
     v, parent = both("h04_no_trump_throws")
     ctx = context(v, "2", "S")

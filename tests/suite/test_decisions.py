@@ -192,8 +192,8 @@ def test_ladder_equivalence_is_exact_on_a_small_case():
 
 def test_the_suite_tells_each_two_other_values_of_a_setting_apart_where_a_position_can():
     """r001 (001:10, a failed throw): the spec plays the smallest card, and an engine may play the smallest
-    component, the blocked component or the first blocker (or, a house rule of issue 32, H03, the throw's
-    singles first). The positions telling each of those from the spec
+    component, the blocked component or the first blocker (or, house rules of issue 32, H03, the throw's
+    singles first, and H27, the blocked component with the fewest cards). The positions telling each of those from the spec
     seldom tell them from one another; the suite holds one that does, so that an engine's value is named by
     the suite itself. Checked by judging the vectors again, whatever their labels say."""
     import dataclasses
@@ -201,7 +201,8 @@ def test_the_suite_tells_each_two_other_values_of_a_setting_apart_where_a_positi
     rules = rules_for("r001")
     cases = [c for c in vector_cases(None, ["r001"], None)]
     pairs = [(a, b) for a, b in rival_pairs(alternatives(rules)) if a.feature == "throw.forced_play"]
-    assert {b.description.split(": ")[1] for _, b in pairs} == {"blocked_component", "first_blocker", "singles_first"}
+    assert {b.description.split(": ")[1].split(",")[0] for _, b in pairs} == \
+        {"blocked_component", "first_blocker", "singles_first", "blocked_fewest"}
     for a, b in pairs:
         other = dataclasses.replace(b, base=a.rules).rules
         apart = [c["id"] for c in cases if c["op"] in a.observers
@@ -211,9 +212,10 @@ def test_the_suite_tells_each_two_other_values_of_a_setting_apart_where_a_positi
 
 
 def test_rival_pairs_are_the_values_of_small_features_only():
-    from conformance.generation.decisions import RIVAL_VALUES, rival_pairs
+    from conformance.generation.decisions import RIVAL_LIMITS, RIVAL_VALUES, rival_pairs
     rules = rules_for("r001")
     pairs = rival_pairs(alternatives(rules))
     assert pairs and all(a.feature == b.feature and a.changes != b.changes for a, b in pairs)   # twins aside
     sizes = Counter(a.feature for a in alternatives(rules) if a.row is None)
-    assert all(sizes[a.feature] <= RIVAL_VALUES and not a.feature.startswith("follow ") for a, _ in pairs)
+    assert all(sizes[a.feature] <= RIVAL_LIMITS.get(a.feature, RIVAL_VALUES) and not a.feature.startswith("follow ")
+               for a, _ in pairs)

@@ -116,11 +116,16 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     # the other values of bank.succession (issue 32, next_banker_seat) come last of all, after these
     succession = [a for a in everything if a.feature == "bank.succession"]
     assert succession == everything[len(everything) - len(succession):]
-    alts = everything[:len(everything) - len(succession)]
+    # the house rules of issue 32 on whole hands, the deal, the kitty and the levels (H23-H26), then H27, come just
+    # before it
+    hand_rules = [a for a in everything if any(f"(H2{i})" in a.description for i in (3, 4, 5, 6, 7))]
+    assert hand_rules == everything[len(everything) - len(succession) - len(hand_rules):len(everything) - len(succession)]
+    alts = everything[:len(everything) - len(succession) - len(hand_rules)]
     (v42,) = [a for a in alts if "(V42)" in a.description]
     (h02,) = [a for a in alts if "(H02)" in a.description]
     (h04,) = [a for a in alts if "(H04)" in a.description]
     (h03,) = [a for a in alts if a.changes == {"throw.forced_play": "singles_first"}]
+    assert not [a for a in alts if a.changes == {"throw.forced_play": "blocked_fewest"}]   # H27: after them all
     h05 = [a for a in alts if "(H05)" in a.description]   # only where a throw is judged component by component
     assert bool(h05) == (rules["throw.check"] == "components_unbeatable")
     declaring = [a for a in alts if any(f"(H0{i})" in a.description for i in (6, 7, 8))]   # H06-H08
@@ -138,3 +143,70 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
         assert answer(rules, found.op, found.input) != answer(alt.rules, found.op, found.input)
     found = distinguish(rules, h02).found
     assert answer(h02.rules, found.op, found.input)["winner"] == found.input["leader"]   # the thrower wins (H02)
+
+
+@pytest.mark.parametrize("name", ["r000", "r001", "r003"])
+def test_the_house_rules_of_whole_hands_the_deal_and_the_kitty_are_aimed_alternatives(name):
+    """Issue 32: the jack rule by shape and score (H23, seen by ``hand`` at J), the weak-hand redeal (H24, seen by
+    ``deal``) and the kitty doubled per pair (H25, seen by ``kitty``) are alternatives of each bundled ruleset, each
+    with a position that tells it from the ruleset: under H23 the attackers' J on the last trick sends the banker's
+    team back to 7 or 3 (with 80 points or more); under H24 a weak hand is dealt again that V82 (no point card or no
+    trump at all) deals as it is; under H25 the kitty counts 2 x 2^pairs; under H27 (after them) a failed throw plays
+    another component."""
+    rules = rules_for(name)
+    alts = {h: [a for a in alternatives(rules) if f"({h})" in a.description] for h in ("H23", "H24", "H25", "H27")}
+    (h23,), (h24,), (h25,), (h27,) = alts["H23"], alts["H24"], alts["H25"], alts["H27"]
+    assert h27.changes == {"throw.forced_play": "blocked_fewest"} and h27.feature == "throw.forced_play"
+    assert h23.observers == ("hand",) and h23.changes["level.knock_back"] == \
+        {"level": "J", "to": "7", "pair": "3", "min_points": 80}
+    assert h24.observers == ("deal",) and h24.changes["deal.redeal_at_most"] == {"points": 15, "trumps": 3}
+    assert {sc.kind for sc in h24.targets} == {"weak"}
+    assert h25.observers == ("kitty",)
+    found = {h: distinguish(rules, a).found for h, a in (("H23", h23), ("H24", h24), ("H25", h25), ("H27", h27))}
+    assert all(f is not None for f in found.values()), found
+    spec23, alt23 = (answer(r, "hand", found["H23"].input) for r in (rules, h23.rules))
+    assert "knocked_back" not in spec23 and alt23["knocked_back"] in ("7", "3") and alt23["attackers_points"] >= 80
+    deal = found["H24"].input
+    assert answer(rules, "deal", deal)["redeal"] is False and answer(h24.rules, "deal", deal)["redeal"] is True
+    v82 = [a for a in alternatives(rules) if "(V82)" in a.description][0]
+    assert answer(v82.rules, "deal", deal)["redeal"] is False   # weak, not empty: V82 deals it as it is
+    spec25, alt25 = (answer(r, "kitty", found["H25"].input) for r in (rules, h25.rules))
+    assert spec25 != alt25
+    spec27, alt27 = (answer(r, found["H27"].op, found["H27"].input) for r in (rules, h27.rules))
+    assert found["H27"].op == "lead" and spec27["forced"] != alt27["forced"]
+
+
+@pytest.mark.parametrize("name, offered", [("r000", True), ("r001", False), ("r003", True)])
+def test_the_shanghai_gates_are_an_alternative_where_2_5_10_and_k_are_levels(name, offered):
+    """H26 (ChannonTian/80fen docs/RULES.md §H, 必打关卡 2/5/10/K) is an alternative seen by ``advance`` where the four
+    are levels (r001 plays 3 to K: no 2); its position is a team at a gate that stays there, where the ruleset climbs."""
+    rules = rules_for(name)
+    h26 = [a for a in alternatives(rules) if "(H26)" in a.description]
+    assert bool(h26) == offered
+    if offered:
+        (alt,) = h26
+        assert alt.changes == {"level.must_defend": ("2", "5", "10", "K")} and alt.observers == ("advance",)
+        found = distinguish(rules, alt).found
+        spec, house = (answer(r, "advance", found.input) for r in (rules, alt.rules))
+        assert house["level"] == found.input["level"] != spec["level"] and not house["won"]
+
+
+def test_every_house_rule_a_catalogue_file_states_over_a_bundled_ruleset_is_an_alternative_of_it():
+    """Issue 32: each setting a house-rule file (spec/variants/h*.tractor) changes over the bundled ruleset it extends
+    is, with the file's value, among the changes of some alternative of that ruleset - so a findings run or a
+    fingerprint against the ruleset can name an engine that plays the house rule."""
+    from reference_impl.rules import catalogue_names
+    from tractor_dsl.variants import house_rules
+    house = {v.id for v in house_rules()}
+    missing = []
+    for name in sorted(catalogue_names()):
+        rules = rules_for(name)
+        if not set(rules.checked.own_variants) & house:
+            continue
+        parent = rules_for(rules.checked.lineage[1])
+        mine, theirs = rules.checked.values, parent.checked.values
+        alts = alternatives(parent)
+        for key in (k for k in mine if theirs.get(k) != mine[k]):
+            if not any(a.changes.get(key) == mine[key] for a in alts):
+                missing.append((name, key))
+    assert missing == []

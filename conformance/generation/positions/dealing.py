@@ -47,6 +47,13 @@ def later_scenarios(rules) -> tuple[Scenario, ...]:
     return (Scenario("deal", "later"),)
 
 
+def weak_scenarios(rules) -> tuple[Scenario, ...]:
+    """Proper deals with a hand that is weak but not empty (H24, ``deal.redeal_at_most``): at most 15 points with
+    some point card (``no_points``), or one to three cards trump in every suit (``no_trumps``) - hands V82's
+    redeal (none at all) deals as they are. Aimed at by the alternative alone, not in :func:`deal_scenarios`."""
+    return tuple(Scenario("deal", "weak", (c,)) for c in ("no_points", "no_trumps"))
+
+
 def poor_scenarios(rules) -> tuple[Scenario, ...]:
     """The proper deals with a hand ``deal.redeal_if`` asks about (V82)."""
     return tuple(sc for sc in deal_scenarios(rules) if sc.kind == "poor")
@@ -67,7 +74,7 @@ def build_deal(d: Draw, rules, sc: Scenario) -> dict:
             pack.remove(c)
     hands = [pack[i * n:(i + 1) * n] for i in range(4)]
     kitty = pack[4 * n:]
-    if sc.kind == "poor":
+    if sc.kind in ("poor", "weak"):
         bad = redeal_card(rules, level, what)   # the cards a hand lacking them may not hold
         seat = d.int(0, 3)
         mine = [i for i, c in enumerate(hands[seat]) if bad(c)]
@@ -78,6 +85,8 @@ def build_deal(d: Draw, rules, sc: Scenario) -> dict:
         for i, j in zip(mine, d.sample(spare, len(mine))):
             s, at = j
             hands[seat][i], places[s][at] = places[s][at], hands[seat][i]
+        if sc.kind == "weak":   # H24: some of them back, within the limits (15 points, 3 trumps)
+            _weaken(d, rules, hands, seat, bad, what)
     elif sc.kind == "improper":
         seat = d.int(0, 3)
         if what == "kitty_short":
@@ -99,3 +108,22 @@ def build_deal(d: Draw, rules, sc: Scenario) -> dict:
     if sc.kind == "later":
         out["banker"] = d.int(0, 3)
     return out
+
+
+def _weaken(d: Draw, rules, hands: list, seat: int, bad, what: str) -> None:
+    """Give the poor hand at ``seat`` back some of the cards it lacked, exchanged for others of another hand: one
+    to three cards trump in every suit (``no_trumps``), or point cards worth 5 to 15 (``no_points``)."""
+    worth = (lambda c: rules.card_points[c]) if what == "no_points" else (lambda c: 1)
+    limit = 15 if what == "no_points" else 3
+    theirs = [(s, i) for s in range(4) if s != seat for i, c in enumerate(hands[s]) if bad(c)]
+    d.require(bool(theirs))
+    budget, given = d.int(1, limit) if what == "no_trumps" else limit, 0
+    for s, i in d.sample(theirs, min(len(theirs), 6)):
+        c = hands[s][i]
+        if given + worth(c) > budget:
+            continue
+        mine = [k for k, x in enumerate(hands[seat]) if not bad(x)]
+        k = d.pick(mine)
+        hands[seat][k], hands[s][i] = c, hands[seat][k]
+        given += worth(c)
+    d.require(given > 0)
