@@ -379,12 +379,13 @@ class TractorDirective(SphinxDirective):
             raise self.error(f"the rule file {spec} cannot be used:\n"
                              + "\n".join(d.headline() for d in e.diagnostics)) from None
 
-    def record(self, ident: str, kind: str, position, outcomes: dict[str, Any]) -> None:
-        """Record one example: its position and the outcome shown for each ruleset (or reading)."""
+    def record(self, ident: str, kind: str, position, outcomes: dict[str, Any], document: str | None = None) -> None:
+        """Record one example: its position and the outcome shown for each ruleset (or reading), the
+        Chinese in the words of source ``document`` (as shown)."""
         from conformance.analysis.variants import outcome_dict
         _env_records(self.env).setdefault(self.env.docname, []).append({
             "id": ident, "docname": self.env.docname, "kind": kind, "position": position.to_dict(),
-            "outcomes": {k: outcome_dict(o) for k, o in outcomes.items()},
+            "document": document, "outcomes": {k: outcome_dict(o, document) for k, o in outcomes.items()},
         })
 
     def unique_id(self, base: str) -> str:
@@ -396,9 +397,12 @@ class TractorDirective(SphinxDirective):
         return ident
 
     def example_node(self, ex, lang: str, ident: str, heading: str | list | None = None) -> nodes.container:
-        """An example computed by the interpreter: question, cards, answer, deciding clauses."""
+        """An example computed by the interpreter: question, cards, answer, deciding clauses; the Chinese in
+        the words of the ruleset's source document (spec/glossary.tsv)."""
         from conformance.analysis.variants import answer_parts, question_parts
         lab = L[lang]
+        shown = library().rulesets.get(ex.ruleset)
+        doc = shown.document if shown is not None else None
         box = nodes.container("", classes=["tr-example"] + (["tr-decisive"] if ex.decisive else []), ids=[ident])
         strong = nodes.strong()
         for part in (heading if isinstance(heading, list) else [heading or lab["example"]]):
@@ -411,9 +415,9 @@ class TractorDirective(SphinxDirective):
         if ex.position.kind == "value":
             box += para(nodes.emphasis("", lab["value_note"]), classes=["tr-note"])
         value = ex.position.kind == "value"
-        box += para(*parts_nodes(question_parts(ex.position, lang)), classes=["tr-question"])
+        box += para(*parts_nodes(question_parts(ex.position, lang, doc)), classes=["tr-question"])
         box += para(nodes.strong("", lab["answer"] + colon(lang)),
-                    *parts_nodes(answer_parts(ex.outcome, lang), code=value), classes=["tr-answer"])
+                    *parts_nodes(answer_parts(ex.outcome, lang, doc), code=value), classes=["tr-answer"])
         box += self.decided_by(ex.ruleset, ex.outcome.clauses, lang)
         outcomes = {ex.ruleset: ex.outcome}
         if ex.readings:
@@ -421,11 +425,11 @@ class TractorDirective(SphinxDirective):
             for name, o in ex.readings:
                 item = nodes.list_item()
                 item += para(lab["under"] + " ", nodes.literal(name, name), colon(lang),
-                             *parts_nodes(answer_parts(o, lang), code=value))
+                             *parts_nodes(answer_parts(o, lang, doc), code=value))
                 items += item
                 outcomes[f"{ex.ruleset}#{ex.clause}#{name}"] = o
             box += items
-        self.record(ident, "example", ex.position, outcomes)
+        self.record(ident, "example", ex.position, outcomes, doc)
         return box
 
     def decided_by(self, ruleset: str, clauses: Iterable[str], lang: str) -> nodes.paragraph:
