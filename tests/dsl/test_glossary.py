@@ -99,3 +99,13 @@ def test_a_first_hand_example_is_played_at_the_rulesets_first_level(name):
     for ex in firsts:
         inp = ex.position.input
         assert (inp["level"], inp.get("attackers_level", start)) == (start, start), f"{ex.clause}: {inp}"
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_penalty_consequences_use_only_the_documents_words(document):
+    from tractor_dsl.vocabulary import CONSEQUENCE_TEXTS, consequence_zh
+    bad = foreign_words(document, document_text(document)) | NOBODYS
+    for code in CONSEQUENCE_TEXTS:
+        text = consequence_zh(code, document)
+        assert "{" not in text and not [w for w in bad if w in text], f"{document} {code}: {text}"
+    assert words(document)["attackers"] in consequence_zh("banker_keeps", document)
