@@ -109,3 +109,25 @@ def test_penalty_consequences_use_only_the_documents_words(document):
         text = consequence_zh(code, document)
         assert "{" not in text and not [w for w in bad if w in text], f"{document} {code}: {text}"
     assert words(document)["attackers"] in consequence_zh("banker_keeps", document)
+
+
+# The game's words a stated clause may carry over from its source: the glossary's, and the names of the sides,
+# the hand and the bank that the sources use (000 庄家方/得分方, 001 第一盘, 003 第一局/其他方 ...).
+KEY_WORDS = sorted({t.source_word for c in concepts().values() for t in c.terms.values()} | {
+    "首盘", "第一局", "第一盘", "其他方", "其他人", "其它方", "庄家方", "庄家一方", "非庄家方", "非庄家", "得分方", "抓分方",
+    "坐庄", "做庄", "打庄", "当庄", "上庄", "上台", "下台", "转庄", "盘", "闲家", "对家", "对手", "抢庄", "憋死", "叫主",
+    "亮主", "反主", "扣底", "抠底", "甩牌", "枪毙", "藏牌", "劳改", "罚张", "罚分", "扣分"})
+
+
+@pytest.mark.parametrize("name", ["r000", "r001", "r003"])
+def test_a_stated_clause_keeps_its_sources_words(name):
+    """A clause marked stated says what its source says in the source's words: each of the game's words its
+    Chinese uses occurs in the sentences it cites (issue 33: 003:6.1's 第一局 had become 第一盘, 其他方 其他人)."""
+    from tractor_dsl.checker import load
+    stated = [c for c in load().parsed[name].clauses if c.status == "stated"]
+    assert len(stated) > 5
+    for c in stated:
+        cited = "".join(_flat(passage(x).text) for x in c.cites if passage(x) is not None)
+        assert cited, f"{name}:{c.id} cites no sentence of the sources"
+        drift = [w for w in KEY_WORDS if w in c.zh and w not in cited]
+        assert not drift, f"{name}:{c.id} says {drift}, which {', '.join(c.cites)} never says: {c.zh}"
