@@ -131,3 +131,14 @@ def test_a_stated_clause_keeps_its_sources_words(name):
         assert cited, f"{name}:{c.id} cites no sentence of the sources"
         drift = [w for w in KEY_WORDS if w in c.zh and w not in cited]
         assert not drift, f"{name}:{c.id} says {drift}, which {', '.join(c.cites)} never says: {c.zh}"
+
+
+def test_every_declaration_reason_is_worded_in_both_languages():
+    """A refused declaration names its reason in words, never its code (003's partner_barred, 003:6.3)."""
+    from conformance.analysis.variants.render import DECLARE_REASONS_EN, DECLARE_REASONS_ZH
+    from tractor_dsl.vocabulary import DECLARATION_REASONS
+    assert set(DECLARATION_REASONS) - {"ok"} <= set(DECLARE_REASONS_EN) & set(DECLARE_REASONS_ZH)
+    q = CURATED["declare"][-2]   # seat 3 declares the suit his partner (seat 1) declared wrongly
+    o = outcome_or_impossible(rules_for("r003"), q)
+    assert o.result["reason"] == "partner_barred"
+    assert "对家此前亮错过这门花色" in answer_text(o, "zh", "003") and "partner_barred" not in answer_text(o, "zh", "003")

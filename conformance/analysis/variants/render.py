@@ -35,12 +35,14 @@ DECLARE_REASONS_EN = {
     "jokers_not_allowed": "jokers may not declare in this ruleset", "no_reinforce": "reinforcing is not allowed",
     "self_overcall": "a player may not overcall himself", "jokers_only": "after an overcall only jokers may overcall",
     "too_weak": "not strong enough to overcall", "partner_overcall": "a player may not overcall his partner",
+    "partner_barred": "his partner wrongly declared this suit before",
 }
 DECLARE_REASONS_ZH = {
-    "kitty_taken": "底牌已拿起，不能再亮主或反主", "missing_first_hand_card": "{first_hand}亮主须同时亮出规定的牌",
-    "wrong_count": "张数不对（无牌、单张王或超过牌副数）", "mixed_cards": "亮出的牌不相同", "not_level_card": "亮出的不是本{hand}级牌",
-    "jokers_not_allowed": "本规则王不能亮主", "no_reinforce": "不能加固", "self_overcall": "不能反自己",
+    "kitty_taken": "底牌已拿起，不能再{declare}或反主", "missing_first_hand_card": "{first_hand}{declare}须同时{show}出规定的牌",
+    "wrong_count": "张数不对（无牌、单张王或超过牌副数）", "mixed_cards": "{show}出的牌不相同",
+    "not_level_card": "{show}出的不是本{hand}{level_card}", "jokers_not_allowed": "本规则王不能{declare}", "no_reinforce": "不能加固", "self_overcall": "不能反自己",
     "jokers_only": "已被反过，只能用王再反", "too_weak": "不够大，反不了", "partner_overcall": "不能反对家",
+    "partner_barred": "对家此前{show}错过这门花色",
 }
 FAULT_EN = {"failed_throw": "a failed throw", "revoke": "a revoke (藏牌)", "wrong_count": "a wrong card count (劳改)",
             "wrong_kitty": "a wrong kitty (埋底张数不对)", "exposed_card": "an exposed card (罚张)",
@@ -48,7 +50,7 @@ FAULT_EN = {"failed_throw": "a failed throw", "revoke": "a revoke (藏牌)", "wr
             "looking_back": "a look at played cards", "signals": "a signal to a partner", "lateness": "lateness"}
 # a fault in Chinese: the glossary's concept (the document's word), or the same words in every document
 FAULT_ZH = {"failed_throw": "{failed_throw}", "revoke": "{revoke}", "wrong_count": "{wrong_count}",
-            "wrong_kitty": "{wrong_kitty}", "exposed_card": "{exposed_card}", "wrong_declaration": "亮错牌",
+            "wrong_kitty": "{wrong_kitty}", "exposed_card": "{exposed_card}", "wrong_declaration": "{show}错牌",
             "played_count": "出多牌或出少牌", "looking_back": "查阅已出的牌", "signals": "示意对家", "lateness": "迟到"}
 OFFENDER_EN = {"banker": "the banker side", "attackers": "the attackers", "both": "both sides"}
 CONSEQUENCE_EN = {"none": "", "hand_void_rebid": "the hand is void and both sides bid for the bank",
@@ -201,7 +203,7 @@ def question_parts(q: Question, lang: str = "en", doc: str | None = None) -> lis
         body.append(("text", "。谁大？" if zh else ". Who wins?"))
     elif op == "kitty":
         trick = inp["last_trick"]
-        body = [("text", f"{inp['banker']}号位{w['hold']}；最后一轮依次出牌：" if zh else
+        body = [("text", f"{inp['banker']}号位{w['hold']}；{w['last_trick']}依次出牌：" if zh else
                  f"seat {inp['banker']} is banker; the last trick, in turn: ")]
         body += _plays_in_turn(trick["plays"], trick["leader"], lang)
         body += [("text", "；底牌为 " if zh else "; the kitty is "), *_cards(inp["kitty"], lang),
@@ -231,7 +233,7 @@ def _hand_question(t: dict, lang: str, doc: str | None) -> list[tuple[str, str]]
     last = t["tricks"][-1]
     trump = trump_words(t["trump"], lang)
     if zh:
-        out = [("text", f"打{t['level']}，{trump}，{t['banker']}号位{w['hold']}，整{w['hand']}{n}轮；最后一轮依次出牌：")]
+        out = [("text", f"打{t['level']}，{trump}，{t['banker']}号位{w['hold']}，整{w['hand']}{n}轮；{w['last_trick']}依次出牌：")]
     else:
         out = [("text", f"a whole hand at level {t['level']}, {trump}, seat {t['banker']} banker, {n} tricks; "
                         "the last trick, in turn: ")]
@@ -254,29 +256,29 @@ def _game_question(op: str, inp: dict, lang: str, doc: str | None) -> list[tuple
                          "where does it stand?")]
     if op == "declare":
         if inp["first_hand"]:
-            head = f"{w['first_hand']}，打{inp['level']}，依次亮牌：" if zh else f"First hand, level {inp['level']}; declarations in turn: "
+            head = f"{w['first_hand']}，打{inp['level']}，依次{w['show']}牌：" if zh else f"First hand, level {inp['level']}; declarations in turn: "
         else:
             b = inp["banker"]
-            head = (f"非{w['first_hand']}（{b}号位{w['hold']}），打{inp['level']}，依次亮牌：" if zh else
+            head = (f"非{w['first_hand']}（{b}号位{w['hold']}），打{inp['level']}，依次{w['show']}牌：" if zh else
                     f"A later hand (seat {b} is banker), level {inp['level']}; declarations in turn: ")
         out = [("text", head)]
         for i, d in enumerate(inp["declarations"]):
             if i:
                 out.append(("text", "；" if zh else "; "))
-            out.append(("text", f"{d['seat']}号位亮 " if zh else f"seat {d['seat']} shows "))
+            out.append(("text", f"{d['seat']}号位{w['show']} " if zh else f"seat {d['seat']} shows "))
             out += _cards(d["cards"], lang)
         if inp.get("kitty_taken"):
             out.append(("text", "（此时底牌已拿起）" if zh else " (the kitty has been taken by then)"))
-        for w in inp.get("wrong") or []:
-            out.append(("text", f"（此前{w['seat']}号位亮错 " if zh else f" (earlier, seat {w['seat']} wrongly showed "))
-            out += _cards(w["cards"], lang)
+        for wr in inp.get("wrong") or []:
+            out.append(("text", f"（此前{wr['seat']}号位{w['show']}错 " if zh else f" (earlier, seat {wr['seat']} wrongly showed "))
+            out += _cards(wr["cards"], lang)
             out.append(("text", "）" if zh else ")"))
         out.append(("text", "。结果？" if zh else ". What stands?"))
         return out
     if op == "undeclared":
         if zh:
             when = w["first_hand"] if inp["first_hand"] else "非" + w["first_hand"]
-            return [("text", f"{when}无人亮主（{w['banker']}打{inp['level']}，{w['attackers']}打{inp['attackers_level']}）；"
+            return [("text", f"{when}无人{w['declare']}（{w['banker']}打{inp['level']}，{w['attackers']}打{inp['attackers_level']}）；"
                              "底牌从第一张起依次为 "),
                     *_cards(inp["kitty"], lang), ("text", "：怎么办？")]
         when = "the first hand" if inp["first_hand"] else "a later hand"
@@ -413,7 +415,7 @@ def answer_parts(o: Outcome, lang: str = "en", doc: str | None = None) -> list[t
         v, kp = r["points"], r.get("kitty_points", 0)
         who = f"{r['winner']}号位（{side_zh(r['side'], doc)}）" if zh else f"seat {r['winner']} ({SIDE_EN[r['side']]})"
         if not r.get("multiplier"):
-            return [("text", f"{who}赢得最后一轮，不{w['capture']}：{w['attackers']}得分不变（底牌{kp}分）" if zh else
+            return [("text", f"{who}在{w['last_trick']}为大，不{w['capture']}：{w['attackers']}得分不变（底牌{kp}分）" if zh else
                      f"{who} wins the last trick; no capture: the attackers' points do not change (kitty {kp} points)")]
         if zh:
             return [("text", f"{who}{w['capture']}：{w['kitty_points']}{kp}×{r['multiplier']}，{w['attackers']}"
@@ -478,11 +480,11 @@ def _game_answer(o: Outcome, lang: str, doc: str | None) -> list[tuple[str, str]
     r, zh, op, w = o.result, _z(lang), o.op, words(doc)
     if op == "declare":
         if r["legal"]:
-            return [("text", f"合规：{trump_words(r['trump'], lang)}，{r['declarer']}号位亮主，{r['banker']}号位{w['hold']}" if zh else
+            return [("text", f"合规：{trump_words(r['trump'], lang)}，{r['declarer']}号位{w['declare']}，{r['banker']}号位{w['hold']}" if zh else
                      f"legal: {trump_words(r['trump'], lang)}, declared by seat {r['declarer']}; seat {r['banker']} is banker")]
         why = zh_words(DECLARE_REASONS_ZH.get(r["reason"], r["reason"]), doc) if zh else \
             DECLARE_REASONS_EN.get(r["reason"], r["reason"])
-        t = f"最后一次亮牌不成立：{why}" if zh else f"the last declaration is refused: {why}"
+        t = f"最后一次{w['show']}牌不成立：{why}" if zh else f"the last declaration is refused: {why}"
         if r.get("penalty"):
             t += f"；{w['penalty']}{r['penalty']}分" if zh else f"; penalty {r['penalty']} points"
         return [("text", t)]
