@@ -24,8 +24,8 @@ class Term:
     where the document uses the word it is built around."""
 
     prose: str
-    source_word: str
-    at: str
+    source_word: str | None   # None: the document has no such thing (000 has no triples), the prose is the default's
+    at: str | None
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,12 @@ class Concept:
     choices: str             # where a document has no word of its own: which nearest word, and why
 
 
-def _term(cell: str, at: str, concept: str) -> Term:
+NONE = "—"   # a cell for a concept the document never meets: the default's words serve
+
+
+def _term(cell: str, at: str, concept: str, default: str) -> Term:
+    if cell == NONE:
+        return Term(default, None, None)
     m = re.fullmatch(r"([^\[\]]*)\[([^\[\]]+)\]([^\[\]]*)", cell)
     if m:
         return Term(m.group(1) + m.group(2) + m.group(3), m.group(2), at)
@@ -55,10 +60,10 @@ def concepts() -> dict[str, Concept]:
         terms = {}
         for i, document in enumerate(DOCUMENTS):
             cell, at = cells[2 * i], cells[2 * i + 1]
-            if not at.startswith(f"{document}:"):
+            if cell != NONE and not at.startswith(f"{document}:"):
                 raise ValueError(f"{GLOSSARY}: {name}: the word of {document} is placed at {at!r}, "
                                  f"not a clause of document {document}")
-            terms[document] = _term(cell, at, name)
+            terms[document] = _term(cell, at, name, default)
         if name in out:
             raise ValueError(f"{GLOSSARY}: concept {name!r} is listed twice")
         out[name] = Concept(name, english, default, terms, choices)
@@ -77,4 +82,4 @@ def foreign_words(document: str, source_text: str) -> set[str]:
     (``source_text``) never uses: none of them may appear in the prose generated for its rulebook."""
     flat = re.sub(r"\s+", "", source_text)
     return {t.source_word for c in concepts().values() for d, t in c.terms.items()
-            if d != document and t.source_word not in flat}
+            if d != document and t.source_word is not None and t.source_word not in flat}

@@ -17,7 +17,7 @@ from conformance.analysis.variants.questions import IMPOSSIBLE, Outcome, Questio
 
 SUIT_EN = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_ZH = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
-SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三条", "quad": "四条"}
+SHAPE_ZH = {"single": "{single}", "pair": "{pair}", "triple": "{triple}", "quad": "四条"}   # the document's words
 SIDE_EN = {"banker": "the banker side", "attackers": "the attackers"}
 
 
@@ -26,7 +26,8 @@ def side_zh(side: str, doc: str | None) -> str:
     return words(doc)["banker_side" if side == "banker" else "attackers"]
 
 
-REASONS_ZH = chinese(PLAY_REASONS)
+REASONS_ZH = {**chinese(PLAY_REASONS),   # the shapes in the document's words (003: 对牌, 三张)
+              "must_play_pair": "按跟牌顺序必须出手中的{pair}", "must_play_triple": "按跟牌顺序必须出手中的{triple}"}
 DECLARE_REASONS_EN = {
     "kitty_taken": "the kitty has been taken: no more declarations or overcalls",
     "missing_first_hand_card": "a first-hand declaration must show the required card",
@@ -84,39 +85,43 @@ def trump_words(trump, lang: str) -> str:
     return f"{SUIT_ZH[trump]}为主" if _z(lang) else f"{SUIT_EN[trump]} trump"
 
 
-def shape_text(shape: str, lang: str) -> str:
-    """'tractor(pair, 2)' -> 'a tractor of 2 pairs' / '2对拖拉机'; throws and units likewise."""
+def shape_text(shape: str, lang: str, doc: str | None = None) -> str:
+    """'tractor(pair, 2)' -> 'a tractor of 2 pairs' / '2对拖拉机'; throws and units likewise (the Chinese in
+    the words of source document ``doc``)."""
     shape = shape.strip()
+    w = words(doc)
     if shape.startswith("throw(") and shape.endswith(")"):
-        inner = [shape_text(s, lang) for s in _split_top(shape[6:-1])]
+        inner = [shape_text(s, lang, doc) for s in _split_top(shape[6:-1])]
         return ("甩牌（" + "＋".join(inner) + "）") if _z(lang) else "a throw of " + " + ".join(inner)
     if shape.startswith("tractor("):
         element, length = [s.strip() for s in shape[8:-1].split(",")]
         if element == "mixed":
-            return (f"{length}组对子与三条相连的拖拉机" if _z(lang)
+            return (f"{length}组{w['pair']}与{w['triple']}相连的拖拉机" if _z(lang)
                     else f"a mixed tractor: {length} adjacent pairs and triples")
         if _z(lang):
-            return f"{length}对拖拉机" if element == "pair" else f"{length}个三条的拖拉机"
+            return f"{length}对拖拉机" if element == "pair" else f"{length}个{w['triple']}的拖拉机"
         return f"a tractor of {length} {element}s"
     if _z(lang):
-        return SHAPE_ZH.get(shape, shape)
+        return zh_words(SHAPE_ZH[shape], doc) if shape in SHAPE_ZH else shape
     return {"single": "a single", "pair": "a pair", "triple": "a triple", "quad": "a quad"}.get(shape, shape)
 
 
-def pattern_zh(pattern: str) -> str:
-    """A follow rung in Chinese: 'tractor(pair, 2) + pair + 2 single' -> '2对拖拉机＋对子＋2张散牌'."""
+def pattern_zh(pattern: str, doc: str | None = None) -> str:
+    """A follow rung in Chinese: 'tractor(pair, 2) + pair + 2 single' -> '2对拖拉机＋对子＋2张散牌' (001's words;
+    003's: '2对拖拉机＋对牌＋2张单张')."""
+    w = words(doc)
     out = []
     for term in _split_top(pattern):
         m = re.match(r"^(\d+)\s+(.*)$", term)
         n, shape = (int(m.group(1)), m.group(2)) if m else (1, term)
         if shape == "single":
-            out.append(f"{n}张散牌" if n > 1 else "散牌")
+            out.append(f"{n}张{w['single']}" if n > 1 else w["single"])
         elif shape == "pair":
-            out.append(f"{n}个对子" if n > 1 else "对子")
+            out.append(f"{n}个{w['pair']}" if n > 1 else w["pair"])
         elif shape == "triple":
-            out.append(f"{n}个三条" if n > 1 else "三条")
+            out.append(f"{n}个{w['triple']}" if n > 1 else w["triple"])
         else:
-            t = shape_text(shape, "zh")
+            t = shape_text(shape, "zh", doc)
             out.append(f"{n}个{t}" if n > 1 else t)
     return "＋".join(out)
 
@@ -369,7 +374,7 @@ def answer_parts(o: Outcome, lang: str = "en", doc: str | None = None) -> list[t
     if op == "classify":
         if r["kind"] == "mixed":
             return [("text", "不是同一花色" if zh else "not of one suit")]
-        t = shape_text(_shape_of(r["components"]), lang)
+        t = shape_text(_shape_of(r["components"]), lang, doc)
         if r["kind"] == "throw":
             t = ("不是一个牌型：" if zh else "not one combination: ") + t
         return [("text", t)]
@@ -391,7 +396,7 @@ def answer_parts(o: Outcome, lang: str = "en", doc: str | None = None) -> list[t
         return parts
     if op == "lead":
         if r["legal"]:
-            return [("text", ("可以出：" if zh else "legal: ") + shape_text(r.get("shape", ""), lang))]
+            return [("text", ("可以出：" if zh else "legal: ") + shape_text(r.get("shape", ""), lang, doc))]
         f = r.get("failure")
         if f is not None:
             return [("text", f"{w['failed_throw']}：被拦 " if zh else "the throw fails: blocked "),
@@ -399,13 +404,13 @@ def answer_parts(o: Outcome, lang: str = "en", doc: str | None = None) -> list[t
                     ("text", f"；{w['penalty']}{f['penalty']}分；改出 " if zh else
                      f"; penalty {f['penalty']} points; must play instead "),
                     ("cards", " ".join(f["forced"]))]
-        return [("text", ("不可以出：" + REASONS_ZH.get(r["reason"], r["reason"])) if zh
+        return [("text", ("不可以出：" + zh_words(REASONS_ZH.get(r["reason"], r["reason"]), doc)) if zh
                  else "not legal: " + REASONS.get(r["reason"], r["reason"]))]
     if op == "follow":
         t = ("合规" if zh else "legal") if r["legal"] else (
-            ("不合规：" + REASONS_ZH.get(r["reason"], r["reason"])) if zh else "not legal: " + REASONS.get(r["reason"], r["reason"]))
+            ("不合规：" + zh_words(REASONS_ZH.get(r["reason"], r["reason"]), doc)) if zh else "not legal: " + REASONS.get(r["reason"], r["reason"]))
         if r.get("required"):
-            t += ("（跟牌顺序要求：" + "；".join(pattern_zh(x) for x in r["required"]) + "）") if zh else \
+            t += ("（跟牌顺序要求：" + "；".join(pattern_zh(x, doc) for x in r["required"]) + "）") if zh else \
                 " (the follow order asks for: " + "; ".join(r["required"]) + ")"
         return [("text", t)]
     if op == "winner":
