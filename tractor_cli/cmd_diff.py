@@ -88,7 +88,9 @@ def render(comparison, lang: str = "en", topics=None) -> str:
         if d.position is not None:
             lines.append(f"  {'牌局：' if zh else 'position: '}{parts_text(question_parts(d.position, lang))}")
             for name, out in ((a, d.outcome_a), (b, d.outcome_b)):
-                answer = parts_text(answer_parts(out, lang)) if out else "（无法提问）" if zh else "(cannot be asked)"
+                # each ruleset's answer in the words of its own source document (spec/glossary.tsv)
+                answer = parts_text(answer_parts(out, lang, rules_for(name).checked.document)) if out else \
+                    "（无法提问）" if zh else "(cannot be asked)"
                 clauses = f"  [{', '.join(dict.fromkeys(out.clauses))}]" if out and out.clauses else ""
                 lines.append(f"    {name:<{width}}  {answer}{clauses}")
             lines.append(f"  （{notes[note_of(d)]}）" if zh else f"  ({notes[note_of(d)]})")

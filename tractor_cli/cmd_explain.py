@@ -111,8 +111,9 @@ def run(args) -> int:
                             (f"({found['where']})", "dim")), soft_wrap=True)
     if args.question in ("winner", "kitty"):
         ui.print_indented(out, NUMBERING_ZH if args.zh else NUMBERING, 0, "dim", label="编号：" if args.zh else "numbering: ")
-    ui.print_indented(out, ui.parts_text(question_parts(question, lang)), 0, label="问题：" if args.zh else "question: ")
-    answer = ui.parts_text(answer_parts(outcome, lang))
+    doc = rules.checked.document   # the Chinese in the words of the ruleset's source (spec/glossary.tsv)
+    ui.print_indented(out, ui.parts_text(question_parts(question, lang, doc)), 0, label="问题：" if args.zh else "question: ")
+    answer = ui.parts_text(answer_parts(outcome, lang, doc))
     if args.question in ("winner", "kitty"):
         trick = inp if args.question == "winner" else inp["last_trick"]
         n = (result["winner"] - trick["leader"]) % 4 + 1

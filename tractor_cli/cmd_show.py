@@ -36,8 +36,9 @@ def add_arguments(p):
                         "(the English where a user's rule file gives no Chinese)")
 
 
-def _rule_line(rule, zh: bool) -> str:
-    return follow_zh(rule) if zh and isinstance(rule, m.Follow) else rule_text(rule)
+def _rule_line(rule, zh: bool, document: str | None = None) -> str:
+    """A rule as the rule language has it, or a follow ladder in Chinese (in the words of ``document``)."""
+    return follow_zh(rule, document) if zh and isinstance(rule, m.Follow) else rule_text(rule)
 
 
 def run(args) -> int:
@@ -75,7 +76,7 @@ def run(args) -> int:
             ui.print_indented(out, pick(ov.because, ov.because_zh), 4, label=w["override"])
         rules = list(clause.rules) + [x for r in clause.readings if r.name == chosen for x in r.rules]
         for rule in rules:
-            out.print(f"      {_rule_line(rule, zh)}", soft_wrap=True)
+            out.print(f"      {_rule_line(rule, zh, rs.document)}", soft_wrap=True)
         if clause.id == unlisted_clause:
             _derived(out, rs, w, zh)
         out.print()
@@ -88,7 +89,7 @@ def _derived(out, rs, w, zh: bool) -> None:
         return
     ui.print_indented(out, w["derived"].format(v=rs.values["follow.unlisted"]), 4)
     for f in follows:
-        out.print(f"      {_rule_line(f, zh)}", soft_wrap=True)
+        out.print(f"      {_rule_line(f, zh, rs.document)}", soft_wrap=True)
     ui.print_indented(out, w["longer"], 4)
 
 

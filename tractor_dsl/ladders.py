@@ -119,22 +119,29 @@ def derived_follows(rs: CheckedRuleset) -> tuple[m.Follow, ...]:
     return tuple(out)
 
 
-NAMES_ZH = {"single": "单张", "pair": "对子", "triple": "三条"}
+def _names_zh(document: str | None) -> dict[str, str]:
+    """The shapes in the words of source ``document`` (spec/glossary.tsv): 003 says 单张 对牌 三张."""
+    from .glossary import words
+    w = words(document)
+    return {"single": w["single"], "pair": w["pair"], "triple": w["triple"]}
 
 
-def shape_zh(shape: m.Shape) -> str:
-    """A lead shape in Chinese: 单张, 对子, 三条, 3连对 (a tractor of three pairs), 2连三条."""
+def shape_zh(shape: m.Shape, document: str | None = None) -> str:
+    """A lead shape in Chinese: 单张, 对子, 三条, 3连对 (a tractor of three pairs), 2连三条 (in the words of
+    ``document``: 003's 2连三张)."""
+    names = _names_zh(document)
     if shape.unit == "tractor":
-        return f"{shape.length}连对" if shape.element == "pair" else f"{shape.length}连{NAMES_ZH[shape.element]}"
-    return NAMES_ZH[shape.unit]
+        return f"{shape.length}连对" if shape.element == "pair" else f"{shape.length}连{names[shape.element]}"
+    return names[shape.unit]
 
 
-def pattern_zh(p: m.Pattern) -> str:
+def pattern_zh(p: m.Pattern, document: str | None = None) -> str:
     """A ladder entry in Chinese: ``2 pair + single`` -> 2个对子 + 单张."""
-    return " + ".join(shape_zh(t.shape) if t.count == 1 else f"{t.count}张单牌" if t.shape.unit == "single" else
-                      f"{t.count}个{shape_zh(t.shape)}" for t in p.terms)
+    single = _names_zh(document)["single"]
+    return " + ".join(shape_zh(t.shape, document) if t.count == 1 else f"{t.count}张{single}"
+                      if t.shape.unit == "single" else f"{t.count}个{shape_zh(t.shape, document)}" for t in p.terms)
 
 
-def follow_zh(f: m.Follow) -> str:
-    """A ``follow`` rule in Chinese: 跟{lead}：entry / entry ..."""
-    return f"跟{shape_zh(f.lead)}：" + " / ".join(pattern_zh(p) for p in f.ladder)
+def follow_zh(f: m.Follow, document: str | None = None) -> str:
+    """A ``follow`` rule in Chinese: 跟{lead}：entry / entry ... (in the words of source ``document``)."""
+    return f"跟{shape_zh(f.lead, document)}：" + " / ".join(pattern_zh(p, document) for p in f.ladder)

@@ -49,42 +49,57 @@ DECLARATION_REASONS: dict[str, tuple[str, str]] = {
 }
 
 # A consequence decides the hand's result in place of the score table: the side that banks next and the
-# levels that side gains ("+0": it gains none). The offender is the side at fault.
-CONSEQUENCES: dict[str, tuple[str, str]] = {
+# levels that side gains ("+0": it gains none). The offender is the side at fault. The Chinese names the
+# sides, the bank and the hand in the words of a source document ({attackers}, {banker_side} ... of
+# spec/glossary.tsv): consequence_zh(code, "003") says 非庄家方 where 001's rulebook says 攻庄方.
+CONSEQUENCE_TEXTS: dict[str, tuple[str, str]] = {
     "none": ("no consequence beyond the points: the score table decides, from the attackers' points plus "
              "the penalty points",
-             "除罚分外无其他后果：按计分表，以攻庄方得分加罚分定结果"),
-    "attackers_take_stage": ("the attackers bank next and gain no level (+0)", "攻庄方下一盘坐庄，不升级（+0）"),
+             "除{penalty}分外无其他后果：按计分表，以{attackers}得分加{penalty}分定结果"),
+    "attackers_take_stage": ("the attackers bank next and gain no level (+0)",
+                             "{attackers}下一{hand}{hold}，不升{level}（+0）"),
     "attackers_take_stage_by_points": (
         "the attackers bank next and gain one level per full step of their points, the step being the low end "
         "of the attackers' +1 band minus score.threshold (000: 120 - 80 = 40), at most penalty.wrong_kitty_cap "
         "levels",
-        "攻庄方下一盘坐庄，按其得分每满一档升一级，一档为攻庄方升一级那一档的下限减 score.threshold"
-        "（000：120 - 80 = 40），至多 penalty.wrong_kitty_cap 级"),
+        "{attackers}下一{hand}{hold}，按其得分每满一档升一{level}，一档为{attackers}升一{level}那一档的下限减 "
+        "score.threshold（000：120 - 80 = 40），至多 penalty.wrong_kitty_cap {level}"),
     "stage_change_plus_one": ("the bank changes hands: the attackers bank next and gain one level (+1)",
-                              "换庄：攻庄方下一盘坐庄，升一级（+1）"),
-    "banker_up_one": ("the banker side keeps the bank and gains one level (+1)", "守庄方继续坐庄，升一级（+1）"),
+                              "换庄：{attackers}下一{hand}{hold}，升一{level}（+1）"),
+    "banker_up_one": ("the banker side keeps the bank and gains one level (+1)",
+                      "{banker_side}继续{hold}，升一{level}（+1）"),
     "banker_keeps": ("the banker side keeps the bank and gains no level (+0); the attackers' points do not count",
-                     "守庄方继续坐庄，不升级（+0）；攻庄方得分不计"),
+                     "{banker_side}继续{hold}，不升{level}（+0）；{attackers}得分不计"),
     "opponents_up_one": ("the offender's opponents gain one level (+1) and bank next",
-                         "犯规方的对方升一级（+1），下一盘坐庄"),
+                         "犯规方的对方升一{level}（+1），下一{hand}{hold}"),
     "opponents_up_two": ("the offender's opponents gain two levels (+2) and bank next",
-                         "犯规方的对方升两级（+2），下一盘坐庄"),
+                         "犯规方的对方升两{level}（+2），下一{hand}{hold}"),
     "count_as_threshold": ("the attackers' points below score.threshold count as the threshold; at or above it "
                            "the score table's result gains one more level (capped by score.cap)",
-                           "攻庄方得分不足 score.threshold 的按该分数计；已达到的，按计分表的结果再多升一级"
+                           "{attackers}得分不足 score.threshold 的按该分数计；已达到的，按计分表的结果再多升一{level}"
                            "（受 score.cap 限制）"),
     "count_below_threshold": ("the attackers' points at or above score.threshold count as the highest score of the "
                               "band just below it (003: 115); below it the banker side's result gains one more "
                               "level (capped by score.cap)",
-                              "攻庄方得分达到 score.threshold 的按其下一档的最高分计（003：115）；不足的，"
-                              "守庄方按计分表的结果再多升一级（受 score.cap 限制）"),
+                              "{attackers}得分达到 score.threshold 的按其下一档的最高分计（003：115）；不足的，"
+                              "{banker_side}按计分表的结果再多升一{level}（受 score.cap 限制）"),
     "hand_void_rebid": ("the hand is void: nobody banks by it and both sides bid for the bank afresh "
                         "(next_banker null, levels 0)",
-                        "该盘作废：双方重新抢庄（next_banker 为 null，levels 为 0）"),
+                        "该{hand}作废：双方重新抢庄（next_banker 为 null，levels 为 0）"),
     "forfeit_game": ("the offender's team loses the game (next_banker null, levels 0)",
-                     "犯规方判负该局（next_banker 为 null，levels 为 0）"),
+                     "犯规方判负该{game}（next_banker 为 null，levels 为 0）"),
 }
+
+
+def consequence_zh(code: str, document: str | None = None) -> str:
+    """The consequence ``code`` in Chinese, in the words of source ``document`` (``"003"``), or the glossary's
+    defaults where no one document applies."""
+    from .glossary import words
+    return CONSEQUENCE_TEXTS[code][1].format_map(words(document))
+
+
+# code -> (English, Chinese in the glossary's default words): what tractor export writes
+CONSEQUENCES: dict[str, tuple[str, str]] = {code: (en, consequence_zh(code)) for code, (en, _) in CONSEQUENCE_TEXTS.items()}
 
 
 def english(table: dict[str, tuple[str, str]]) -> dict[str, str]:

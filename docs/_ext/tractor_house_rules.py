@@ -76,7 +76,9 @@ class HouseRulesDirective(TractorDirective):
                     reading += node
             rows.append([nodes.literal(v.id, v.id), para(v.point_zh if lang == "zh" else v.point), reading, who])
         out: list[nodes.Node] = [para(*_marked(hl["intro"], lang)),
-                                 make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5])]
+                                 # on a phone each house rule is a card, its cells labelled (no column squeezed)
+                                 make_table(hl["headers"], rows, classes=["tr-house-rules"], widths=[1, 3, 6, 5],
+                                            labels=True)]
         missing = [v for v in catalogue() if v.id not in stated]
         if missing:
             out.append(para(nodes.strong(hl["unstated"], hl["unstated"])))

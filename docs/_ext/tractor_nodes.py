@@ -438,12 +438,13 @@ class TractorDirective(SphinxDirective):
             raise self.error(f"the rule file {spec} cannot be used:\n"
                              + "\n".join(d.headline() for d in e.diagnostics)) from None
 
-    def record(self, ident: str, kind: str, position, outcomes: dict[str, Any]) -> None:
-        """Record one example: its position and the outcome shown for each ruleset (or reading)."""
+    def record(self, ident: str, kind: str, position, outcomes: dict[str, Any], document: str | None = None) -> None:
+        """Record one example: its position and the outcome shown for each ruleset (or reading), the
+        Chinese in the words of source ``document`` (as shown)."""
         from conformance.analysis.variants import outcome_dict
         _env_records(self.env).setdefault(self.env.docname, []).append({
             "id": ident, "docname": self.env.docname, "kind": kind, "position": position.to_dict(),
-            "outcomes": {k: outcome_dict(o) for k, o in outcomes.items()},
+            "document": document, "outcomes": {k: outcome_dict(o, document) for k, o in outcomes.items()},
         })
 
     def unique_id(self, base: str) -> str:
@@ -455,9 +456,12 @@ class TractorDirective(SphinxDirective):
         return ident
 
     def example_node(self, ex, lang: str, ident: str, heading: str | list | None = None) -> nodes.container:
-        """An example computed by the interpreter: question, cards, answer, deciding clauses."""
+        """An example computed by the interpreter: question, cards, answer, deciding clauses; the Chinese in
+        the words of the ruleset's source document (spec/glossary.tsv)."""
         from conformance.analysis.variants import answer_parts, question_parts
         lab = L[lang]
+        shown = library().rulesets.get(ex.ruleset)
+        doc = shown.document if shown is not None else None
         box = nodes.container("", classes=["tr-example"] + (["tr-decisive"] if ex.decisive else []), ids=[ident])
         strong = nodes.strong()
         for part in (heading if isinstance(heading, list) else [heading or lab["example"]]):
@@ -471,10 +475,10 @@ class TractorDirective(SphinxDirective):
             box += para(nodes.emphasis("", lab["value_note"]), classes=["tr-note"])
         value = ex.position.kind == "value"
         box += para(*(value_question_nodes(ex.position, lang) if value else
-                      parts_nodes(question_parts(ex.position, lang), lang=lang)), classes=["tr-question"])
+                      parts_nodes(question_parts(ex.position, lang, doc), lang=lang)), classes=["tr-question"])
         box += para(nodes.strong("", lab["answer"] + colon(lang)),
                     *(value_answer_nodes(ex.outcome, lang) if value else
-                      parts_nodes(answer_parts(ex.outcome, lang), lang=lang)), classes=["tr-answer"])
+                      parts_nodes(answer_parts(ex.outcome, lang, doc), lang=lang)), classes=["tr-answer"])
         box += self.decided_by(ex.ruleset, ex.outcome.clauses, lang)
         outcomes = {ex.ruleset: ex.outcome}
         if ex.readings:
@@ -482,11 +486,11 @@ class TractorDirective(SphinxDirective):
             for name, o in ex.readings:
                 item = nodes.list_item()
                 item += para(lab["under"] + " ", *named("reading", f"{ex.clause}#{name}", lang), colon(lang),
-                             *(value_answer_nodes(o, lang) if value else parts_nodes(answer_parts(o, lang), lang=lang)))
+                             *(value_answer_nodes(o, lang) if value else parts_nodes(answer_parts(o, lang, doc), lang=lang)))
                 items += item
                 outcomes[f"{ex.ruleset}#{ex.clause}#{name}"] = o
             box += items
-        self.record(ident, "example", ex.position, outcomes)
+        self.record(ident, "example", ex.position, outcomes, doc)
         return box
 
     def decided_by(self, ruleset: str, clauses: Iterable[str], lang: str) -> nodes.paragraph:

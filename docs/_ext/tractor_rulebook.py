@@ -94,7 +94,7 @@ def derived_ladders(rs, clause, lang: str) -> list[nodes.Node]:
     follows = derived_follows(rs) if origin is not None and origin.clause.id == clause.id else ()
     if not follows:
         return []
-    text = "\n".join(follow_zh(f) if lang == "zh" else rule_text(f) for f in follows)
+    text = "\n".join(follow_zh(f, rs.document) if lang == "zh" else rule_text(f) for f in follows)
     block = nodes.literal_block(text, text, classes=["tr-rule", "tr-derived"])
     block["language"] = "none"
     return [para(nodes.strong("", L[lang]["derived"]), classes=["tr-rule-head"]), block]

@@ -190,3 +190,13 @@ def test_deal_takes_the_hands_and_the_kitty_and_says_whether_the_deal_is_proper(
     assert "不是合规的发牌（底牌张数不对）" in out and "not a proper" not in out
     code, _, err = _explain(capsys, "r000", "deal", "--kitty", "5S")
     assert code != 0 and "--hands" in err
+
+
+def test_explain_in_chinese_uses_the_rulesets_own_words(capsys):
+    """Issue 33 item 4: r003's answers say 非庄家方 (003:4), r001's 攻庄方 (001:2), never the other's."""
+    outs = {}
+    for name in ("r001", "r003"):
+        assert main(["explain", name, "result", "--points", "130", "--zh"]) == 0
+        outs[name] = capsys.readouterr().out
+    assert "攻庄方" in outs["r001"] and "非庄家方" not in outs["r001"]
+    assert "非庄家方" in outs["r003"] and "攻庄方" not in outs["r003"]

@@ -68,7 +68,7 @@ def test_hand_reports_the_seat_that_banks_next(ruleset):
 
 
 def test_the_seat_tells_r000s_own_alternative_the_banker_keeping_the_bank_himself():
-    # 000:2.4, reading same_player: "本方保庄时由庄家本人继续坐庄" - the side alone cannot tell it from rotate
+    # 000:2.4, reading same_player: "本方继续坐庄时由庄家本人坐庄" - the side alone cannot tell it from rotate
     from conformance.protocol.engine import HANDLERS
     from tests.interp.rule_variants import variant
     same = variant("r000", "bank.succession", "same_player")

@@ -339,3 +339,71 @@ def test_text_has_a_contrast_of_at_least_4_5_to_1(browser, lang):
                 low[f"{make.__name__[1:]} {path}"] = sorted(set(found))[:10]
         context.close()
     assert not low, f"text under 4.5:1 against its background: {low}"
+
+
+# Every table of the page on a phone: is it wider than the screen without a box of its own that scrolls, and
+# which cells are squeezed to two characters a line or fewer (text characters, a card counting as two; the
+# lines are those the cell's text and cards sit on). A cell's label (shown where a table becomes cards) and
+# hidden cells are not counted.
+TABLE_REPORT = """() => {
+  const vw = document.documentElement.clientWidth;
+  const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+                    (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
+  const scrolls = e => { for (let a = e.parentElement; a; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX; if (o === 'auto' || o === 'scroll') return a; } return null; };
+  const overflowing = [], squeezed = [];
+  for (const t of document.querySelectorAll('div.body table')) {
+    if (getComputedStyle(t).display === 'none' || !t.getBoundingClientRect().width) continue;
+    const r = t.getBoundingClientRect(), box = scrolls(t);
+    if (r.right > vw + 1 && !(box && box.getBoundingClientRect().right <= vw + 1)) overflowing.push(name(t));
+    for (const cell of t.querySelectorAll('td, th')) {
+      if (cell.closest('table') !== t) continue;
+      const s = getComputedStyle(cell); if (s.display === 'none') continue;
+      const mids = []; let chars = 0;
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const p = n.parentElement; if (!p || getComputedStyle(p).display === 'none' || p.closest('.tr-cell-label, .tr-cards')) continue;
+        const text = n.textContent.replace(/\\s+/g, ''); if (!text) continue;
+        const range = document.createRange(); range.selectNodeContents(n);
+        const rects = [...range.getClientRects()].filter(q => q.width > 0);
+        if (!rects.length) continue;
+        chars += [...text].length;
+        for (const q of rects) mids.push((q.top + q.bottom) / 2);
+      }
+      for (const card of cell.querySelectorAll('.tr-card')) {   // a card is drawn about two characters wide
+        const q = card.getBoundingClientRect(); if (!q.width) continue;
+        chars += 2; mids.push((q.top + q.bottom) / 2);
+      }
+      mids.sort((a, b) => a - b);   // a line: the text and cards whose middles lie within 8 px
+      const lines = mids.filter((m, i) => i === 0 || m - mids[i - 1] > 8).length;
+      if (lines >= 2 && chars / lines <= 2)
+        squeezed.push(`${name(t)} ${cell.tagName.toLowerCase()} '${cell.textContent.trim().replace(/\\s+/g,' ').slice(0, 24)}' ${chars} chars on ${lines} lines, ${Math.round(cell.getBoundingClientRect().width)} px`);
+    }
+  }
+  return {overflowing, squeezed};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_table_on_a_phone_is_squeezed_or_cut_off(browser, lang):
+    """Issue 33: at 390 px the "Figures per ruleset", house-rules and answer tables were squeezed to one or
+    two characters a line. Every table fits the screen or scrolls in its own box, and no cell of it holds two
+    characters a line or fewer."""
+    chromium, url, site = browser
+    pages = [p for p in site.pages() if (p.relative_to(site.out).parts[0] == "zh") == (lang == "zh")]
+    context = _phone(chromium)
+    page = context.new_page()
+    overflowing, squeezed, tables = {}, {}, 0
+    for path in pages:
+        page.goto(_url(site, url, path), wait_until="load")
+        r = page.evaluate(TABLE_REPORT)
+        tables += page.evaluate("() => document.querySelectorAll('div.body table').length")
+        where = path.relative_to(site.out).as_posix()
+        if r["overflowing"]:
+            overflowing[where] = r["overflowing"][:5]
+        if r["squeezed"]:
+            squeezed[where] = (len(r["squeezed"]), r["squeezed"][:5])
+    context.close()
+    assert tables > 100, "the site's tables were not found"
+    assert not overflowing, f"tables wider than a 390 px phone, with no box of their own that scrolls: {overflowing}"
+    assert not squeezed, f"table cells squeezed to two characters a line or fewer at 390 px: {squeezed}"

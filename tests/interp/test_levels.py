@@ -210,11 +210,11 @@ def test_a_whole_game_passes_a_level_to_defend_only_as_banker():
     ("attackers", None, 1, 1),  # a hand a fault ended before its last trick: as rotate
 ])
 def test_the_bank_passes_to_the_winner_of_the_last_trick(side, last_winner, rotate, h22):
-    # 000:2.4 reading rotate: "保庄时由对家坐庄，上台时由下家坐庄"
+    # 000:2.4 reading rotate: "继续坐庄时由对家坐庄，上台时由下家坐庄"
     from reference_impl.game import next_banker
     assert next_banker(rules_for("r000"), 0, side, last_winner) == rotate
     assert next_banker(rules_for("h22_bank_to_last_trick"), 0, side, last_winner) == h22
-    # 000:2.4 reading same_player: "本方保庄时由庄家本人继续坐庄"
+    # 000:2.4 reading same_player: "本方继续坐庄时由庄家本人坐庄"
     assert next_banker(variant("r000", "bank.succession", "same_player"), 0, side, last_winner) == \
         (0 if side == "banker" else 1)
 

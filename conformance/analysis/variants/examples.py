@@ -34,9 +34,11 @@ class Example:
     readings: list[tuple[str, Outcome]] = field(default_factory=list)   # other readings' answers
 
     def to_dict(self) -> dict:
+        """The example as JSON, its Chinese in the words of the ruleset's source document."""
+        doc = rules_for(self.ruleset).checked.document
         return {"ruleset": self.ruleset, "clause": self.clause, "key": self.key,
-                "position": self.position.to_dict(), **outcome_dict(self.outcome),
-                "readings": [{"reading": n, **outcome_dict(o)} for n, o in self.readings]}
+                "position": self.position.to_dict(), **outcome_dict(self.outcome, doc),
+                "readings": [{"reading": n, **outcome_dict(o, doc)} for n, o in self.readings]}
 
 
 def _ladder_key(lead: str) -> str:

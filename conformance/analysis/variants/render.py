@@ -1,23 +1,33 @@
 """Questions and answers as text, in English and Chinese.
 
 Every text is a list of parts, ``("text", s)`` or ``("cards", notation)``,
-so the docs can draw cards as cards and the terminal as glyphs.
+so the docs can draw cards as cards and the terminal as glyphs. The Chinese takes the words of one source
+document (``doc``, e.g. ``"003"``: 非庄家方, 抠底, 做庄), from its glossary (``spec/glossary.tsv``); without
+one, the glossary's defaults.
 """
 from __future__ import annotations
 
 import re
 
 from reference_impl.rules import REASONS
+from tractor_dsl.glossary import words
 from tractor_dsl.vocabulary import PLAY_REASONS, chinese
 
 from conformance.analysis.variants.questions import IMPOSSIBLE, Outcome, Question
 
 SUIT_EN = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_ZH = {"S": "黑桃", "H": "红桃", "D": "方块", "C": "梅花"}
-SHAPE_ZH = {"single": "单张", "pair": "对子", "triple": "三条", "quad": "四条"}
+SHAPE_ZH = {"single": "{single}", "pair": "{pair}", "triple": "{triple}", "quad": "四条"}   # the document's words
 SIDE_EN = {"banker": "the banker side", "attackers": "the attackers"}
-SIDE_ZH = {"banker": "守庄方", "attackers": "攻庄方"}
-REASONS_ZH = chinese(PLAY_REASONS)
+
+
+def side_zh(side: str, doc: str | None) -> str:
+    """The banker side or the attackers in the words of document ``doc``."""
+    return words(doc)["banker_side" if side == "banker" else "attackers"]
+
+
+REASONS_ZH = {**chinese(PLAY_REASONS),   # the shapes in the document's words (003: 对牌, 三张)
+              "must_play_pair": "按跟牌顺序必须出手中的{pair}", "must_play_triple": "按跟牌顺序必须出手中的{triple}"}
 DECLARE_REASONS_EN = {
     "kitty_taken": "the kitty has been taken: no more declarations or overcalls",
     "missing_first_hand_card": "a first-hand declaration must show the required card",
@@ -26,25 +36,36 @@ DECLARE_REASONS_EN = {
     "jokers_not_allowed": "jokers may not declare in this ruleset", "no_reinforce": "reinforcing is not allowed",
     "self_overcall": "a player may not overcall himself", "jokers_only": "after an overcall only jokers may overcall",
     "too_weak": "not strong enough to overcall", "partner_overcall": "a player may not overcall his partner",
+    "partner_barred": "his partner wrongly declared this suit before",
 }
 DECLARE_REASONS_ZH = {
-    "kitty_taken": "底牌已拿起，不能再亮主或反主", "missing_first_hand_card": "首盘亮主须同时亮出规定的牌",
-    "wrong_count": "张数不对（无牌、单张王或超过牌副数）", "mixed_cards": "亮出的牌不相同", "not_level_card": "亮出的不是本盘级牌",
-    "jokers_not_allowed": "本规则王不能亮主", "no_reinforce": "不能加固", "self_overcall": "不能反自己",
+    "kitty_taken": "底牌已拿起，不能再{declare}或反主", "missing_first_hand_card": "{first_hand}{declare}须同时{show}出规定的牌",
+    "wrong_count": "张数不对（无牌、单张王或超过牌副数）", "mixed_cards": "{show}出的牌不相同",
+    "not_level_card": "{show}出的不是本{hand}{level_card}", "jokers_not_allowed": "本规则王不能{declare}", "no_reinforce": "不能加固", "self_overcall": "不能反自己",
     "jokers_only": "已被反过，只能用王再反", "too_weak": "不够大，反不了", "partner_overcall": "不能反对家",
+    "partner_barred": "对家此前{show}错过这门花色",
 }
 FAULT_EN = {"failed_throw": "a failed throw", "revoke": "a revoke (藏牌)", "wrong_count": "a wrong card count (劳改)",
             "wrong_kitty": "a wrong kitty (埋底张数不对)", "exposed_card": "an exposed card (罚张)",
             "wrong_declaration": "a wrong declaration", "played_count": "a play of too many or too few cards",
             "looking_back": "a look at played cards", "signals": "a signal to a partner", "lateness": "lateness"}
-FAULT_ZH = {"failed_throw": "甩牌失败", "revoke": "藏牌", "wrong_count": "劳改（牌数不对）", "wrong_kitty": "埋底张数不对",
-            "exposed_card": "罚张", "wrong_declaration": "亮错牌", "played_count": "出多牌或出少牌",
-            "looking_back": "查阅已出的牌", "signals": "示意对家", "lateness": "迟到"}
+# a fault in Chinese: the glossary's concept (the document's word), or the same words in every document
+FAULT_ZH = {"failed_throw": "{failed_throw}", "revoke": "{revoke}", "wrong_count": "{wrong_count}",
+            "wrong_kitty": "{wrong_kitty}", "exposed_card": "{exposed_card}", "wrong_declaration": "{show}错牌",
+            "played_count": "出多牌或出少牌", "looking_back": "查阅已出的牌", "signals": "示意对家", "lateness": "迟到"}
 OFFENDER_EN = {"banker": "the banker side", "attackers": "the attackers", "both": "both sides"}
-OFFENDER_ZH = {"banker": "守庄方", "attackers": "攻庄方", "both": "双方"}
 CONSEQUENCE_EN = {"none": "", "hand_void_rebid": "the hand is void and both sides bid for the bank",
                   "forfeit_game": "the game is forfeited"}
-CONSEQUENCE_ZH = {"none": "", "hand_void_rebid": "该盘作废，双方抢庄", "forfeit_game": "判该局弃权"}
+CONSEQUENCE_ZH = {"none": "", "hand_void_rebid": "该{hand}作废，双方抢庄", "forfeit_game": "判该{game}弃权"}
+
+
+def zh_words(template: str, doc: str | None) -> str:
+    """``template`` with each ``{concept}`` of the glossary in the words of document ``doc``."""
+    return template.format_map(words(doc))
+
+
+def offender_zh(who: str, doc: str | None) -> str:
+    return "双方" if who == "both" else side_zh(who, doc)
 
 
 def _z(lang: str) -> bool:
@@ -64,39 +85,43 @@ def trump_words(trump, lang: str) -> str:
     return f"{SUIT_ZH[trump]}为主" if _z(lang) else f"{SUIT_EN[trump]} trump"
 
 
-def shape_text(shape: str, lang: str) -> str:
-    """'tractor(pair, 2)' -> 'a tractor of 2 pairs' / '2对拖拉机'; throws and units likewise."""
+def shape_text(shape: str, lang: str, doc: str | None = None) -> str:
+    """'tractor(pair, 2)' -> 'a tractor of 2 pairs' / '2对拖拉机'; throws and units likewise (the Chinese in
+    the words of source document ``doc``)."""
     shape = shape.strip()
+    w = words(doc)
     if shape.startswith("throw(") and shape.endswith(")"):
-        inner = [shape_text(s, lang) for s in _split_top(shape[6:-1])]
+        inner = [shape_text(s, lang, doc) for s in _split_top(shape[6:-1])]
         return ("甩牌（" + "＋".join(inner) + "）") if _z(lang) else "a throw of " + " + ".join(inner)
     if shape.startswith("tractor("):
         element, length = [s.strip() for s in shape[8:-1].split(",")]
         if element == "mixed":
-            return (f"{length}组对子与三条相连的拖拉机" if _z(lang)
+            return (f"{length}组{w['pair']}与{w['triple']}相连的拖拉机" if _z(lang)
                     else f"a mixed tractor: {length} adjacent pairs and triples")
         if _z(lang):
-            return f"{length}对拖拉机" if element == "pair" else f"{length}个三条的拖拉机"
+            return f"{length}对拖拉机" if element == "pair" else f"{length}个{w['triple']}的拖拉机"
         return f"a tractor of {length} {element}s"
     if _z(lang):
-        return SHAPE_ZH.get(shape, shape)
+        return zh_words(SHAPE_ZH[shape], doc) if shape in SHAPE_ZH else shape
     return {"single": "a single", "pair": "a pair", "triple": "a triple", "quad": "a quad"}.get(shape, shape)
 
 
-def pattern_zh(pattern: str) -> str:
-    """A follow rung in Chinese: 'tractor(pair, 2) + pair + 2 single' -> '2对拖拉机＋对子＋2张散牌'."""
+def pattern_zh(pattern: str, doc: str | None = None) -> str:
+    """A follow rung in Chinese: 'tractor(pair, 2) + pair + 2 single' -> '2对拖拉机＋对子＋2张散牌' (001's words;
+    003's: '2对拖拉机＋对牌＋2张单张')."""
+    w = words(doc)
     out = []
     for term in _split_top(pattern):
         m = re.match(r"^(\d+)\s+(.*)$", term)
         n, shape = (int(m.group(1)), m.group(2)) if m else (1, term)
         if shape == "single":
-            out.append(f"{n}张散牌" if n > 1 else "散牌")
+            out.append(f"{n}张{w['single']}" if n > 1 else w["single"])
         elif shape == "pair":
-            out.append(f"{n}个对子" if n > 1 else "对子")
+            out.append(f"{n}个{w['pair']}" if n > 1 else w["pair"])
         elif shape == "triple":
-            out.append(f"{n}个三条" if n > 1 else "三条")
+            out.append(f"{n}个{w['triple']}" if n > 1 else w["triple"])
         else:
-            t = shape_text(shape, "zh")
+            t = shape_text(shape, "zh", doc)
             out.append(f"{n}个{t}" if n > 1 else t)
     return "＋".join(out)
 
@@ -154,9 +179,9 @@ def _plays_in_turn(plays: list, leader: int, lang: str) -> list[tuple[str, str]]
     return out
 
 
-def question_parts(q: Question, lang: str = "en") -> list[tuple[str, str]]:
-    """The question ``q`` asks, as text and card parts."""
-    inp, zh = q.input, _z(lang)
+def question_parts(q: Question, lang: str = "en", doc: str | None = None) -> list[tuple[str, str]]:
+    """The question ``q`` asks, as text and card parts (in Chinese, in the words of source document ``doc``)."""
+    inp, zh, w = q.input, _z(lang), words(doc)
     op = q.op
     if op == "classify":
         body = ([("cards", " ".join(inp["cards"])), ("text", " 是什么牌型？")] if zh
@@ -183,7 +208,7 @@ def question_parts(q: Question, lang: str = "en") -> list[tuple[str, str]]:
         body.append(("text", "。谁大？" if zh else ". Who wins?"))
     elif op == "kitty":
         trick = inp["last_trick"]
-        body = [("text", f"{inp['banker']}号位坐庄；最后一轮依次出牌：" if zh else
+        body = [("text", f"{inp['banker']}号位{w['hold']}；{w['last_trick']}依次出牌：" if zh else
                  f"seat {inp['banker']} is banker; the last trick, in turn: ")]
         body += _plays_in_turn(trick["plays"], trick["leader"], lang)
         body += [("text", "；底牌为 " if zh else "; the kitty is "), *_cards(inp["kitty"], lang),
@@ -198,22 +223,22 @@ def question_parts(q: Question, lang: str = "en") -> list[tuple[str, str]]:
                 if zh else [("text", f"level {inp['level']}; a player is dealt "), ("cards", " ".join(inp["hand"])),
                             ("text", ": are the cards dealt again?")])
     elif op == "hand":
-        body = _hand_question(inp["transcript"], lang)
+        body = _hand_question(inp["transcript"], lang, doc)
     elif op == "value":
         keys = ", ".join(inp["keys"])
         body = [("text", f"规则对 {keys} 的设定？" if zh else f"what does the rulebook set for {keys}?")]
     else:
-        body = _game_question(op, inp, lang)
+        body = _game_question(op, inp, lang, doc)
     return _setting(inp, lang) + body if op in ("classify", "order", "lead", "follow", "winner", "kitty") else body
 
 
-def _hand_question(t: dict, lang: str) -> list[tuple[str, str]]:
+def _hand_question(t: dict, lang: str, doc: str | None) -> list[tuple[str, str]]:
     """A whole hand, told by its setting and its last trick (the transcript holds every trick)."""
-    zh, n = _z(lang), len(t["tricks"])
+    zh, n, w = _z(lang), len(t["tricks"]), words(doc)
     last = t["tricks"][-1]
     trump = trump_words(t["trump"], lang)
     if zh:
-        out = [("text", f"打{t['level']}，{trump}，{t['banker']}号位坐庄，整盘{n}轮；最后一轮依次出牌：")]
+        out = [("text", f"打{t['level']}，{trump}，{t['banker']}号位{w['hold']}，整{w['hand']}{n}轮；{w['last_trick']}依次出牌：")]
     else:
         out = [("text", f"a whole hand at level {t['level']}, {trump}, seat {t['banker']} banker, {n} tricks; "
                         "the last trick, in turn: ")]
@@ -222,43 +247,44 @@ def _hand_question(t: dict, lang: str) -> list[tuple[str, str]]:
     return out
 
 
-def _game_question(op: str, inp: dict, lang: str) -> list[tuple[str, str]]:
-    zh = _z(lang)
+def _game_question(op: str, inp: dict, lang: str, doc: str | None) -> list[tuple[str, str]]:
+    zh, w = _z(lang), words(doc)
     if op == "result":
         p = inp["attackers_points"]
-        return [("text", f"攻庄方本盘得{p}分：结果如何？" if zh else f"the attackers end the hand with {p} points: what follows?")]
+        return [("text", f"{w['attackers']}本{w['hand']}得{p}分：结果如何？" if zh else f"the attackers end the hand with {p} points: what follows?")]
     if op == "advance":
         side = "banker" if inp["as_banker"] else "attackers"
         n = inp["gain"]
         if zh:
-            return [("text", f"打{inp['level']}的一方作为{SIDE_ZH[side]}升{n}级：打到几？")]
+            return [("text", f"打{inp['level']}的一方作为{side_zh(side, doc)}升{n}{w['level']}：打到几？")]
         return [("text", f"a team at level {inp['level']} gains {n} level{'s' if n != 1 else ''} as {SIDE_EN[side]}: "
                          "where does it stand?")]
     if op == "declare":
         if inp["first_hand"]:
-            head = f"首盘，打{inp['level']}，依次亮牌：" if zh else f"First hand, level {inp['level']}; declarations in turn: "
+            head = f"{w['first_hand']}，打{inp['level']}，依次{w['show']}牌：" if zh else f"First hand, level {inp['level']}; declarations in turn: "
         else:
             b = inp["banker"]
-            head = (f"非首盘（{b}号位坐庄），打{inp['level']}，依次亮牌：" if zh else
+            head = (f"非{w['first_hand']}（{b}号位{w['hold']}），打{inp['level']}，依次{w['show']}牌：" if zh else
                     f"A later hand (seat {b} is banker), level {inp['level']}; declarations in turn: ")
         out = [("text", head)]
         for i, d in enumerate(inp["declarations"]):
             if i:
                 out.append(("text", "；" if zh else "; "))
-            out.append(("text", f"{d['seat']}号位亮 " if zh else f"seat {d['seat']} shows "))
+            out.append(("text", f"{d['seat']}号位{w['show']} " if zh else f"seat {d['seat']} shows "))
             out += _cards(d["cards"], lang)
         if inp.get("kitty_taken"):
             out.append(("text", "（此时底牌已拿起）" if zh else " (the kitty has been taken by then)"))
-        for w in inp.get("wrong") or []:
-            out.append(("text", f"（此前{w['seat']}号位亮错 " if zh else f" (earlier, seat {w['seat']} wrongly showed "))
-            out += _cards(w["cards"], lang)
+        for wr in inp.get("wrong") or []:
+            out.append(("text", f"（此前{wr['seat']}号位{w['show']}错 " if zh else f" (earlier, seat {wr['seat']} wrongly showed "))
+            out += _cards(wr["cards"], lang)
             out.append(("text", "）" if zh else ")"))
         out.append(("text", "。结果？" if zh else ". What stands?"))
         return out
     if op == "undeclared":
         if zh:
-            when = "首盘" if inp["first_hand"] else "非首盘"
-            return [("text", f"{when}无人亮主（庄家打{inp['level']}，攻庄方打{inp['attackers_level']}）；底牌从第一张起依次为 "),
+            when = w["first_hand"] if inp["first_hand"] else "非" + w["first_hand"]
+            return [("text", f"{when}无人{w['declare']}（{w['banker']}打{inp['level']}，{w['attackers']}打{inp['attackers_level']}）；"
+                             "底牌从第一张起依次为 "),
                     *_cards(inp["kitty"], lang), ("text", "：怎么办？")]
         when = "the first hand" if inp["first_hand"] else "a later hand"
         return [("text", f"nobody declares in {when} (banker at {inp['level']}, attackers at "
@@ -267,18 +293,18 @@ def _game_question(op: str, inp: dict, lang: str) -> list[tuple[str, str]]:
     if op == "next_banker":
         side = inp["side"]
         if zh:
-            return [("text", f"0号位坐庄，本盘后由{SIDE_ZH[side]}坐庄：下一盘谁是庄家？")]
+            return [("text", f"0号位{w['hold']}，本{w['hand']}后由{side_zh(side, doc)}{w['hold']}：下一{w['hand']}谁是{w['banker']}？")]
         verb = "holds" if side == "banker" else "hold"
         return [("text", f"seat 0 was banker and {SIDE_EN[side]} {verb} the bank next: which seat is the next banker?")]
     if op == "timeout":
         a, b = inp["levels"]
         t = inp["banker_team"]
         if zh:
-            return [("text", f"时间到：0队打{a}，1队打{b}，{t}队坐庄：谁胜？")]
+            return [("text", f"时间到：0队打{a}，1队打{b}，{t}队{w['hold']}：谁胜？")]
         return [("text", f"time runs out with team 0 at {a} and team 1 at {b}; team {t} holds the bank: who wins?")]
     if op == "first_hand":
         seed = inp.get("seed", 0)
-        return [("text", f"一局开始（随机种子{seed}）：第一盘打几？" if zh else
+        return [("text", f"{w['game']}开始（随机种子{seed}）：{w['first_hand']}打几？" if zh else
                  f"a game begins (deal seed {seed}): at which level is the first hand played?")]
     if op == "deal":
         sizes = "、".join(str(len(h)) for h in inp["hands"]) if zh else ", ".join(str(len(h)) for h in inp["hands"])
@@ -289,20 +315,21 @@ def _game_question(op: str, inp: dict, lang: str) -> list[tuple[str, str]]:
                          "is this a proper deal, and are the cards dealt again?")]
     if op == "penalty":
         p = inp["attackers_points"]
-        faults = [_fault_text(f, lang) for f in inp["faults"]]
+        faults = [_fault_text(f, lang, doc) for f in inp["faults"]]
         if zh:
-            return [("text", "本盘：" + "；".join(faults) + f"；攻庄方得{p}分：如何处理？")]
+            return [("text", f"本{w['hand']}：" + "；".join(faults) + f"；{w['attackers']}得{p}分：如何处理？")]
         return [("text", "in one hand, " + "; then ".join(faults) + f"; the attackers hold {p} points: what follows?")]
     return [("text", op)]
 
 
-def _fault_text(f: dict, lang: str) -> str:
+def _fault_text(f: dict, lang: str, doc: str | None = None) -> str:
     kind, who, n = f["fault"], f["offender"], f.get("count", 0)
     late = f.get("found") == "late"
     if _z(lang):
         count = f"{f.get('minutes', 0)}分钟" if kind == "lateness" else f"{n}张" if kind not in (
             "wrong_declaration", "looking_back", "signals") else f"{n}次"
-        return f"{OFFENDER_ZH[who]}{FAULT_ZH.get(kind, kind)}（{count}）" + ("，过后才发现" if late else "")
+        return (offender_zh(who, doc) + zh_words(FAULT_ZH.get(kind, kind), doc) + f"（{count}）"
+                + ("，过后才发现" if late else ""))
     if kind == "lateness":
         count = f"{f.get('minutes', 0)} minutes"
     elif kind in ("wrong_declaration", "looking_back", "signals"):
@@ -312,31 +339,34 @@ def _fault_text(f: dict, lang: str) -> str:
     return f"{OFFENDER_EN[who]}: {FAULT_EN.get(kind, kind)} ({count})" + (", found only later" if late else "")
 
 
-def question_text(q: Question, lang: str = "en") -> str:
-    return "".join(s for _, s in question_parts(q, lang))
+def question_text(q: Question, lang: str = "en", doc: str | None = None) -> str:
+    return "".join(s for _, s in question_parts(q, lang, doc))
 
 
 # --------------------------------------------------------------------------- answers
 
-def result_parts(r: dict, lang: str) -> list[tuple[str, str]]:
-    zh = _z(lang)
+def result_parts(r: dict, lang: str, doc: str | None = None) -> list[tuple[str, str]]:
+    zh, w = _z(lang), words(doc)
     if r.get("rebid"):
-        return [("text", "该盘作废，双方在原级上抢庄" if zh else "the hand is void: both sides bid for the bank")]
+        return [("text", f"该{w['hand']}作废，双方在原{w['level']}上抢庄" if zh else
+                 "the hand is void: both sides bid for the bank")]
     n = r["levels"]
     if r["next_banker"] == "banker" and n == 0:
-        return [("text", "守庄方保庄，不升级" if zh else "the banker side keeps the bank, no level")]
+        return [("text", f"{w['banker_side']}继续{w['hold']}，不升{w['level']}" if zh else
+                 "the banker side keeps the bank, no level")]
     if r["next_banker"] == "banker":
-        return [("text", f"守庄方保庄，升{n}级" if zh else
+        return [("text", f"{w['banker_side']}继续{w['hold']}，升{n}{w['level']}" if zh else
                  f"the banker side keeps the bank and rises {n} level{'s' if n != 1 else ''}")]
     if n == 0:
-        return [("text", "攻庄方上台，不升级" if zh else "the attackers take the stage, no level")]
-    return [("text", f"攻庄方上台并升{n}级" if zh else
+        return [("text", f"{w['attackers']}{w['take_stage']}，不升{w['level']}" if zh else
+                 "the attackers take the stage, no level")]
+    return [("text", f"{w['attackers']}{w['take_stage']}并升{n}{w['level']}" if zh else
              f"the attackers take the stage and rise {n} level{'s' if n != 1 else ''}")]
 
 
-def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
-    """The answer ``o`` as text and card parts."""
-    r, zh = o.result, _z(lang)
+def answer_parts(o: Outcome, lang: str = "en", doc: str | None = None) -> list[tuple[str, str]]:
+    """The answer ``o`` as text and card parts (in Chinese, in the words of source document ``doc``)."""
+    r, zh, w = o.result, _z(lang), words(doc)
     op = o.op
     if op == IMPOSSIBLE:
         n = r["impossible"]
@@ -344,7 +374,7 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
     if op == "classify":
         if r["kind"] == "mixed":
             return [("text", "不是同一花色" if zh else "not of one suit")]
-        t = shape_text(_shape_of(r["components"]), lang)
+        t = shape_text(_shape_of(r["components"]), lang, doc)
         if r["kind"] == "throw":
             t = ("不是一个牌型：" if zh else "not one combination: ") + t
         return [("text", t)]
@@ -366,19 +396,21 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
         return parts
     if op == "lead":
         if r["legal"]:
-            return [("text", ("可以出：" if zh else "legal: ") + shape_text(r.get("shape", ""), lang))]
+            return [("text", ("可以出：" if zh else "legal: ") + shape_text(r.get("shape", ""), lang, doc))]
         f = r.get("failure")
         if f is not None:
-            return [("text", "甩牌失败：被拦 " if zh else "the throw fails: blocked "), ("cards", " ".join(f["blocked"])),
-                    ("text", f"；罚{f['penalty']}分；改出 " if zh else f"; penalty {f['penalty']} points; must play instead "),
+            return [("text", f"{w['failed_throw']}：被拦 " if zh else "the throw fails: blocked "),
+                    ("cards", " ".join(f["blocked"])),
+                    ("text", f"；{w['penalty']}{f['penalty']}分；改出 " if zh else
+                     f"; penalty {f['penalty']} points; must play instead "),
                     ("cards", " ".join(f["forced"]))]
-        return [("text", ("不可以出：" + REASONS_ZH.get(r["reason"], r["reason"])) if zh
+        return [("text", ("不可以出：" + zh_words(REASONS_ZH.get(r["reason"], r["reason"]), doc)) if zh
                  else "not legal: " + REASONS.get(r["reason"], r["reason"]))]
     if op == "follow":
         t = ("合规" if zh else "legal") if r["legal"] else (
-            ("不合规：" + REASONS_ZH.get(r["reason"], r["reason"])) if zh else "not legal: " + REASONS.get(r["reason"], r["reason"]))
+            ("不合规：" + zh_words(REASONS_ZH.get(r["reason"], r["reason"]), doc)) if zh else "not legal: " + REASONS.get(r["reason"], r["reason"]))
         if r.get("required"):
-            t += ("（跟牌顺序要求：" + "；".join(pattern_zh(x) for x in r["required"]) + "）") if zh else \
+            t += ("（跟牌顺序要求：" + "；".join(pattern_zh(x, doc) for x in r["required"]) + "）") if zh else \
                 " (the follow order asks for: " + "; ".join(r["required"]) + ")"
         return [("text", t)]
     if op == "winner":
@@ -386,12 +418,13 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
         return [("text", f"{w}号位大，本轮{p}分" if zh else f"seat {w} wins; {p} points in the trick")]
     if op == "kitty":
         v, kp = r["points"], r.get("kitty_points", 0)
-        who = f"{r['winner']}号位（{SIDE_ZH[r['side']]}）" if zh else f"seat {r['winner']} ({SIDE_EN[r['side']]})"
+        who = f"{r['winner']}号位（{side_zh(r['side'], doc)}）" if zh else f"seat {r['winner']} ({SIDE_EN[r['side']]})"
         if not r.get("multiplier"):
-            return [("text", f"{who}赢得最后一轮，不扣底：攻庄方得分不变（底牌{kp}分）" if zh else
+            return [("text", f"{who}在{w['last_trick']}为大，不{w['capture']}：{w['attackers']}得分不变（底牌{kp}分）" if zh else
                      f"{who} wins the last trick; no capture: the attackers' points do not change (kitty {kp} points)")]
         if zh:
-            return [("text", f"{who}扣底：底分{kp}×{r['multiplier']}，攻庄方" + (f"加{v}分" if v >= 0 else f"减{-v}分"))]
+            return [("text", f"{who}{w['capture']}：{w['kitty_points']}{kp}×{r['multiplier']}，{w['attackers']}"
+                             + (f"加{v}分" if v >= 0 else f"减{-v}分"))]
         return [("text", f"{who} captures: kitty {kp} points × {r['multiplier']}, the attackers "
                          + (f"gain {v}" if v >= 0 else f"lose {-v}"))]
     if op == "points":
@@ -406,13 +439,14 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
         return [("text", "; ".join(f"{k} = {v}" for k, v in r["values"].items()))]
     if op == "hand":
         p = r["attackers_points"]
-        out = [("text", f"攻庄方得{p}分：" if zh else f"the attackers end with {p} points: ")] + result_parts(r, lang)
+        out = [("text", f"{w['attackers']}得{p}分：" if zh else f"the attackers end with {p} points: ")] \
+            + result_parts(r, lang, doc)
         if r.get("knocked_back"):
-            out.append(("text", f"；庄家一方退回{r['knocked_back']}" if zh else
+            out.append(("text", f"；{w['banker_side']}退回{r['knocked_back']}" if zh else
                         f"; the banker's team goes back to {r['knocked_back']}"))
         if r.get("next_banker_seat") is not None:
             seat = r["next_banker_seat"]
-            out.append(("text", f"；下一局由{seat}号位坐庄" if zh else f"; seat {seat} banks next"))
+            out.append(("text", f"；下一{w['hand']}由{seat}号位{w['hold']}" if zh else f"; seat {seat} banks next"))
         return out
     if op == "deal":
         if not r["proper"]:
@@ -422,76 +456,78 @@ def answer_parts(o: Outcome, lang: str = "en") -> list[tuple[str, str]]:
         out = [("text", ("合规的发牌；重新发牌" if r["redeal"] else "合规的发牌；照打，不重新发牌") if zh else
                 ("a proper deal; the cards are dealt again" if r["redeal"] else "a proper deal; it stands"))]
         if r.get("buries") is not None:
-            out.append(("text", f"；由{r['buries']}号位扣底" if zh else f"; seat {r['buries']} buries the kitty"))
+            out.append(("text", f"；由{r['buries']}号位{w['bury']}" if zh else f"; seat {r['buries']} buries the kitty"))
         return out
     if op == "redeal":
         return [("text", ("重新发牌" if r["redeal"] else "照打，不重新发牌") if zh else
                  ("the cards are dealt again" if r["redeal"] else "the deal stands"))]
     if op == "result":
-        return result_parts(r, lang)
+        return result_parts(r, lang, doc)
     if op == "advance":
         if r["won"]:
-            return [("text", "打过终点级，赢得本局" if zh else "it passes the last level: the game is won")]
+            return [("text", f"打过终点{w['level']}，赢得{w['game']}" if zh else "it passes the last level: the game is won")]
         return [("text", f"打到{r['level']}" if zh else f"it reaches {r['level']}")]
-    return _game_answer(o, lang)
+    return _game_answer(o, lang, doc)
 
 
-def answer_text(o: Outcome, lang: str = "en") -> str:
+def answer_text(o: Outcome, lang: str = "en", doc: str | None = None) -> str:
     """The answer ``o`` as one line of text."""
-    return "".join(s for _, s in answer_parts(o, lang))
+    return "".join(s for _, s in answer_parts(o, lang, doc))
 
 
-def outcome_dict(o: Outcome) -> dict:
-    """The answer ``o`` in both languages and the clauses that decided it (JSON)."""
-    return {"answer": answer_text(o, "en"), "answer_zh": answer_text(o, "zh"), "clauses": list(o.clauses)}
+def outcome_dict(o: Outcome, doc: str | None = None) -> dict:
+    """The answer ``o`` in both languages (the Chinese in the words of source document ``doc``) and the
+    clauses that decided it (JSON)."""
+    return {"answer": answer_text(o, "en"), "answer_zh": answer_text(o, "zh", doc), "clauses": list(o.clauses)}
 
 
-def _game_answer(o: Outcome, lang: str) -> list[tuple[str, str]]:
-    r, zh, op = o.result, _z(lang), o.op
+def _game_answer(o: Outcome, lang: str, doc: str | None) -> list[tuple[str, str]]:
+    r, zh, op, w = o.result, _z(lang), o.op, words(doc)
     if op == "declare":
         if r["legal"]:
-            return [("text", f"合规：{trump_words(r['trump'], lang)}，{r['declarer']}号位亮主，{r['banker']}号位坐庄" if zh else
+            return [("text", f"合规：{trump_words(r['trump'], lang)}，{r['declarer']}号位{w['declare']}，{r['banker']}号位{w['hold']}" if zh else
                      f"legal: {trump_words(r['trump'], lang)}, declared by seat {r['declarer']}; seat {r['banker']} is banker")]
-        why = DECLARE_REASONS_ZH.get(r["reason"], r["reason"]) if zh else DECLARE_REASONS_EN.get(r["reason"], r["reason"])
-        t = f"最后一次亮牌不成立：{why}" if zh else f"the last declaration is refused: {why}"
+        why = zh_words(DECLARE_REASONS_ZH.get(r["reason"], r["reason"]), doc) if zh else \
+            DECLARE_REASONS_EN.get(r["reason"], r["reason"])
+        t = f"最后一次{w['show']}牌不成立：{why}" if zh else f"the last declaration is refused: {why}"
         if r.get("penalty"):
-            t += f"；罚{r['penalty']}分" if zh else f"; penalty {r['penalty']} points"
+            t += f"；{w['penalty']}{r['penalty']}分" if zh else f"; penalty {r['penalty']} points"
         return [("text", t)]
     if op == "undeclared":
         if r["redeal"]:
             if r.get("banker_side") is None:
                 return [("text", "重新摸牌" if zh else "the cards are redealt")]
-            who = SIDE_ZH[r["banker_side"]] if zh else SIDE_EN[r["banker_side"]]
-            return [("text", f"庄家憋死，重新摸牌：{who}坐庄，打{r['level']}" if zh else
+            who = side_zh(r["banker_side"], doc) if zh else SIDE_EN[r["banker_side"]]
+            return [("text", f"{w['banker']}憋死，重新摸牌：{who}{w['hold']}，打{r['level']}" if zh else
                      f"the banker is smothered: redeal, {who} bank, at level {r['level']}")]
         out = []
         if r.get("kitty_index") is not None:
             i = r["kitty_index"] + 1
             out.append(("text", f"底牌第{i}张" if zh else f"kitty card {i} "))
         if r.get("kitty_index") is None and r.get("trump") is None:   # no card names trump: no trump suit (H01)
-            out.append(("text", "本局无主" if zh else "the hand has no trump suit"))
+            out.append(("text", f"本{w['hand']}无主" if zh else "the hand has no trump suit"))
         else:
             out.append(("text", ("定主：" if zh else "names trump: ") + trump_words(r["trump"], lang)))
         if r.get("first_hand_banker"):
             who_en = r["first_hand_banker"].replace("_", " ")
-            out.append(("text", "；由先摸牌者坐庄" if zh else f"; the {who_en} is banker"))
+            out.append(("text", f"；由先摸牌者{w['hold']}" if zh else f"; the {who_en} is banker"))
         return out
     if op == "next_banker":
-        return [("text", f"{r['seat']}号位坐庄" if zh else f"seat {r['seat']} is the next banker")]
+        return [("text", f"{r['seat']}号位{w['hold']}" if zh else f"seat {r['seat']} is the next banker")]
     if op == "timeout":
         return [("text", f"{r['winner'].replace('team ', '')}队胜" if zh else f"{r['winner']} wins")]
     if op == "first_hand":
-        return [("text", f"双方都从{r['start']}打起；第一盘打{r['level']}" if zh else
+        return [("text", f"双方都从{r['start']}打起；{w['first_hand']}打{r['level']}" if zh else
                  f"both teams start at {r['start']}; the first hand is played at level {r['level']}")]
     if op == "penalty":
-        t = f"攻庄方得分{r['points']:+d}" if zh else f"the attackers' points {r['points']:+d}"
+        t = f"{w['attackers']}得分{r['points']:+d}" if zh else f"the attackers' points {r['points']:+d}"
         if r["ends_hand"]:
-            t += "，该盘即结束" if zh else ", and the hand ends at once"
+            t += f"，该{w['hand']}即结束" if zh else ", and the hand ends at once"
         out = [("text", t), ("text", "；然后：" if zh else "; then ")]
-        special = (CONSEQUENCE_ZH if zh else CONSEQUENCE_EN).get(r["consequence"])
+        special = zh_words(CONSEQUENCE_ZH.get(r["consequence"], ""), doc) if zh else CONSEQUENCE_EN.get(r["consequence"])
         if r.get("next_banker") is None or special:
             out.append(("text", special or r["consequence"]))
         else:
-            out += result_parts(r, lang)
+            out += result_parts(r, lang, doc)
         return out
     return [("text", o.answer)]

@@ -54,6 +54,37 @@ def _trick(level, trump, leader, *plays_in_turn) -> dict:
     return {"level": level, "trump": trump, "leader": leader, "plays": by_seat}
 
 
+def _declarations(ds) -> list[dict]:
+    """``("0: 5H", "1: 5S 5S")`` -> the declarations in turn: seat and cards."""
+    return [{"seat": int(d.split(":")[0]), "cards": _c(d.split(":")[1])} for d in ds]
+
+
+# The first hand's declarations, written at level 5 and asked at the ruleset's own first level
+# (level.start): "5" stands for the level card, "6" for a card that is not one.
+FIRST_HAND_DECLARATIONS = (
+    ("0: 5H", "1: 5S 5S"), ("0: 5H 2H", "1: 5S 5S 2H"), ("0: 5H", "1: J- J-"), ("0: 5H 5H", "1: J- J-"),
+    ("0: 5H", "1: 5S 5S", "2: J- J-"), ("0: 5H", "1: 5S 5S", "2: 5C 5C 5C"), ("0: 5H", "0: 5H"),
+    ("0: 5H", "0: 5S 5S"), ("0: 5H", "1: 5S"), ("0: 6H",))
+FIRST_HAND_KITTIES = ("J- 7H 9S 3C 4D KC", "7H 9S J- 3C 4D KC")
+
+
+def first_hand_questions(rules: Rules, fam: str) -> Iterator[Question]:
+    """The questions of family ``fam`` ("declare", "undeclared") about the first hand, at the first level of
+    ``rules`` (level.start): a first hand is never played at another level."""
+    start = rules["level.start"]
+    other = next(r for r in ("6", "7", "8") if r != start)
+    if fam == "declare":
+        for ds in FIRST_HAND_DECLARATIONS:
+            ds = tuple(d.split(":")[0] + ":" + " ".join(
+                start + c[1:] if c[:-1] == "5" else other + c[1:] if c[:-1] == "6" else c
+                for c in d.split(":")[1].split()) for d in ds)
+            yield Q("declare", level=start, first_hand=True, banker=None, declarations=_declarations(ds))
+    elif fam == "undeclared":
+        for k in FIRST_HAND_KITTIES:
+            kitty = " ".join(start + c[-1] if c[:-1] == "9" else c for c in k.split())
+            yield Q("undeclared", level=start, attackers_level=start, kitty=_c(kitty), first_hand=True)
+
+
 def _kitty(level, trump, play, kitty, side) -> Question:
     """The attackers (or the banker side) win the last trick with ``play``, led by seat 1; the others discard."""
     trick = _trick(level, trump, 1, play)
@@ -99,21 +130,13 @@ CURATED: dict[str, list[Question]] = {
     "advance": [Q("advance", level=lv, gain=n, as_banker=b) for lv, n, b in (
         ("J", 3, True), ("Q", 2, False), ("K", 1, True), ("Q", 3, True), ("K", 1, False), ("10", 2, True),
         ("A", 1, False), ("A", 1, True), ("2", 2, True))],
-    "declare": [Q("declare", level=lv, first_hand=fh, banker=None if fh else 0,
-                  declarations=[{"seat": int(d.split(":")[0]), "cards": _c(d.split(":")[1])} for d in ds])
-                for lv, fh, ds in (
-                    ("5", True, ("0: 5H", "1: 5S 5S")), ("5", True, ("0: 5H 2H", "1: 5S 5S 2H")),
-                    ("5", True, ("0: 5H", "1: J- J-")), ("5", True, ("0: 5H 5H", "1: J- J-")),
-                    ("5", True, ("0: 5H", "1: 5S 5S", "2: J- J-")), ("5", True, ("0: 5H", "1: 5S 5S", "2: 5C 5C 5C")),
-                    ("5", True, ("0: 5H", "0: 5H")), ("5", True, ("0: 5H", "0: 5S 5S")), ("5", True, ("0: 5H", "1: 5S")),
-                    ("5", True, ("0: 6H",)), ("5", False, ("1: 5H", "2: 5S 5S")), ("5", False, ("1: 5H", "3: J+ J+")),
-                    ("5", False, ("1: 5H", "2: 5S")), ("5", False, ("1: 5H", "2: 5S 5S", "1: 5H")))] + [
+    # a later hand, at a level any later hand may be played at (the first hand's are first_hand_questions')
+    "declare": [Q("declare", level="5", first_hand=False, banker=0, declarations=_declarations(ds)) for ds in (
+                    ("1: 5H", "2: 5S 5S"), ("1: 5H", "3: J+ J+"), ("1: 5H", "2: 5S"), ("1: 5H", "2: 5S 5S", "1: 5H"))] + [
         Q("declare", level="5", first_hand=False, banker=0, declarations=[{"seat": s, "cards": _c(cs)}],
           wrong=[{"seat": w, "cards": _c(wc)}]) for s, cs, w, wc in ((3, "5S", 1, "6S"), (2, "5S", 1, "6S"))],
-    "undeclared": [Q("undeclared", level=lv, attackers_level=ol, kitty=_c(k), first_hand=fh) for lv, ol, k, fh in (
-        ("9", "6", "J- 7H 9S 3C 4D KC", False), ("9", "6", "J- 7H 9S 3C 4D KC", True),
-        ("9", "6", "7H 9S J- 3C 4D KC", False), ("9", "6", "7H 9S J- 3C 4D KC", True),
-        ("9", "6", "J- J+ J- J+ J- J+", False))],
+    "undeclared": [Q("undeclared", level="9", attackers_level="6", kitty=_c(k), first_hand=False) for k in (
+        "J- 7H 9S 3C 4D KC", "7H 9S J- 3C 4D KC", "J- J+ J- J+ J- J+")],
     "penalty": [Q("penalty", faults=[{"fault": f, "offender": sd, "count": n, "found": found,
                                       **({"minutes": n} if f == "lateness" else {})}], attackers_points=p)
                 for f, sd, n, found, p in (
@@ -230,6 +253,8 @@ def candidates(key: str, space: Space, n_random: int = 250) -> Iterator[Question
     fams = families(key)
     yield from PREFERRED.get(key, ())
     for fam in fams:
+        for rules in space.rulesets:
+            yield from first_hand_questions(rules, fam)
         yield from CURATED.get(fam, ())
     if "redeal" in fams:
         for rules in space.rulesets:
@@ -245,9 +270,21 @@ def candidates(key: str, space: Space, n_random: int = 250) -> Iterator[Question
         pool = aimed[rules.name]
         try:
             sc = d.pick(pool) if pool and d.bool() else draw_scenario(d, rules, op)
-            yield Question.of(sc.op, build(d, rules, sc))
+            q = Question.of(sc.op, build(d, rules, sc))
         except Rejected:
             continue
+        if at_its_level(q, rules):
+            yield q
+
+
+def at_its_level(q: Question, rules: Rules) -> bool:
+    """Whether a position's first hand (if it is one) is played at the first level of ``rules``: the
+    builders draw any level, which the suite wants, but an example of a rulebook shows a first hand at
+    level 5 only if the rulebook starts there."""
+    if q.input.get("first_hand") is not True:
+        return True
+    start = rules["level.start"]
+    return q.input.get("level") == start and q.input.get("attackers_level", start) == start
 
 
 def redeal_questions(rules: Rules) -> Iterator[Question]:
