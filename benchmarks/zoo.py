@@ -137,6 +137,10 @@ def zoo(tmp: str) -> list[Zoo]:
     for names in (["flat_penalty", "ruff_first", "trump_triple"], ["kitty_pair", "tie_last"]):
         out.append(Zoo(f"several.py ({' + '.join(names)})", "r001", wrapper("several", *names),
                        [WRAPPED[n] for n in names]))
+    same_shape = Deviation("a ruff judged by the same shape", ("trick.ruff",), "ruff.structure")
+    out.append(Zoo("several.py (ruff_first + tie_last + ruff.structure=same_shape)", "r001",
+                   wrapper("several", "ruff_first", "tie_last", json.dumps({"ruff.structure": "same_shape"})),
+                   [WRAPPED["ruff_first"], WRAPPED["tie_last"], same_shape]))
     several = ["tie_last", "joker_suit", "level_suits", "offender_barred", "overcall_original"]
     out.append(Zoo("several.py (5 wrappers)", "r001", wrapper("several", *several), [WRAPPED[n] for n in several]))
     out.append(Zoo("mutant_ties (3 differences + tie_last)", "r003", wrapper("mutant_ties", m3, "r003"),
@@ -182,14 +186,17 @@ def target(z: Zoo, doc: dict, marks: list[str]) -> str:
 
 def named(dev: Deviation, doc: dict) -> str:
     """How the report names a deviation: "yes" (the right alternative, or a cluster of the right operation and
-    clause), "clause" (a finding of the right clause, not the expected kind), or "no"."""
+    clause; a cluster a rule fixes counts as that rule's finding, not as a deviation beyond the language),
+    "clause" (a finding of the right clause, not the expected kind), or "no"."""
+    def fixed(c):   # a cluster a change of one rule makes the engine agree on
+        return c.get("rule") is not None and c["rule"]["fixes"]
     if dev.feature is not None:
-        for f in doc["findings"]:
+        for f in doc["findings"] + [c["rule"] for c in doc["clusters"] if fixed(c)]:
             if f["clause"] in dev.clauses and (f["feature"] == dev.feature or f["feature"].startswith(dev.feature)):
                 return "yes"
     else:
         for c in doc["clusters"]:
-            if c["op"] == dev.op and c["clause"] in dev.clauses:
+            if c["op"] == dev.op and c["clause"] in dev.clauses and not fixed(c):
                 return "yes"
     if any(f["clause"] in dev.clauses for f in doc["findings"] + doc["clusters"]):
         return "clause"

@@ -261,7 +261,77 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     alt_of = {a.id: a for a in alts}
     for c in out:
         name(c)
-    return _one_change_each(out, alt_of, engine_of, shapes, fields, name)
+    out = _one_change_each(out, alt_of, engine_of, shapes, fields, name)
+    return _split_by_change(out, alt_of, engine_of, shapes, fields, name, passes, decided_by, constant)
+
+
+SPLIT_TRIED = 3     # alternatives agreeing with some sampled case of a cluster tried as the rule of a part of it
+
+
+def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict, name,
+                     passes, decided_by: dict, constant=()) -> list[Cluster]:
+    """Clusters whose cases need different changes, split (issue 31, item 2): a cluster no rule fixes is cut
+    in two when a change of one rule makes the engine agree on a part of it (:data:`CHARACTERISED` cases at
+    least), on under :data:`HEADLINE` of its cases (no single change explains the whole cluster well, judged
+    field by field), and is the engine's rule there: ranked as the findings are, the failures it explains
+    outweigh the passing cases of the operation it breaks
+    (:func:`~conformance.analysis.attribution.outweighs`). The part it explains is named by it; the rest is
+    named again, by the rule that fixes it or by none (the clause characterising its cases). A deviation
+    beyond the language that a rule happens to answer on some of its cases is not split: that rule answers
+    otherwise on passing cases the engine gets right (a joker follow bug agrees with "no need to follow
+    suit" on some cases, and that rule breaks hundreds of passes). Nor is an operation the engine answers
+    alike whatever the spec says (``constant``: it consults no rule, though each loosening of one explains a
+    slice of it, and breaks no pass, all of which are answered alike), and a cluster is split once: the rest
+    is not cut again (each cut asks for one more change the engine would have had to make)."""
+    from conformance.analysis.attribution import outweighs
+    from conformance.analysis.naming import distance
+    from conformance.generation.decisions import answer
+
+    def agrees(alt, op: str, cid: str) -> bool:
+        case, engine = engine_of[cid]
+        got = answer(alt.rules, op, case["input"])
+        return "error" not in got and not distance(op, got, engine, fields.get(op) or protocol.COMPARED[op])
+
+    def breaks(alt, op: str, explained: int) -> bool:
+        """Whether ``alt`` changes more passing cases of ``op`` than ``explained`` failures outweigh."""
+        n = 0
+        for p in passes:
+            if p["op"] == op and not protocol.agrees(op, answer(alt.rules, op, p["input"]), p["expected"],
+                                                      fields.get(op)):
+                n += 1
+                if not outweighs(explained, n):
+                    return True
+        return False
+
+    def part(c: Cluster, cases: list[str]) -> Cluster:
+        deciding = Counter(decided_by.get(cid, c.clause) for cid in cases).most_common(1)[0][0]
+        return Cluster(c.kind, c.ruleset, c.op, c.fields, deciding, common_shape([shapes[cid] for cid in cases]),
+                       cases, keeps=every_part([shapes[cid] for cid in cases]))
+
+    for c in list(out):
+        if c.kind != "cluster" or c.op in constant or c.rule is None or c.rule.fixes or \
+                len(c.cases) < 2 * CHARACTERISED:
+            continue
+        for alt_id in c.rule.agreeing[:SPLIT_TRIED]:
+            alt = alt_of.get(alt_id)
+            if alt is None:
+                continue
+            mine = [cid for cid in c.cases if agrees(alt, c.op, cid)]
+            if not CHARACTERISED <= len(mine) < HEADLINE * len(c.cases) or breaks(alt, c.op, len(mine)):
+                continue
+            rest = [cid for cid in c.cases if cid not in set(mine)]
+            a, b = part(c, mine), part(c, rest)
+            for new in (a, b):
+                name(new)
+                if new.clause == new.decided_by:
+                    new.decided_by = ""
+            if a.rule is None or not a.rule.fixes:
+                continue   # the part it explains is not named by a rule that fixes it: no split
+            out[out.index(c)] = a
+            out.append(b)
+            break
+    out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
+    return out
 
 
 def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict,

@@ -16,7 +16,7 @@ engine's: no rule is named, and the cluster keeps its deciding clause.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from conformance.protocol import messages as protocol
 
@@ -39,6 +39,8 @@ class Rule:
     reach: float = 0.0          # the share of passing cases of the same shape whose answer it changes
     total: int = 0              # fields left differing, summed over the cases asked
     base: int = 0               # fields the spec's answers differ in, summed over the same cases
+    agreeing: tuple[str, ...] = field(default=(), compare=False)   # ids of the alternatives the engine agrees
+    #                             with on some case asked, most cases first (where a cluster may be split)
 
     @property
     def fixes(self) -> bool:
@@ -100,7 +102,8 @@ def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=())
     expected = [protocol.normalize(op, case["expected"], fields) for case, _ in items]
     base = sum(len(distance(op, e, g, compared)) for e, (_, g) in zip(expected, items))
     best = None
-    for alt in alts:
+    some: list[tuple[int, int, str]] = []   # (-cases agreeing, order, id) of each alternative agreeing on some
+    for n_alt, alt in enumerate(alts):
         if op not in alt.observers:
             continue
         total, agree, left = 0, 0, set()
@@ -112,6 +115,8 @@ def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=())
             total += len(d)
             agree += not d
             left.update(d)
+        if agree:
+            some.append((-agree, n_alt, alt.id))
         if total >= base:
             continue
         broken = 0
@@ -124,7 +129,8 @@ def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=())
     if best is None:
         return None
     (_, total), agree, alt, left, reach = best
-    return Rule(alt.clause, alt.feature, alt.description, agree, len(items), left, alt.id, reach, total, base)
+    return Rule(alt.clause, alt.feature, alt.description, agree, len(items), left, alt.id, reach, total, base,
+                tuple(i for *_, i in sorted(some)))
 
 
 ALIKE = 24     # passing cases of a cluster's shape asked of each alternative that nears its cases
