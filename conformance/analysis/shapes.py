@@ -108,3 +108,28 @@ def _same_suit(rules, inp, hand, lead) -> int:
         return sum(1 for c in hand if _cls(rules, inp, [c])[1] == "trump")
     led = lead[0][-1]
     return sum(1 for c in hand if c[-1] == led and _cls(rules, inp, [c])[1] == "side")
+
+
+TIE_GIVEN_OTHERWISE = "the engine's winner played the same cards as the spec's"
+
+
+def difference(op: str, inp: dict, spec: dict, engine: dict) -> str:
+    """How the engine's answer differs from the spec's, where that tells two rules apart whatever the
+    position's shape: a trick the engine gives to another of the equal plays (the rule on equal plays, which
+    of them wins) is not one it gives to other cards (the card order, ruffing); "" otherwise. Clustering keeps
+    failures that differ so apart (a tie bug and an order bug on one operation are two findings)."""
+    if op != "winner":
+        return ""
+    try:
+        plays, mine, theirs = inp["plays"], spec.get("winner"), engine.get("winner")
+        if isinstance(mine, int) and isinstance(theirs, int) and mine != theirs and \
+                sorted(plays[mine]) == sorted(plays[theirs]):
+            return TIE_GIVEN_OTHERWISE
+    except (KeyError, TypeError, IndexError):
+        pass
+    return ""
+
+
+def with_difference(signature: str, diff: str) -> str:
+    """A cluster's signature, with how its answers differ when that is part of what its cases share."""
+    return f"{signature}; {diff} in every case" if diff else signature
