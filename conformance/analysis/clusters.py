@@ -599,7 +599,41 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
                     c.not_shrunk = NOT_SHRUNK["engine_lost"]
             break
         here(j)
+    merge_named(rules, clusters, case_of, engine_of, fields)
     return True
+
+
+def merge_named(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, fields: dict) -> None:
+    """Clusters named alike once shrunk, merged (one deviation, one finding): two shrunk clusters of one
+    operation named by the same clause (a rule the part they need brings in:
+    :meth:`Cluster.name_by_parts`), no rule fixing either, answering otherwise alike, whose differing fields
+    are one the other's less some: an offender barred from his own suit is refused a declaration, and the
+    banker differs with it only where the hand has none yet. Before shrinking they were named by the clauses
+    deciding them (``declare.first_hand``, ``declare.overcall``), which several deviations share, so they are
+    merged only now. The one differing in more fields keeps its minimal position (it holds the shape parts
+    every case of both has) and shows its answers; ``clusters`` is changed in place."""
+    def fixed(c: Cluster) -> bool:
+        return c.rule is not None and c.rule.fixes
+    merged = True
+    while merged:
+        merged = False
+        for a in clusters:
+            for b in clusters:
+                if a is b or a.not_shrunk or b.not_shrunk or a.kind != "cluster" or b.kind != "cluster" or \
+                        fixed(a) or fixed(b) or (a.op, a.clause, a.differs_as) != (b.op, b.clause, b.differs_as) \
+                        or a.fields == b.fields or not set(b.fields) < set(a.fields):
+                    continue
+                a.cases = a.cases + b.cases   # a differs in more fields: it keeps its position and answers
+                shapes = [shape(rules, a.op, case_of[cid]["input"]) for cid in a.cases]
+                a.signature = with_difference(common_shape(shapes), a.differs_as)
+                a.keeps = every_part(shapes)
+                a.common = answers_held(a, case_of, engine_of, fields)
+                clusters.remove(b)
+                merged = True
+                break
+            if merged:
+                break
+    clusters.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
 
 
 def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped,

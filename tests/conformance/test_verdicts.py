@@ -216,3 +216,27 @@ def test_a_tie_given_otherwise_and_an_order_bug_of_one_field_are_two_findings(tm
     assert ties["differs_as"] in ties["signature"] and not ties["not_shrunk"]
     spec, engine = (int(text.split()[-1]) for text in (ties["spec"], ties["engine"]))
     assert tie(ties["position"], spec, engine)
+
+
+def test_a_declaration_refused_and_one_allowed_otherwise_are_two_findings_each_one_cluster(tmp_path):
+    # item 2: an offender barred from his own suit (declare.wrong: the engine refuses what the spec allows) and
+    # an overcall judged against the declaration before its reinforcement (declare.own: it allows what the
+    # spec refuses) were two clusters split by whether the banker differs too, each mixing both bugs under one
+    # headline; now one finding each, its cases all of one kind
+    r, report = conform(tmp_path, "several", "declare", "r001", "offender_barred", "overcall_original")
+    assert report["unexplained"] == [] and len(report["clusters"]) == 2
+    cases = {c["id"]: c for c in report["cases"]}
+    by_clause = {c["clause"]: c for c in report["clusters"]}
+    assert set(by_clause) == {"declare.wrong", "declare.own"}
+    assert all(cases[i]["answer"]["reason"] == "partner_barred" for i in by_clause["declare.wrong"]["case_ids"])
+    assert all(cases[i]["answer"]["legal"] and not cases[i]["expected"]["legal"]
+               for i in by_clause["declare.own"]["case_ids"])
+    assert "banker" in by_clause["declare.own"]["fields"]   # the cases where the banker differs too, merged
+
+
+def test_one_declaration_bug_is_one_finding_whether_or_not_the_banker_differs_too(tmp_path):
+    # item 2, one deviation one finding: the banker differs with the refused declaration only where the hand
+    # has none yet; both kinds of case are one cluster, named by the rule on wrong declarations
+    r, report = conform(tmp_path, "offender_barred", "declare")
+    [c] = report["clusters"]
+    assert c["clause"] == "declare.wrong" and set(c["case_ids"]) == failing(report)
