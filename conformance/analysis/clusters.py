@@ -222,7 +222,7 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     groups: dict[tuple, list[tuple[str, list[str]]]] = {}
     decided_by: dict[str, str] = {}        # case id -> the clause deciding it
     rewrites: dict[tuple, set[str]] = {}   # (op, wrong, clause) -> the answers rewritten (spec's -> engine's)
-    from conformance.analysis.naming import alike, characteristic, sample, search
+    from conformance.analysis.naming import alike, characteristic, sample, search, veto
     passing: dict[str, list] = {}
     for p in passes:
         passing.setdefault(p["op"], []).append(tuple(p.get("clauses", ())))
@@ -250,19 +250,22 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
                            decided_by="" if deciding_clause == clause else deciding_clause, differs_as=diff))
     out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
     out = out[:MAX_CLUSTERS]
+    alt_of = {a.id: a for a in alts}
     engine_of = {case["id"]: (case, engine) for case, engine in unexplained}
     shapes = {case["id"]: sh for members in shaped.values() for case, _, sh in members}
 
     def name(c: Cluster) -> None:
         near = alike(rules, c.op, [shapes[cid] for cid in c.cases], passes)
-        c.name_by_search(search(c.op, [engine_of[cid] for cid in sample(c.cases)], alts, fields.get(c.op), near))
+        rule = search(c.op, [engine_of[cid] for cid in sample(c.cases)], alts, fields.get(c.op), near)
+        if rule is not None and c.op not in constant:   # a rule breaking passes the engine keeps fixes nothing
+            rule = veto(rule, alt_of.get(rule.alt), c.op, passes, len(c.cases), fields.get(c.op))
+        c.name_by_search(rule)
         if (c.rule is None or not c.rule.names) and len(c.cases) >= CHARACTERISED:   # beyond the language: the
             # clause that characterises its cases
             named = characteristic(c.clause, [tuple(engine_of[cid][0].get("clauses", ())) for cid in c.cases],
                                    passing.get(c.op, []))
             if named != c.clause:
                 c.decided_by, c.clause = c.decided_by or c.clause, named
-    alt_of = {a.id: a for a in alts}
     for c in out:
         name(c)
     out = _one_change_each(out, alt_of, engine_of, shapes, fields, name)
@@ -288,7 +291,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     slice of it, and breaks no pass, all of which are answered alike), and a cluster is split once: the rest
     is not cut again (each cut asks for one more change the engine would have had to make)."""
     from conformance.analysis.attribution import outweighs
-    from conformance.analysis.naming import distance
+    from conformance.analysis.naming import breaking, distance
     from conformance.generation.decisions import answer
 
     def agrees(alt, op: str, cid: str) -> bool:
@@ -298,14 +301,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
 
     def breaks(alt, op: str, explained: int) -> bool:
         """Whether ``alt`` changes more passing cases of ``op`` than ``explained`` failures outweigh."""
-        n = 0
-        for p in passes:
-            if p["op"] == op and not protocol.agrees(op, answer(alt.rules, op, p["input"]), p["expected"],
-                                                      fields.get(op)):
-                n += 1
-                if not outweighs(explained, n):
-                    return True
-        return False
+        return not outweighs(explained, breaking(alt, op, passes, explained, fields.get(op)))
 
     def part(c: Cluster, cases: list[str]) -> Cluster:
         deciding = Counter(decided_by.get(cid, c.clause) for cid in cases).most_common(1)[0][0]
@@ -365,9 +361,11 @@ def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
         keep.keeps = every_part([shapes[cid] for cid in keep.cases])
         out.remove(gone)
 
-    def holds(big: Cluster, small: Cluster) -> bool:   # a case or two with the shape every case of big has
-        return len(small.cases) < CHARACTERISED <= len(big.cases) and bool(big.keeps) and \
-            all(set(big.keeps) <= set(shapes[cid]) for cid in small.cases)
+    def holds(big: Cluster, small: Cluster) -> bool:   # a few cases with the shape every case of big has
+        few = len(small.cases) < CHARACTERISED <= len(big.cases) or (   # three, no rule naming them (a rule
+            len(small.cases) == CHARACTERISED and 2 * CHARACTERISED <= len(big.cases) and   # that answers them
+            (small.rule is None or not small.rule.names))                # breaks passes names nothing)
+        return few and bool(big.keeps) and all(set(big.keeps) <= set(shapes[cid]) for cid in small.cases)
 
     for c in sorted(out, key=lambda c: len(c.cases)):   # renamed into another's name, no rule fixing either
         twin = next((o for o in out if o is not c and len(o.cases) >= len(c.cases) and not fixed(o) and
