@@ -283,7 +283,8 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     field by field), and is the engine's rule there: ranked as the findings are, the failures it explains
     outweigh the passing cases of the operation it breaks
     (:func:`~conformance.analysis.attribution.outweighs`). The part it explains is named by it; the rest is
-    named again, by the rule that fixes it or by none (the clause characterising its cases). A deviation
+    named again, by the rule that fixes it or by none (the clause characterising its cases), unless its
+    nearest rule is another value of the same feature (one feature read otherwise is one finding). A deviation
     beyond the language that a rule happens to answer on some of its cases is not split: that rule answers
     otherwise on passing cases the engine gets right (a joker follow bug agrees with "no need to follow
     suit" on some cases, and that rule breaks hundreds of passes). Nor is an operation the engine answers
@@ -328,6 +329,9 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
                     new.decided_by = ""
             if a.rule is None or not a.rule.fixes:
                 continue   # the part it explains is not named by a rule that fixes it: no split
+            if b.rule is not None and b.rule.feature == a.rule.feature and b.rule.agrees:
+                continue   # the rest nears another value of the same feature: one feature read otherwise
+                #            (a trump triple's follow, two rungs of its ladder), one finding
             out[out.index(c)] = a
             out.append(b)
             break

@@ -243,3 +243,15 @@ def test_one_declaration_bug_is_one_finding_whether_or_not_the_banker_differs_to
     r, report = conform(tmp_path, "offender_barred", "declare")
     [c] = report["clusters"]
     assert c["clause"] == "declare.wrong" and set(c["case_ids"]) == failing(report)
+
+
+def test_a_trump_triple_bug_two_rungs_of_one_ladder_each_answer_in_part_is_not_split(tmp_path):
+    # item 2, one deviation one finding: beside triples kept whole to a tractor lead (a setting's other value,
+    # follow.pairs_before_triples), a trump triple's follow bug answers as one rung of the triple's ladder moved
+    # on some cases and as another on the rest: one feature read otherwise, one finding, not two
+    planted = {"follow.pairs_before_triples": True}
+    r, report = conform(tmp_path, "several", "follow", "r001", "trump_triple", json.dumps(planted))
+    [f] = report["findings"]
+    assert (f["feature"], f["clause"]) == ("follow.pairs_before_triples", "follow.pair_from_triple")
+    [c] = report["clusters"]
+    assert c["clause"] == "follow.triple" and set(c["case_ids"]) == failing(report) - set(f["case_ids"])
