@@ -290,7 +290,8 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     suit" on some cases, and that rule breaks hundreds of passes). Nor is an operation the engine answers
     alike whatever the spec says (``constant``: it consults no rule, though each loosening of one explains a
     slice of it, and breaks no pass, all of which are answered alike), and a cluster is split once: the rest
-    is not cut again (each cut asks for one more change the engine would have had to make)."""
+    is not cut again (each cut asks for one more change the engine would have had to make); no more than
+    :data:`MAX_CLUSTERS` clusters result."""
     from conformance.analysis.attribution import outweighs
     from conformance.analysis.naming import breaking, distance
     from conformance.generation.decisions import answer
@@ -312,7 +313,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
 
     for c in list(out):
         if c.kind != "cluster" or c.op in constant or c.rule is None or c.rule.fixes or \
-                len(c.cases) < 2 * CHARACTERISED:
+                len(c.cases) < 2 * CHARACTERISED or len(out) >= MAX_CLUSTERS:
             continue
         for alt_id in c.rule.agreeing[:SPLIT_TRIED]:
             alt = alt_of.get(alt_id)
