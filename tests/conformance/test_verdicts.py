@@ -176,6 +176,9 @@ def test_a_cluster_two_deviations_share_is_split_by_the_change_one_part_needs(tm
 
     def follows_planted(cid):
         return protocol.agrees("winner", answer(under, "winner", cases[cid]["input"]), cases[cid]["answer"])
+
+    def follows_planted_at(rules, c):   # the engine's winner at the minimal position, as the report shows it
+        return f"winner {answer(rules, 'winner', c['position'])['winner']}" == c["engine"]
     [fixed] = [c for c in report["clusters"] if c["rule"] and c["rule"]["fixes"]]
     assert (fixed["clause"], fixed["rule"]["feature"]) == ("trick.ruff", "ruff.structure")
     assert "same_shape" in fixed["rule"]["value"]
@@ -184,6 +187,12 @@ def test_a_cluster_two_deviations_share_is_split_by_the_change_one_part_needs(tm
     assert [c["clause"] for c in rest] == ["trick.ruff"] and not rest[0]["rule"]["names"]
     assert not any(follows_planted(cid) for cid in rest[0]["case_ids"])
     assert len(report["clusters"]) == 3   # and the tie bug's, under the card order
+    from conformance.analysis.shapes import shape   # item 4: each part's signature holds, its position keeps it
+    for c in report["clusters"]:
+        assert not c["shrinking_limited"] and not c["not_shrunk"]
+        assert all(set(c["keeps"]) <= set(shape(rules_for("r001"), "winner", cases[i]["input"])) for i in c["case_ids"])
+        assert set(c["keeps"]) <= set(shape(rules_for("r001"), "winner", c["position"]))
+    assert follows_planted_at(under, fixed)   # the fixed part's minimal position: the planted setting's answer
 
 
 def test_a_joker_follow_bug_a_rule_answers_on_some_cases_is_one_finding(tmp_path):
