@@ -282,7 +282,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     least), on under :data:`HEADLINE` of its cases (no single change explains the whole cluster well, judged
     field by field), and is the engine's rule there: ranked as the findings are, the failures it explains
     outweigh the passing cases of the operation it breaks
-    (:func:`~conformance.analysis.attribution.outweighs`). The part it explains is named by it; the rest is
+    (:func:`~conformance.analysis.ranking.outweighs`). The part it explains is named by it; the rest is
     named again, by the rule that fixes it or by none (the clause characterising its cases), unless its
     nearest rule is another value of the same feature (one feature read otherwise is one finding). A deviation
     beyond the language that a rule happens to answer on some of its cases is not split: that rule answers
@@ -292,7 +292,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     slice of it, and breaks no pass, all of which are answered alike), and a cluster is split once: the rest
     is not cut again (each cut asks for one more change the engine would have had to make); no more than
     :data:`MAX_CLUSTERS` clusters result."""
-    from conformance.analysis.attribution import outweighs
+    from conformance.analysis.ranking import outweighs
     from conformance.analysis.naming import breaking, distance
     from conformance.generation.decisions import answer
 

@@ -145,8 +145,8 @@ PASSES = 240   # passing cases of an operation (spread over them) asked of a rul
 def breaking(alt, op: str, passes, explained: int, fields=None) -> int:
     """How many of up to :data:`PASSES` passing cases of ``op`` (spread over them) ``alt`` changes, counted until
     they outweigh ``explained`` failures as findings are ranked
-    (:func:`~conformance.analysis.attribution.outweighs`): past that count, ``alt`` is not the engine's rule."""
-    from conformance.analysis.attribution import outweighs
+    (:func:`~conformance.analysis.ranking.outweighs`): past that count, ``alt`` is not the engine's rule."""
+    from conformance.analysis.ranking import outweighs
     from conformance.generation.decisions import answer
     same = [p for p in passes if p["op"] == op]
     if len(same) > PASSES:
@@ -167,7 +167,7 @@ def veto(rule: "Rule | None", alt, op: str, passes, explained: int, fields=None)
     ladder that answers three cases of a joker follow bug is not the engine's rule, as it refuses what the
     engine refuses on every other triple led (issue 31: one deviation, one finding)."""
     from dataclasses import replace
-    from conformance.analysis.attribution import outweighs
+    from conformance.analysis.ranking import outweighs
     if rule is None or alt is None or not rule.fixes:
         return rule
     n = breaking(alt, op, passes, explained, fields)
