@@ -37,6 +37,7 @@ from reference_impl.rules import Rules
 
 from conformance.protocol import messages as protocol
 from conformance.analysis.charges import Charge, deciding_all
+from conformance.analysis.ranking import BROKEN_SHARE, outweighs  # noqa: F401 — the findings' ranking, shared
 from conformance.generation.alternatives import Alternative, alternatives
 from conformance.generation.decisions import answer
 
@@ -115,16 +116,6 @@ def _judge_on(obs, on: Rules, cases: list[dict], engine_of: dict, fields: dict) 
                 if contradicts(op, got, case["expected"], engine_of[cid], fields.get(op)):
                     wrong.add(cid)
     return hits, moved, wrong
-
-
-BROKEN_SHARE = 0.6   # passes an alternative may break per failure it explains beyond the first two
-
-
-def outweighs(explained: int, broken: int) -> bool:
-    """Whether an alternative explaining ``explained`` failures and breaking ``broken`` cases is still the
-    engine's reading: one passing case does not veto a rule that explains hundreds (issue 31, item 3), yet a
-    rule explaining two failures and breaking one pass is a coincidence."""
-    return broken == 0 and explained > 0 or broken <= BROKEN_SHARE * (explained - 2)
 
 
 def contradicts(op: str, other: dict, expected: dict, engine: dict, fields=None) -> bool:

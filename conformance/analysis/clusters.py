@@ -22,7 +22,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-from conformance.analysis.shapes import common_shape, every_part, shape
+from conformance.analysis.shapes import common_shape, difference, every_part, shape, with_difference
 from conformance.protocol import messages as protocol
 
 HEADLINE = 0.8        # the share of a cluster's cases its shown answers must hold for, else it says how many
@@ -56,6 +56,8 @@ class Cluster:
     keeps: tuple[str, ...] = ()      # the shape parts every case has, which its minimal position keeps
     limited: bool = False            # shrinking stopped at its step limit (the position may shrink further)
     common: dict | None = None       # the answers its cases hold: answers_held
+    differs_as: str = ""             # how every case's answers differ, where that tells rules apart
+                                     # (shapes.difference: a tie given to another of the equal plays)
 
     def name_by_search(self, rule) -> None:
         """Named by ``rule`` (:func:`~conformance.analysis.naming.search`), the alternative leaving fewest fields
@@ -130,7 +132,7 @@ class Cluster:
                 "reach": self.reach, "advice": self.advice, "needs": self.needs, "decided_by": self.decided_by,
                 "shrunk": not self.not_shrunk, "not_shrunk": self.not_shrunk,
                 "rule": None if self.rule is None else self.rule.to_dict(), "keeps": list(self.keeps),
-                "shrinking_limited": self.limited, "answers_held": self.common}
+                "shrinking_limited": self.limited, "answers_held": self.common, "differs_as": self.differs_as}
 
 
 def answer_text(values: dict, fields) -> str:
@@ -193,7 +195,8 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         wrong = tuple(k for k in (fields.get(op) or protocol.COMPARED[op])
                       if expected.get(k) != engine.get(k) and k not in skip)
         sh = shape(rules, op, case["input"])
-        shaped.setdefault((op, wrong, tuple(sh)), []).append((case, engine, sh))
+        diff = "" if op in constant else difference(op, case["input"], expected, engine)
+        shaped.setdefault((op, wrong, tuple(sh), diff), []).append((case, engine, sh))
     deciding: dict[tuple, tuple[str, ...]] = {}    # (op, wrong, shape) -> the clauses deciding its sampled cases
     weight: dict[tuple, Counter] = {}               # (op, wrong) -> clause -> cases it may have decided
     known = {} if known is None else known
@@ -219,7 +222,7 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     groups: dict[tuple, list[tuple[str, list[str]]]] = {}
     decided_by: dict[str, str] = {}        # case id -> the clause deciding it
     rewrites: dict[tuple, set[str]] = {}   # (op, wrong, clause) -> the answers rewritten (spec's -> engine's)
-    from conformance.analysis.naming import alike, characteristic, sample, search
+    from conformance.analysis.naming import alike, characteristic, sample, search, veto
     passing: dict[str, list] = {}
     for p in passes:
         passing.setdefault(p["op"], []).append(tuple(p.get("clauses", ())))
@@ -232,36 +235,109 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
                                     passing.get(op, []))
         for case, engine, sh in members:
             decided_by[case["id"]] = decides
-            groups.setdefault((op, wrong, clause), []).append((case["id"], sh))
-            rewrites.setdefault((op, wrong, clause), set()).add(
+            groups.setdefault((op, wrong, clause, key[3]), []).append((case["id"], sh))
+            rewrites.setdefault((op, wrong, clause, key[3]), set()).add(
                 "constant" if op in constant else _rewrite(op, wrong, case, engine, fields.get(op)))
     groups = _named_by_shared_rule(_one_rewrite_each(groups, rewrites), groups,
                                    {case["id"]: tuple(case.get("clauses", ())) for case, _ in unexplained})
     out: list[Cluster] = []
-    for (op, wrong, clause), members in groups.items():
+    for (op, wrong, clause, diff), members in groups.items():
         kind = "reason_only" if wrong == ("reason",) else "cluster"
         deciding_clause = Counter(decided_by[cid] for cid, _ in members).most_common(1)[0][0]
-        out.append(Cluster(kind, ruleset, op, wrong, clause, common_shape([sh for _, sh in members]),
+        out.append(Cluster(kind, ruleset, op, wrong, clause,
+                           with_difference(common_shape([sh for _, sh in members]), diff),
                            [cid for cid, _ in members], keeps=every_part([sh for _, sh in members]),
-                           decided_by="" if deciding_clause == clause else deciding_clause))
+                           decided_by="" if deciding_clause == clause else deciding_clause, differs_as=diff))
     out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
     out = out[:MAX_CLUSTERS]
+    alt_of = {a.id: a for a in alts}
     engine_of = {case["id"]: (case, engine) for case, engine in unexplained}
     shapes = {case["id"]: sh for members in shaped.values() for case, _, sh in members}
 
     def name(c: Cluster) -> None:
         near = alike(rules, c.op, [shapes[cid] for cid in c.cases], passes)
-        c.name_by_search(search(c.op, [engine_of[cid] for cid in sample(c.cases)], alts, fields.get(c.op), near))
+        rule = search(c.op, [engine_of[cid] for cid in sample(c.cases)], alts, fields.get(c.op), near)
+        if rule is not None and c.op not in constant:   # a rule breaking passes the engine keeps fixes nothing
+            rule = veto(rule, alt_of.get(rule.alt), c.op, passes, len(c.cases), fields.get(c.op))
+        c.name_by_search(rule)
         if (c.rule is None or not c.rule.names) and len(c.cases) >= CHARACTERISED:   # beyond the language: the
             # clause that characterises its cases
             named = characteristic(c.clause, [tuple(engine_of[cid][0].get("clauses", ())) for cid in c.cases],
                                    passing.get(c.op, []))
             if named != c.clause:
                 c.decided_by, c.clause = c.decided_by or c.clause, named
-    alt_of = {a.id: a for a in alts}
     for c in out:
         name(c)
-    return _one_change_each(out, alt_of, engine_of, shapes, fields, name)
+    out = _one_change_each(out, alt_of, engine_of, shapes, fields, name)
+    return _split_by_change(out, alt_of, engine_of, shapes, fields, name, passes, decided_by, constant)
+
+
+SPLIT_TRIED = 3     # alternatives agreeing with some sampled case of a cluster tried as the rule of a part of it
+
+
+def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict, name,
+                     passes, decided_by: dict, constant=()) -> list[Cluster]:
+    """Clusters whose cases need different changes, split (issue 31, item 2): a cluster no rule fixes is cut
+    in two when a change of one rule makes the engine agree on a part of it (:data:`CHARACTERISED` cases at
+    least), on under :data:`HEADLINE` of its cases (no single change explains the whole cluster well, judged
+    field by field), and is the engine's rule there: ranked as the findings are, the failures it explains
+    outweigh the passing cases of the operation it breaks
+    (:func:`~conformance.analysis.ranking.outweighs`). The part it explains is named by it; the rest is
+    named again, by the rule that fixes it or by none (the clause characterising its cases), unless its
+    nearest rule is another value of the same feature (one feature read otherwise is one finding). A deviation
+    beyond the language that a rule happens to answer on some of its cases is not split: that rule answers
+    otherwise on passing cases the engine gets right (a joker follow bug agrees with "no need to follow
+    suit" on some cases, and that rule breaks hundreds of passes). Nor is an operation the engine answers
+    alike whatever the spec says (``constant``: it consults no rule, though each loosening of one explains a
+    slice of it, and breaks no pass, all of which are answered alike), and a cluster is split once: the rest
+    is not cut again (each cut asks for one more change the engine would have had to make); no more than
+    :data:`MAX_CLUSTERS` clusters result."""
+    from conformance.analysis.ranking import outweighs
+    from conformance.analysis.naming import breaking, distance
+    from conformance.generation.decisions import answer
+
+    def agrees(alt, op: str, cid: str) -> bool:
+        case, engine = engine_of[cid]
+        got = answer(alt.rules, op, case["input"])
+        return "error" not in got and not distance(op, got, engine, fields.get(op) or protocol.COMPARED[op])
+
+    def breaks(alt, op: str, explained: int) -> bool:
+        """Whether ``alt`` changes more passing cases of ``op`` than ``explained`` failures outweigh."""
+        return not outweighs(explained, breaking(alt, op, passes, explained, fields.get(op)))
+
+    def part(c: Cluster, cases: list[str]) -> Cluster:
+        deciding = Counter(decided_by.get(cid, c.clause) for cid in cases).most_common(1)[0][0]
+        return Cluster(c.kind, c.ruleset, c.op, c.fields, deciding,
+                       with_difference(common_shape([shapes[cid] for cid in cases]), c.differs_as),
+                       cases, keeps=every_part([shapes[cid] for cid in cases]), differs_as=c.differs_as)
+
+    for c in list(out):
+        if c.kind != "cluster" or c.op in constant or c.rule is None or c.rule.fixes or \
+                len(c.cases) < 2 * CHARACTERISED or len(out) >= MAX_CLUSTERS:
+            continue
+        for alt_id in c.rule.agreeing[:SPLIT_TRIED]:
+            alt = alt_of.get(alt_id)
+            if alt is None:
+                continue
+            mine = [cid for cid in c.cases if agrees(alt, c.op, cid)]
+            if not CHARACTERISED <= len(mine) < HEADLINE * len(c.cases) or breaks(alt, c.op, len(mine)):
+                continue
+            rest = [cid for cid in c.cases if cid not in set(mine)]
+            a, b = part(c, mine), part(c, rest)
+            for new in (a, b):
+                name(new)
+                if new.clause == new.decided_by:
+                    new.decided_by = ""
+            if a.rule is None or not a.rule.fixes:
+                continue   # the part it explains is not named by a rule that fixes it: no split
+            if b.rule is not None and b.rule.feature == a.rule.feature and b.rule.agrees:
+                continue   # the rest nears another value of the same feature: one feature read otherwise
+                #            (a trump triple's follow, two rungs of its ladder), one finding
+            out[out.index(c)] = a
+            out.append(b)
+            break
+    out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
+    return out
 
 
 def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict,
@@ -286,17 +362,20 @@ def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
 
     def merge(keep: Cluster, gone: Cluster) -> None:
         keep.cases = keep.cases + gone.cases
-        keep.signature = common_shape([shapes[cid] for cid in keep.cases])
+        keep.signature = with_difference(common_shape([shapes[cid] for cid in keep.cases]), keep.differs_as)
         keep.keeps = every_part([shapes[cid] for cid in keep.cases])
         out.remove(gone)
 
-    def holds(big: Cluster, small: Cluster) -> bool:   # a case or two with the shape every case of big has
-        return len(small.cases) < CHARACTERISED <= len(big.cases) and bool(big.keeps) and \
-            all(set(big.keeps) <= set(shapes[cid]) for cid in small.cases)
+    def holds(big: Cluster, small: Cluster) -> bool:   # a few cases with the shape every case of big has
+        few = len(small.cases) < CHARACTERISED <= len(big.cases) or (   # three, no rule naming them (a rule
+            len(small.cases) == CHARACTERISED and 2 * CHARACTERISED <= len(big.cases) and   # that answers them
+            (small.rule is None or not small.rule.names))                # breaks passes names nothing)
+        return few and bool(big.keeps) and all(set(big.keeps) <= set(shapes[cid]) for cid in small.cases)
 
     for c in sorted(out, key=lambda c: len(c.cases)):   # renamed into another's name, no rule fixing either
         twin = next((o for o in out if o is not c and len(o.cases) >= len(c.cases) and not fixed(o) and
-                     (o.op, o.fields, o.kind) == (c.op, c.fields, c.kind) and (o.clause == c.clause or holds(o, c))),
+                     (o.op, o.fields, o.kind, o.differs_as) == (c.op, c.fields, c.kind, c.differs_as) and
+                     (o.clause == c.clause or holds(o, c))),
                     None)
         if twin is not None and not fixed(c):
             merge(twin, c)
@@ -308,7 +387,8 @@ def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
                 continue
             alt = alt_of.get(small.rule.alt)
             for big in out:
-                if big is small or (big.op, big.fields, big.kind) != (small.op, small.fields, small.kind):
+                if big is small or (big.op, big.fields, big.kind, big.differs_as) != \
+                        (small.op, small.fields, small.kind, small.differs_as):
                     continue
                 same = big.rule is not None and big.rule.alt == small.rule.alt
                 if not same and not (big.rule is None or not big.rule.fixes):
@@ -328,14 +408,14 @@ def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
 
 
 def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...], op_fields=None,
-           keeps: tuple[str, ...] = ()) -> dict:
+           keeps: tuple[str, ...] = (), differs_as: str = "") -> dict:
     """One cluster's first position shrunk through ``session`` and its neighbours asked: what :func:`describe`
     writes into the cluster (``position``, ``spec``, ``engine``: answers there, ``steps``, ``neighbours``).
     The same wherever it is computed: in this process or on a worker, with an engine of its own."""
     from conformance.analysis.shrinking import differing, needs, neighbours, shrink
     from conformance.generation.decisions import answer
     from conformance.analysis.shrinking import MAX_ROUNDS
-    position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields, keeps)
+    position, spec, engine, steps = shrink(rules, session, ruleset, op, inp, wanted, op_fields, keeps, differs_as)
     near = neighbours(position)
     judged = [(what, p, answer(rules, op, p)) for what, p in near]
     judged = [(w, p, s) for w, p, s in judged if "error" not in s]
@@ -351,15 +431,15 @@ def shrunk(rules, session, ruleset: str, op: str, inp: dict, wanted: tuple[str, 
 
 
 def shrink_chunk(items: list[tuple], rules, engine: dict, fields: dict) -> list[dict | None]:
-    """On a worker: :func:`shrunk` for each ``(ruleset, op, input, wanted, keeps)`` of ``items`` through an engine
+    """On a worker: :func:`shrunk` for each ``(ruleset, op, input, wanted, keeps, differs_as)`` of ``items`` through an engine
     of the worker's own (``engine``: :func:`~conformance.analysis.shrinking.engine_spec`), stopped at the
     end, whatever happens; None for each item when it cannot be started (the caller shrinks those itself)."""
     from conformance.analysis.shrinking import EngineSession, runner_of
     with EngineSession(runner_of(engine)) as session:
         if not session.alive:
             return [None] * len(items)
-        return [shrunk(rules, session, ruleset, op, inp, tuple(wanted), fields.get(op), tuple(keeps))
-                if session.alive else None for ruleset, op, inp, wanted, keeps in items]
+        return [shrunk(rules, session, ruleset, op, inp, tuple(wanted), fields.get(op), tuple(keeps), differs_as)
+                if session.alive else None for ruleset, op, inp, wanted, keeps, differs_as in items]
 
 
 # Why a cluster's position is its first failing case's (Cluster.not_shrunk), in the words of the reports.
@@ -413,7 +493,7 @@ def _one_rewrite_each(groups: dict, rewrites: dict) -> dict:
         if len(rewrites[key]) != 1:
             return None
         rewrite = next(iter(rewrites[key]))
-        return (key[0], rewrite) if rewrite == "constant" else (*key[:2], rewrite)
+        return (key[0], rewrite) if rewrite == "constant" else (*key[:2], *key[3:], rewrite)
     merged: dict[tuple, tuple] = {}   # (op, wrong, the one rewrite) -> the largest group's key
     for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
         if one(key) is not None:
@@ -443,7 +523,7 @@ def _named_by_shared_rule(merged: dict, before: dict, cited: dict) -> dict:
             shared = set(citing[0]).intersection(*citing[1:]) if citing else set()
             rule = [cl for cl in citing[0] if cl in shared] if citing else []
             if rule:
-                key = (*key[:2], rule[-1])
+                key = (*key[:2], rule[-1], *key[3:])
         out.setdefault(key, []).extend(members)
     return out
 
@@ -494,7 +574,7 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
         if progress is not None:
             progress(f"shrinking cluster {i + 1} of {n} through the engine")
         fill(c, shrunk(rules, session, c.ruleset, c.op, case_of[c.shrunk_from]["input"], c.fields,
-                       fields.get(c.op), c.keeps))
+                       fields.get(c.op), c.keeps, c.differs_as))
 
     can = executor is not None and getattr(session, "spec", None) is not None
     i = 0
@@ -522,7 +602,41 @@ def describe(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, ses
                     c.not_shrunk = NOT_SHRUNK["engine_lost"]
             break
         here(j)
+    merge_named(rules, clusters, case_of, engine_of, fields)
     return True
+
+
+def merge_named(rules, clusters: list[Cluster], case_of: dict, engine_of: dict, fields: dict) -> None:
+    """Clusters named alike once shrunk, merged (one deviation, one finding): two shrunk clusters of one
+    operation named by the same clause (a rule the part they need brings in:
+    :meth:`Cluster.name_by_parts`), no rule fixing either, answering otherwise alike, whose differing fields
+    are one the other's less some: an offender barred from his own suit is refused a declaration, and the
+    banker differs with it only where the hand has none yet. Before shrinking they were named by the clauses
+    deciding them (``declare.first_hand``, ``declare.overcall``), which several deviations share, so they are
+    merged only now. The one differing in more fields keeps its minimal position (it holds the shape parts
+    every case of both has) and shows its answers; ``clusters`` is changed in place."""
+    def fixed(c: Cluster) -> bool:
+        return c.rule is not None and c.rule.fixes
+    merged = True
+    while merged:
+        merged = False
+        for a in clusters:
+            for b in clusters:
+                if a is b or a.not_shrunk or b.not_shrunk or a.kind != "cluster" or b.kind != "cluster" or \
+                        fixed(a) or fixed(b) or (a.op, a.clause, a.differs_as) != (b.op, b.clause, b.differs_as) \
+                        or a.fields == b.fields or not set(b.fields) < set(a.fields):
+                    continue
+                a.cases = a.cases + b.cases   # a differs in more fields: it keeps its position and answers
+                shapes = [shape(rules, a.op, case_of[cid]["input"]) for cid in a.cases]
+                a.signature = with_difference(common_shape(shapes), a.differs_as)
+                a.keeps = every_part(shapes)
+                a.common = answers_held(a, case_of, engine_of, fields)
+                clusters.remove(b)
+                merged = True
+                break
+            if merged:
+                break
+    clusters.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
 
 
 def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill, progress, stopped,
@@ -532,8 +646,8 @@ def _spread(rules, todo, rest, case_of, session, fields, executor, workers, fill
     from concurrent.futures import FIRST_COMPLETED, wait
     from conformance.running.parallel import cut
     chunks = cut(rest, SHRINK_CHUNK)
-    items = [[(todo[j].ruleset, todo[j].op, case_of[todo[j].shrunk_from]["input"], todo[j].fields, todo[j].keeps)
-              for j in chunk]
+    items = [[(todo[j].ruleset, todo[j].op, case_of[todo[j].shrunk_from]["input"], todo[j].fields, todo[j].keeps,
+               todo[j].differs_as) for j in chunk]
              for chunk in chunks]
     futures = {executor.submit(shrink_chunk, its, rules, session.spec, fields): k for k, its in enumerate(items)}
     if progress is not None:

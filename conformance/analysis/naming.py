@@ -16,7 +16,7 @@ engine's: no rule is named, and the cluster keeps its deciding clause.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from conformance.protocol import messages as protocol
 
@@ -39,18 +39,23 @@ class Rule:
     reach: float = 0.0          # the share of passing cases of the same shape whose answer it changes
     total: int = 0              # fields left differing, summed over the cases asked
     base: int = 0               # fields the spec's answers differ in, summed over the same cases
+    agreeing: tuple[str, ...] = field(default=(), compare=False)   # ids of the alternatives the engine agrees
+    #                             with on some case asked, most cases first (where a cluster may be split)
+    breaks: int = 0             # passing cases of the operation it changes, of those asked (:func:`veto`)
+    vetoed: bool = False        # it changes more of them than the cluster's failures outweigh: not the
+    #                             engine's rule, though it answers the cases asked
 
     @property
     def fixes(self) -> bool:
         """The engine agrees with it on every case asked (two at least: one case agrees with many a change by
         chance), and it leaves most passing cases of their shape as they are (a change that answers everything
         otherwise agrees with a few failures by chance)."""
-        return self.agrees == self.asked >= 2 and self.reach <= REACH
+        return self.agrees == self.asked >= 2 and self.reach <= REACH and not self.vetoed
 
     def to_dict(self) -> dict:
         return {"clause": self.clause, "feature": self.feature, "value": self.value, "fixes": self.fixes,
                 "agrees": self.agrees, "asked": self.asked, "fields_left": list(self.left),
-                "breaks_alike": round(self.reach, 3), "names": self.names}
+                "breaks_alike": round(self.reach, 3), "names": self.names, "vetoed": self.vetoed}
 
     @property
     def names(self) -> bool:
@@ -59,13 +64,15 @@ class Rule:
         :data:`NEAR` of the fields differing that the spec leaves (the nearest of a deviation beyond the
         language); else the cluster is named by the clause characterising its cases (:func:`characteristic`),
         the nearest rule shown beside it."""
-        return self.fixes or (self.reach <= REACH and self.asked >= 3 and
+        return self.fixes or (not self.vetoed and self.reach <= REACH and self.asked >= 3 and
                               (2 * self.agrees >= self.asked or self.total <= NEAR * self.base))
 
     @property
     def text(self) -> str:
         """``trick.ruff (ruff.structure: any_trumps): the engine agrees on 6 of 8 cases; winner still differs``."""
         how = "the engine agrees on every case asked" if self.fixes else \
+            f"the engine agrees on every case asked, but it changes {self.breaks} passing case(s) of the " \
+            "operation the engine answers as the spec does" if self.vetoed else \
             f"the engine agrees on {self.agrees} of {self.asked} cases asked" if self.names and not self.left else \
             "the engine agrees on its one case, too little to tell a rule" if self.asked == 1 and self.agrees else \
             f"the engine agrees on every case asked, but it changes {round(100 * self.reach)} % of the passing " \
@@ -100,7 +107,8 @@ def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=())
     expected = [protocol.normalize(op, case["expected"], fields) for case, _ in items]
     base = sum(len(distance(op, e, g, compared)) for e, (_, g) in zip(expected, items))
     best = None
-    for alt in alts:
+    some: list[tuple[int, int, str]] = []   # (-cases agreeing, order, id) of each alternative agreeing on some
+    for n_alt, alt in enumerate(alts):
         if op not in alt.observers:
             continue
         total, agree, left = 0, 0, set()
@@ -112,6 +120,8 @@ def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=())
             total += len(d)
             agree += not d
             left.update(d)
+        if agree:
+            some.append((-agree, n_alt, alt.id))
         if total >= base:
             continue
         broken = 0
@@ -124,10 +134,44 @@ def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=())
     if best is None:
         return None
     (_, total), agree, alt, left, reach = best
-    return Rule(alt.clause, alt.feature, alt.description, agree, len(items), left, alt.id, reach, total, base)
+    return Rule(alt.clause, alt.feature, alt.description, agree, len(items), left, alt.id, reach, total, base,
+                tuple(i for *_, i in sorted(some)))
 
 
 ALIKE = 24     # passing cases of a cluster's shape asked of each alternative that nears its cases
+PASSES = 240   # passing cases of an operation (spread over them) asked of a rule that fixes a cluster
+
+
+def breaking(alt, op: str, passes, explained: int, fields=None) -> int:
+    """How many of up to :data:`PASSES` passing cases of ``op`` (spread over them) ``alt`` changes, counted until
+    they outweigh ``explained`` failures as findings are ranked
+    (:func:`~conformance.analysis.ranking.outweighs`): past that count, ``alt`` is not the engine's rule."""
+    from conformance.analysis.ranking import outweighs
+    from conformance.generation.decisions import answer
+    same = [p for p in passes if p["op"] == op]
+    if len(same) > PASSES:
+        same = [same[int(k * len(same) / PASSES)] for k in range(PASSES)]
+    n = 0
+    for p in same:
+        got = answer(alt.rules, op, p["input"])
+        if "error" not in got and not protocol.agrees(op, got, p["expected"], fields):
+            n += 1
+            if not outweighs(explained, n):
+                break
+    return n
+
+
+def veto(rule: "Rule | None", alt, op: str, passes, explained: int, fields=None) -> "Rule | None":
+    """``rule`` (which fixes a cluster of ``explained`` failures), vetoed when its alternative ``alt`` changes
+    more passing cases of the operation than those failures outweigh (:func:`breaking`): a rung of the triple's
+    ladder that answers three cases of a joker follow bug is not the engine's rule, as it refuses what the
+    engine refuses on every other triple led (issue 31: one deviation, one finding)."""
+    from dataclasses import replace
+    from conformance.analysis.ranking import outweighs
+    if rule is None or alt is None or not rule.fixes:
+        return rule
+    n = breaking(alt, op, passes, explained, fields)
+    return rule if outweighs(explained, n) else replace(rule, breaks=n, vetoed=True)
 
 
 def alike(rules, op: str, shapes: list[list[str]], passes: list[dict], n: int = ALIKE) -> list[dict]:

@@ -108,3 +108,35 @@ def _same_suit(rules, inp, hand, lead) -> int:
         return sum(1 for c in hand if _cls(rules, inp, [c])[1] == "trump")
     led = lead[0][-1]
     return sum(1 for c in hand if c[-1] == led and _cls(rules, inp, [c])[1] == "side")
+
+
+TIE_GIVEN_OTHERWISE = "the engine's winner played the same cards as the spec's"
+REFUSES = "the engine refuses what the spec allows"
+ALLOWS = "the engine allows what the spec refuses"
+
+
+def difference(op: str, inp: dict, spec: dict, engine: dict) -> str:
+    """How the engine's answer differs from the spec's, where that tells two rules apart whatever the
+    position's shape: a trick the engine gives to another of the equal plays (the rule on equal plays, which
+    of them wins) is not one it gives to other cards (the card order, ruffing); a play or declaration the
+    engine refuses though the spec allows it (a rule the engine adds: an offender barred from his suit) is not
+    one it allows though the spec refuses it (a rule it leaves out: a reinforcement forgotten); "" otherwise.
+    Clustering keeps failures that differ so apart (two deviations of one operation are two findings)."""
+    mine, theirs = spec.get("legal"), engine.get("legal")
+    if isinstance(mine, bool) and isinstance(theirs, bool) and mine != theirs:
+        return REFUSES if mine else ALLOWS
+    if op != "winner":
+        return ""
+    try:
+        plays, mine, theirs = inp["plays"], spec.get("winner"), engine.get("winner")
+        if isinstance(mine, int) and isinstance(theirs, int) and mine != theirs and \
+                sorted(plays[mine]) == sorted(plays[theirs]):
+            return TIE_GIVEN_OTHERWISE
+    except (KeyError, TypeError, IndexError):
+        pass
+    return ""
+
+
+def with_difference(signature: str, diff: str) -> str:
+    """A cluster's signature, with how its answers differ when that is part of what its cases share."""
+    return f"{signature}; {diff} in every case" if diff else signature

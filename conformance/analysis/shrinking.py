@@ -315,13 +315,14 @@ def differing(op: str, spec: dict, engine: dict | None, fields=None) -> tuple[st
 
 
 def shrink(rules, session: EngineSession, ruleset: str, op: str, inp: dict, wanted: tuple[str, ...],
-           fields=None, keeps: tuple[str, ...] = ()) -> tuple[dict, dict, dict, int]:
+           fields=None, keeps: tuple[str, ...] = (), differs_as: str = "") -> tuple[dict, dict, dict, int]:
     """The smallest position found from ``inp`` on which the engine still differs on exactly ``wanted``, both
     answering there what they answer at ``inp`` (the answers the cluster shows), and whose shape (:func:`conformance.analysis.shapes.shape`) still holds every part of ``keeps`` (the parts
-    its cluster's signature says every case has: a ruffed cluster's minimal position has a ruff):
+    its cluster's signature says every case has: a ruffed cluster's minimal position has a ruff), the answers
+    differing as ``differs_as`` says every case's do (:func:`conformance.analysis.shapes.difference`):
     (position, the spec's answer there, the engine's, shrinking steps taken; :data:`MAX_ROUNDS` steps: it was
     stopped there)."""
-    from conformance.analysis.shapes import shape
+    from conformance.analysis.shapes import difference, shape
     wanted_shape = set(keeps)
     from conformance.generation.decisions import answer
     spec = answer(rules, op, inp)
@@ -351,7 +352,8 @@ def shrink(rules, session: EngineSession, ruleset: str, op: str, inp: dict, want
             break
         got = session.ask(ruleset, op, [c for c, _ in smaller])
         pick = next(((c, s, g) for (c, s), g in zip(smaller, got)
-                     if differing(op, s, g, fields) == wanted and same(s, g)), None)
+                     if differing(op, s, g, fields) == wanted and same(s, g) and
+                     (not differs_as or difference(op, c, s, g) == differs_as)), None)
         if pick is None:
             break
         inp, spec, engine = pick

@@ -2,6 +2,10 @@
 where one of the named wrapper engines would answer otherwise (the first of them that does, in the order
 given). For the zoo of engines with several deviations (benchmarks/zoo.py, the cluster tests).
 
+A name that is a JSON object (``'{"kitty.capturers": "attackers"}'``) is a deviation inside the rule language:
+the engine answers under its ruleset with those settings changed (``altered.py``), and the narrow bugs apply
+on top of that answer, as in an engine with both.
+
 ``spin=SECONDS`` among the names makes it compute that long (a busy loop, not a sleep) before every answer:
 an engine slower than the reference, still bound by its processor.
 
@@ -41,7 +45,15 @@ def _tamper_of(name: str):
 
 
 def main(names: list[str]) -> int:
+    import json
     import signal
+    import altered
+    settings = {}
+    for n in names:
+        if n.startswith("{"):
+            settings.update(json.loads(n))
+    names = [n for n in names if not n.startswith("{")]
+    inside = altered.tamper_for(settings) if settings else None
     spin = sum(float(n[len("spin="):]) for n in names if n.startswith("spin="))
     after = next((int(n[len("sigint_after="):]) for n in names if n.startswith("sigint_after=")), None)
     hooks = [_tamper_of(n) for n in names if not n.startswith(("spin=", "sigint_after="))]
@@ -54,11 +66,14 @@ def main(names: list[str]) -> int:
         until = time.process_time() + spin
         while spin and time.process_time() < until:
             pass
+        changed = inside(msg, ans) if inside is not None else None
+        if changed is not None:
+            ans = json.loads(changed)
         for hook in hooks:
             data = hook(msg, ans)
             if data is not None:
                 return data
-        return None
+        return changed
     return _faux.serve(tamper)
 
 
