@@ -241,3 +241,37 @@ def test_a_reading_seen_through_another_difference_is_emitted_and_the_file_expla
     assert before > 0 and after == 0, r.stdout[-2000:]
     text = emitted.read_text(encoding="utf-8")
     assert "set throw.penalty_per = card_thrown" in text and "[off_level, trump_suit]" in text
+
+
+def _house_rule_files() -> list[tuple[str, str]]:
+    """Every catalogue file of a house rule beyond VARIANTS.md (spec/house_rules.tsv, H01…), with its parent."""
+    from tractor_dsl.bundled import default_spec_dir
+    out = []
+    for path in sorted((default_spec_dir() / "variants").glob("h*.tractor")):
+        parent = re.search(r"^ruleset \S+ extends (\S+)", path.read_text(encoding="utf-8"), re.M)
+        assert parent, path
+        out.append((path.stem, parent.group(1)))
+    return out
+
+
+@pytest.mark.parametrize("name, parent", _house_rule_files())
+def test_an_engine_playing_a_house_rule_is_fingerprinted_and_emitted_with_its_settings(tmp_path, name, parent):
+    """Issue 32: "each construct in … the fingerprint". An engine playing a house rule's catalogue file (renamed,
+    so that it knows it only as the parent's name) is fingerprinted against the parent with --emit; the
+    emitted file leaves no failure on the same positions, and it reads every setting the house file sets as
+    the house file does (compared as the interpreter loads them, not as text)."""
+    from reference_impl.rules import load_file
+    from tractor_dsl.bundled import default_spec_dir
+    text = (default_spec_dir() / "variants" / f"{name}.tractor").read_text(encoding="utf-8")
+    own = tmp_path / "house.tractor"
+    own.write_text(text.replace(f"ruleset {name} extends", "ruleset house extends"), encoding="utf-8")
+    engine = shlex.join([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(own), "--as", parent])
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", engine, "--ruleset", parent, "--positions", "1", "--jobs", "1",
+            "--emit", str(emitted), timeout=900)
+    assert r.returncode == 0, r.stderr
+    before, after = _same_positions(r.stdout, parent)
+    assert before > 0 and after == 0, r.stdout[-2000:]   # the house rule is seen, and the emitted file explains it
+    seen, house = load_file(emitted), load_file(own)
+    for setting in sorted(set(re.findall(r"^\s+set (\S+) =", text, re.M))):
+        assert seen.get(setting) == house.get(setting), (setting, emitted.read_text(encoding="utf-8"))
