@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.not_regular import not_regular_files
 from tractor_dsl import files
 from tractor_dsl.files import WriteError, write_file
 
@@ -95,26 +96,8 @@ def test_export_over_the_size_limit_leaves_the_old_export(tmp_path):
     assert out.read_text() == "{}\n" and [p.name for p in tmp_path.iterdir()] == ["r003.json"]
 
 
-def _targets(tmp_path):
-    """Every kind of path that is not a regular file, each with the words its refusal uses."""
-    outside = tmp_path / "outside.txt"
-    outside.write_text("not yours\n")
-    link = tmp_path / "link"
-    link.symlink_to(outside)
-    pipe = tmp_path / "pipe"
-    os.mkfifo(pipe)
-    device = tmp_path / "null"
-    device.symlink_to("/dev/null")
-    stdout = tmp_path / "stdout"
-    stdout.symlink_to("/proc/self/fd/1")
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    return [(link, "symbolic link"), (pipe, "named pipe"), (device, "symbolic link"), (stdout, "symbolic link"),
-            (folder, "folder"), (Path("/dev/null"), "character device")]
-
-
 def test_a_target_that_is_not_a_regular_file_is_refused_and_left_as_it_is(tmp_path):
-    for target, what in _targets(tmp_path):
+    for target, what in not_regular_files(tmp_path)[1]:
         before = os.lstat(target)
         with pytest.raises(WriteError) as e:
             write_file(target, "x")
@@ -126,7 +109,7 @@ def test_a_target_that_is_not_a_regular_file_is_refused_and_left_as_it_is(tmp_pa
 
 
 def test_export_refuses_a_target_that_is_not_a_regular_file(tmp_path):
-    for target, what in _targets(tmp_path):
+    for target, what in not_regular_files(tmp_path)[1]:
         done = _tractor("export", "r003", "-o", str(target))
         assert done.returncode == 2, (target, done.returncode, done.stderr)
         assert what in done.stderr and str(target) in done.stderr and "Traceback" not in done.stderr
