@@ -136,6 +136,33 @@ def test_a_set_that_fails_part_way_leaves_no_temporary_and_no_target_touched(tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
 
 
+def test_a_set_is_written_whole_then_flushed_then_renamed(tmp_path, monkeypatch):
+    """write_files flushes the set in one pass after writing it (benchmarks/bench_write_files.py): every
+    temporary is flushed before the first rename, and a flush that fails (a full disk, an I/O error) leaves no
+    temporary and no target touched."""
+    (tmp_path / "a").write_text("old a")
+    events = []
+    real_write, real_fsync, real_replace = os.write, os.fsync, os.replace
+    monkeypatch.setattr(files.os, "write", lambda fd, b: (events.append("write"), real_write(fd, b))[1])
+    monkeypatch.setattr(files.os, "fsync", lambda fd: (events.append("flush"), real_fsync(fd))[1])
+    monkeypatch.setattr(files.os, "replace", lambda a, b: (events.append("rename"), real_replace(a, b))[1])
+    files.write_files({tmp_path / "a": "new a", tmp_path / "b": "new b", tmp_path / "c": "new c"})
+    assert events == ["write"] * 3 + ["flush"] * 3 + ["rename"] * 3
+    assert [(tmp_path / n).read_text() for n in "abc"] == ["new a", "new b", "new c"]
+
+    flushed = []
+
+    def failing(fd):
+        flushed.append(fd)
+        if len(flushed) == 2:
+            raise OSError(5, "Input/output error")
+    monkeypatch.setattr(files.os, "fsync", failing)
+    with pytest.raises(WriteError, match="Input/output error"):
+        files.write_files({tmp_path / "a": "newer a", tmp_path / "b": "newer b", tmp_path / "d": "new d"})
+    assert [(tmp_path / n).read_text() for n in "abc"] == ["new a", "new b", "new c"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]   # no temporary, no d
+
+
 # --- no module writes a file any other way ----------------------------------------------------------------------
 
 # Calls that write a file, by the name called; and ``open`` with a mode that writes.
