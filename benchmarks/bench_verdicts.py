@@ -14,7 +14,6 @@ test.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -44,33 +43,11 @@ SUITE = {
 }
 
 
-def tamper_of(name: str, args: tuple):
-    """The ``tamper`` hook of a wrapper engine (which serves as soon as it runs as a script)."""
-    import _faux
-    got = []
-
-    def capture(tamper=None, **_):
-        got.append(tamper)
-        raise SystemExit(0)
-    real, _faux.serve, argv = _faux.serve, capture, sys.argv
-    sys.argv = [name, *args]
-    try:
-        sys.modules.pop(name, None)
-        try:
-            module = importlib.import_module(name)
-            got.append(module.tamper if hasattr(module, "tamper") else   # altered.py: settings as JSON
-                       module.tamper_for(json.loads(args[0]) if args else {}))
-        except SystemExit:
-            pass
-    finally:
-        _faux.serve, sys.argv = real, argv
-    return got[0]
-
-
 def answers(name: str, ruleset: str, args: tuple):
     """(failures, passes) of the engine over the vector cases of ``ruleset``."""
     from conformance.generation.cases import vector_cases
     from conformance.protocol import engine_io, messages as protocol
+    from several import tamper_of   # the wrapper engines' hooks, taken as several.py takes them
     tamper = tamper_of(name, args)
     fails, passes = [], []
     for i, case in enumerate(vector_cases(None, [ruleset], None)):

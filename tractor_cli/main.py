@@ -102,10 +102,10 @@ def main(argv: list[str] | None = None) -> int:
         return args._run(args)
     except SystemExit as e:   # a command that exits with a status
         return e.code if isinstance(e.code, int) else 1
-    except SpecError as e:
+    except SpecError as e:   # a rule file that does not check, an unknown ruleset: bad input, as for conform
         for d in e.diagnostics:
             print(d.headline(), file=sys.stderr)
-        return 1
+        return 2
     except WriteError as e:   # a file refused or not written (tractor_dsl.files): the target is as it was
         print(f"tractor {args.command}: {e}", file=sys.stderr)
         return 2

@@ -118,10 +118,17 @@ def _utf8(text: str) -> bytes:
 class Staged:
     """The data of one target written to its temporary file, not yet renamed onto the target: :meth:`commit`
     renames it, :meth:`discard` removes it. Used alone by :func:`write_file`, and as a set where several files
-    must appear together (a run's reports)."""
+    must appear together (a run's reports).
 
-    def __init__(self, path: str | os.PathLike, data: str | bytes, private: bool = False, make_parents: bool = True):
+    With ``sync=False`` the temporary is written but not yet flushed to disk and stays open: :meth:`sync`
+    flushes it (:meth:`commit` does, first, if it was not): a set of files is written whole, then flushed one
+    after the other, then renamed (:func:`write_files`), so that the disk's flushes follow one another instead
+    of each waiting for the next file's write. No target is ever renamed onto before its data is on disk."""
+
+    def __init__(self, path: str | os.PathLike, data: str | bytes, private: bool = False, make_parents: bool = True,
+                 sync: bool = True):
         self.path = Path(path)
+        self._fd: int | None = None
         problem = target_problem(self.path)
         if problem:
             raise WriteError(self.path, problem)
@@ -146,22 +153,38 @@ class Staged:
                     continue
         except OSError as e:
             raise WriteError(self.path, _why(e), e.errno or errno.EIO) from e
+        self._fd = fd
         try:
             os.fchmod(fd, mode)
             view = memoryview(raw)
             while view:
                 view = view[os.write(fd, view):]
-            os.fsync(fd)
         except BaseException as e:
-            os.close(fd)
-            _remove(self.temp)
+            self.discard()
             if isinstance(e, OSError):
                 raise WriteError(self.path, _why(e), e.errno or errno.EIO) from e
             raise
-        os.close(fd)
+        if sync:
+            self.sync()
+
+    def sync(self) -> None:
+        """Flush the temporary file to disk and close it (once); on a failure it is removed."""
+        if self._fd is None:
+            return
+        try:
+            os.fsync(self._fd)
+        except BaseException as e:
+            self.discard()
+            if isinstance(e, OSError):
+                raise WriteError(self.path, _why(e), e.errno or errno.EIO) from e
+            raise
+        os.close(self._fd)
+        self._fd = None
 
     def commit(self) -> Path:
-        """Rename the temporary file onto the target (checked again: a link planted meanwhile is refused)."""
+        """Rename the temporary file onto the target (checked again: a link planted meanwhile is refused), its
+        data flushed to disk first."""
+        self.sync()
         try:
             problem = target_problem(self.path)
             if problem:
@@ -175,6 +198,12 @@ class Staged:
         return self.path
 
     def discard(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None
         _remove(self.temp)
 
 
@@ -185,13 +214,16 @@ def write_file(path: str | os.PathLike, data: str | bytes, private: bool = False
 
 
 def write_files(files: dict) -> list[Path]:
-    """Write several files as one set: every one to its temporary first, renamed onto its place only when all
-    were written. If a write fails (a full disk), no temporary is left and no target was touched; a rename that
-    fails part way (the folder changed under the run) leaves the targets renamed before it replaced."""
+    """Write several files as one set: every one to its temporary first, then every temporary flushed to disk,
+    then each renamed onto its place, only when all were written and flushed. If a write or a flush fails (a
+    full disk), no temporary is left and no target was touched; a rename that fails part way (the folder
+    changed under the run) leaves the targets renamed before it replaced."""
     staged: list[Staged] = []
     try:
         for path, data in files.items():
-            staged.append(Staged(path, data))
+            staged.append(Staged(path, data, sync=False))
+        for s in staged:
+            s.sync()
         return [s.commit() for s in staged]
     except BaseException:
         for s in staged:

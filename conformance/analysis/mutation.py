@@ -96,8 +96,18 @@ def _default_outcome(mutant: Alternative, base: Rules, prepared) -> Outcome:
     return outcome
 
 
-def _generated_outcome(mutant: Alternative, base: Rules, profile: str, seed: int) -> Outcome:
-    from conformance.generation.suite import InProcessEngine, check_operation
+# From this many mutants on, the generated stage draws its positions once and asks every mutant them
+# (drawing them costs about as much as a Hypothesis run against a mutant that survives; most are killed at once)
+REPLAY_FROM = 16
+
+
+def _generated_outcome(mutant: Alternative, base: Rules, profile: str, seed: int, replay: bool = False) -> Outcome:
+    """The generated stage against one mutant: the positions it draws for each operation the mutant can
+    change, the first the mutant answers otherwise killing it. With ``replay`` the positions and the
+    reference's answers are drawn once per operation (:func:`conformance.generation.suite.drawn_positions`,
+    kept with the base ruleset) and every mutant is asked them in order: the outcome a Hypothesis run of its
+    own gives (without shrinking, as otherwise), at a fraction of the cost for many mutants."""
+    from conformance.generation.suite import InProcessEngine, check_operation, first_disagreement
     outcome = Outcome(mutant)
     reason = _equivalence(mutant, base)
     if reason is not None:
@@ -105,15 +115,27 @@ def _generated_outcome(mutant: Alternative, base: Rules, profile: str, seed: int
         return outcome
     engine = InProcessEngine(mutant.rules, mutant.id)
     for op in mutant.observers:
-        found = check_operation(engine, base.name, op, profile, seed, shrink=False)
-        if found.disagreement is not None:
+        found = (first_disagreement(engine, base.name, op, _drawn(base, op, profile, seed)) if replay else
+                 check_operation(engine, base.name, op, profile, seed, shrink=False).disagreement)
+        if found is not None:
             outcome.killed_by = f"generated {op}"
-            outcome.detail = "; ".join(found.disagreement.differences)
+            outcome.detail = "; ".join(found.differences)
             break
     return outcome
 
 
-def _chunk(indices: list[int], ruleset: str, stage: str, seed: int, cases: list[dict] | None) -> list[tuple]:
+def _drawn(base: Rules, op: str, profile: str, seed: int) -> list[tuple]:
+    """The generated stage's positions of ``op`` with the base's answers, drawn once per ruleset object."""
+    from conformance.generation.suite import drawn_positions
+    key = ("generated positions", op, profile, seed)
+    found = base.memo.get(key)
+    if found is None:
+        found = base.memo[key] = drawn_positions(base.name, op, profile, seed)
+    return found
+
+
+def _chunk(indices: list[int], ruleset: str, stage: str, seed: int, cases: list[dict] | None,
+           replay: bool = False) -> list[tuple]:
     """One chunk of mutants on a worker: the ruleset and its alternatives rebuilt there (both are
     deterministic), each outcome sent back as plain values."""
     from reference_impl.rules import rules_for
@@ -123,7 +145,7 @@ def _chunk(indices: list[int], ruleset: str, stage: str, seed: int, cases: list[
     out = []
     for i in indices:
         o = (_default_outcome(mutants[i], base, prepared) if stage == "default"
-             else _generated_outcome(mutants[i], base, stage, seed))
+             else _generated_outcome(mutants[i], base, stage, seed, replay))
         out.append((mutants[i].id, o.killed_by, o.equivalent, o.detail))
     return out
 
@@ -131,12 +153,13 @@ def _chunk(indices: list[int], ruleset: str, stage: str, seed: int, cases: list[
 def _run(stage: str, base: Rules, cases: list[dict] | None, seed: int, mutants: list[Alternative],
          progress, jobs: int | None, scheduler: str | None, ruleset: str | None) -> list[Outcome]:
     """Every mutant's outcome, in mutant order: here (one job) or in chunks on an executor."""
+    replay = len(mutants) >= REPLAY_FROM
     if (jobs == 1 and not scheduler) or ruleset is None:
         prepared = _prepare(cases) if stage == "default" else None
         outcomes = []
         for i, mutant in enumerate(mutants):
             outcomes.append(_default_outcome(mutant, base, prepared) if stage == "default"
-                            else _generated_outcome(mutant, base, stage, seed))
+                            else _generated_outcome(mutant, base, stage, seed, replay))
             if progress:
                 progress(i + 1, len(mutants))
         return outcomes
@@ -153,7 +176,7 @@ def _run(stage: str, base: Rules, cases: list[dict] | None, seed: int, mutants: 
     def tick(k, n):
         if progress:
             progress(min(len(mutants), k * size), len(mutants))
-    results = map_chunks(_chunk, chunks, jobs=jobs, scheduler=scheduler, extra=(ruleset, stage, seed, cases),
+    results = map_chunks(_chunk, chunks, jobs=jobs, scheduler=scheduler, extra=(ruleset, stage, seed, cases, replay),
                          progress=tick)
     by_id = {m.id: m for m in mutants}
     return [Outcome(by_id[mid], killed, equivalent, detail) for chunk in results

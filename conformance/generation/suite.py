@@ -242,16 +242,9 @@ def check_operation(engine: Engine, ruleset: str, op: str, profile: str = "quick
         result, clauses = expected_of(op, ruleset, inp)
         for c in clauses:
             outcome.clauses[c] = outcome.clauses.get(c, 0) + 1
-        expected = protocol.canonical(op, result)
-        status, got = engine.ask(op, ruleset, inp)
-        if status == "skipped":
-            skipped.append(str(got))
-            return
-        if status == "errored":
-            raise Disagreement(op, ruleset, inp, expected, got, "errored", tuple(clauses), [str(got)])
-        diffs = protocol.compare(op, result, got, getattr(engine, "fields", {}).get(op))
-        if diffs:
-            raise Disagreement(op, ruleset, inp, expected, got, "fail", tuple(clauses), diffs)
+        why = _ask(engine, op, ruleset, inp, result, clauses)
+        if why is not None:
+            skipped.append(why)
 
     try:
         prop()
@@ -262,6 +255,64 @@ def check_operation(engine: Engine, ruleset: str, op: str, profile: str = "quick
         outcome.status = "skipped"
         outcome.skipped_reason = skipped[0]
     return outcome
+
+
+def _ask(engine: Engine, op: str, ruleset: str, inp: dict, result: dict, clauses) -> str | None:
+    """Ask ``engine`` one position whose reference answer is ``result``: raises :class:`Disagreement` when
+    it answers otherwise or errs; the reason when it skips it; None when it agrees."""
+    status, got = engine.ask(op, ruleset, inp)
+    if status == "skipped":
+        return str(got)
+    expected = protocol.canonical(op, result)
+    if status == "errored":
+        raise Disagreement(op, ruleset, inp, expected, got, "errored", tuple(clauses), [str(got)])
+    diffs = protocol.compare(op, result, got, getattr(engine, "fields", {}).get(op))
+    if diffs:
+        raise Disagreement(op, ruleset, inp, expected, got, "fail", tuple(clauses), diffs)
+    return None
+
+
+class _Drawing:
+    """An engine that skips every position: the property's draws, with no engine in the loop."""
+
+    name = "drawing"
+
+    def ask(self, op, ruleset, inp):
+        return ("skipped", "drawing the positions")
+
+    def close(self) -> None:
+        pass
+
+
+def drawn_positions(ruleset: str, op: str, profile: str = "quick", seed: int = 0,
+                    expected_of: Callable[[str, str, dict], tuple[dict, tuple]] = judge) -> list[tuple]:
+    """The positions :func:`check_operation` draws for ``op`` when no answer disagrees, in order, each as
+    ``(input, reference result, clauses)``. Hypothesis's draws do not depend on the answers (a property that
+    passes changes nothing of what is drawn next), and without shrinking it stops at the first disagreement:
+    so an engine that first disagrees at the k-th of these positions is the engine check_operation (with
+    ``shrink=False``) finds disagreeing there, and many engines (the mutants of a ruleset) are checked
+    against one drawing (:func:`first_disagreement`) instead of a Hypothesis run each. (Within one process:
+    Hypothesis also draws constants it finds in the modules loaded, so a process that has imported other
+    modules may draw other positions, for this and for check_operation alike.)"""
+    drawn: list[tuple] = []
+
+    def recording(op_, ruleset_, inp):
+        result, clauses = expected_of(op_, ruleset_, inp)
+        drawn.append((inp, result, tuple(clauses)))
+        return result, clauses
+    check_operation(_Drawing(), ruleset, op, profile, seed, expected_of=recording, shrink=False)
+    return drawn
+
+
+def first_disagreement(engine: Engine, ruleset: str, op: str, drawn: list[tuple]) -> Disagreement | None:
+    """The first of the ``drawn`` positions (:func:`drawn_positions`) ``engine`` answers otherwise, as
+    check_operation without shrinking reports it; None when it agrees on all of them."""
+    for inp, result, clauses in drawn:
+        try:
+            _ask(engine, op, ruleset, inp, result, clauses)
+        except Disagreement as d:
+            return d
+    return None
 
 
 def check_engine(engine: Engine, ruleset: str, ops: Sequence[str] | None = None, profile: str = "quick",

@@ -10,6 +10,8 @@ import stat
 
 import pytest
 
+from tests.not_regular import not_regular_files
+
 from .conftest import REFERENCE, cli, faux
 
 SMALL = ("--ops", "classify", "--count", "2", "--no-progress")
@@ -64,28 +66,15 @@ def test_outputs_apart_in_one_folder_are_taken(tmp_path):
 
 # --- item 2: no link written through, nothing but a regular file replaced ---------------------------------------
 
-def _specials(tmp_path):
-    outside = tmp_path / "outside.html"
-    outside.write_text("the user's\n")
-    link = tmp_path / "link.html"
-    link.symlink_to(outside)
-    pipe = tmp_path / "pipe.html"
-    os.mkfifo(pipe)
-    stdout = tmp_path / "stdout.html"
-    stdout.symlink_to("/proc/self/fd/1")
-    return outside, [(link, "symbolic link"), (pipe, "named pipe"), (stdout, "symbolic link"),
-                     ("/dev/null", "character device")]
-
-
 @pytest.mark.parametrize("option", ["--html", "--write-expect"])
 def test_a_target_that_is_not_a_regular_file_is_refused_before_the_run(tmp_path, option):
-    outside, specials = _specials(tmp_path)
+    outside, specials = not_regular_files(tmp_path, ".html")
     engine, marker = _marker_engine(tmp_path)
     for target, what in specials:
         proc = cli("conform", "--engine", engine, "--ruleset", "r000", *SMALL, "--report", "", option, str(target))
         assert proc.returncode == 2 and what in proc.stderr and str(target) in proc.stderr, proc.stderr
         assert option in proc.stderr and not marker.exists()
-    assert outside.read_text() == "the user's\n" and stat.S_ISFIFO(os.lstat(tmp_path / "pipe.html").st_mode)
+    assert outside.read_text() == "not yours\n" and stat.S_ISFIFO(os.lstat(tmp_path / "pipe.html").st_mode)
     assert os.path.islink(tmp_path / "stdout.html") and stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 

@@ -118,7 +118,7 @@ def test_tractor_diff_options(capsys):
 
 
 def test_tractor_diff_unknown_ruleset(capsys):
-    assert main(["diff", "r001", "r999"]) == 1
+    assert main(["diff", "r001", "r999"]) == 2
     assert "unknown ruleset" in capsys.readouterr().err
 
 

@@ -175,7 +175,7 @@ def test_show_prints_clause_ids_and_statuses(private_spec, capsys):
 
 def test_show_unknown_ruleset_suggests_without_traceback(private_spec, capsys):
     code, out, err = run(["show", "r03"], capsys)
-    assert code == 1
+    assert code == 2
     assert "error[E501]: unknown ruleset 'r03'; did you mean 'r003'?" in err
     assert "Traceback" not in err + out
 
@@ -184,6 +184,6 @@ def test_show_unknown_ruleset_as_a_process(private_spec):
     # the real command line on the real spec/: whatever it holds, no traceback
     proc = processes.run([sys.executable, "-m", "tractor_cli.main", "show", "no_such_ruleset"], cwd=ROOT,
                           capture_output=True, text=True, timeout=processes.PATIENCE)
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "error[E" in proc.stderr

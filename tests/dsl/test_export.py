@@ -66,7 +66,7 @@ def test_the_command_is_deterministic_and_reports_an_unknown_ruleset(tmp_path):
                          text=True, timeout=processes.PATIENCE)
     assert out.returncode == 0 and (tmp_path / "r001.json").read_text(encoding="utf-8") == first.stdout
     bad = processes.run(cmd + ["r999"], capture_output=True, text=True, timeout=processes.PATIENCE)
-    assert bad.returncode == 1 and "unknown ruleset 'r999'" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "unknown ruleset 'r999'" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_a_users_rule_file_is_exported_with_what_it_overrides(tmp_path):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.not_regular import not_regular_files
 from tractor_dsl import files
 from tractor_dsl.files import WriteError, write_file
 
@@ -95,26 +96,8 @@ def test_export_over_the_size_limit_leaves_the_old_export(tmp_path):
     assert out.read_text() == "{}\n" and [p.name for p in tmp_path.iterdir()] == ["r003.json"]
 
 
-def _targets(tmp_path):
-    """Every kind of path that is not a regular file, each with the words its refusal uses."""
-    outside = tmp_path / "outside.txt"
-    outside.write_text("not yours\n")
-    link = tmp_path / "link"
-    link.symlink_to(outside)
-    pipe = tmp_path / "pipe"
-    os.mkfifo(pipe)
-    device = tmp_path / "null"
-    device.symlink_to("/dev/null")
-    stdout = tmp_path / "stdout"
-    stdout.symlink_to("/proc/self/fd/1")
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    return [(link, "symbolic link"), (pipe, "named pipe"), (device, "symbolic link"), (stdout, "symbolic link"),
-            (folder, "folder"), (Path("/dev/null"), "character device")]
-
-
 def test_a_target_that_is_not_a_regular_file_is_refused_and_left_as_it_is(tmp_path):
-    for target, what in _targets(tmp_path):
+    for target, what in not_regular_files(tmp_path)[1]:
         before = os.lstat(target)
         with pytest.raises(WriteError) as e:
             write_file(target, "x")
@@ -126,7 +109,7 @@ def test_a_target_that_is_not_a_regular_file_is_refused_and_left_as_it_is(tmp_pa
 
 
 def test_export_refuses_a_target_that_is_not_a_regular_file(tmp_path):
-    for target, what in _targets(tmp_path):
+    for target, what in not_regular_files(tmp_path)[1]:
         done = _tractor("export", "r003", "-o", str(target))
         assert done.returncode == 2, (target, done.returncode, done.stderr)
         assert what in done.stderr and str(target) in done.stderr and "Traceback" not in done.stderr
@@ -151,6 +134,33 @@ def test_a_set_that_fails_part_way_leaves_no_temporary_and_no_target_touched(tmp
         files.write_files({tmp_path / "a": "new a", tmp_path / "b": "new b"})
     assert (tmp_path / "a").read_text() == "old a"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
+def test_a_set_is_written_whole_then_flushed_then_renamed(tmp_path, monkeypatch):
+    """write_files flushes the set in one pass after writing it (benchmarks/bench_write_files.py): every
+    temporary is flushed before the first rename, and a flush that fails (a full disk, an I/O error) leaves no
+    temporary and no target touched."""
+    (tmp_path / "a").write_text("old a")
+    events = []
+    real_write, real_fsync, real_replace = os.write, os.fsync, os.replace
+    monkeypatch.setattr(files.os, "write", lambda fd, b: (events.append("write"), real_write(fd, b))[1])
+    monkeypatch.setattr(files.os, "fsync", lambda fd: (events.append("flush"), real_fsync(fd))[1])
+    monkeypatch.setattr(files.os, "replace", lambda a, b: (events.append("rename"), real_replace(a, b))[1])
+    files.write_files({tmp_path / "a": "new a", tmp_path / "b": "new b", tmp_path / "c": "new c"})
+    assert events == ["write"] * 3 + ["flush"] * 3 + ["rename"] * 3
+    assert [(tmp_path / n).read_text() for n in "abc"] == ["new a", "new b", "new c"]
+
+    flushed = []
+
+    def failing(fd):
+        flushed.append(fd)
+        if len(flushed) == 2:
+            raise OSError(5, "Input/output error")
+    monkeypatch.setattr(files.os, "fsync", failing)
+    with pytest.raises(WriteError, match="Input/output error"):
+        files.write_files({tmp_path / "a": "newer a", tmp_path / "b": "newer b", tmp_path / "d": "new d"})
+    assert [(tmp_path / n).read_text() for n in "abc"] == ["new a", "new b", "new c"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "c"]   # no temporary, no d
 
 
 # --- no module writes a file any other way ----------------------------------------------------------------------

@@ -110,7 +110,7 @@ def test_an_engine_given_such_a_file_refuses_it_at_once(tmp_path):
     f.write_text(multiplier("9 ^ 9 ^ 9 ^ 9").replace("ruleset rmin", "ruleset house_bounds"), encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "tractor_cli.main", "engine", "--rules", str(f), "--handshake"],
                           cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 1 and "error[E211]" in proc.stderr and f"{f}:" in proc.stderr
+    assert proc.returncode == 2 and "error[E211]" in proc.stderr and f"{f}:" in proc.stderr
     assert proc.stdout == ""
 
 

@@ -155,7 +155,25 @@ def test_strategies_and_the_seeded_suite_share_their_builders():
 
 @pytest.mark.slow
 def test_the_generated_quick_stage_alone_kills_nearly_every_alternative():
-    """`tractor conform --generated quick` on its own: at least 95 % of the alternatives of r000."""
+    """`tractor conform --generated quick` on its own: at least 95 % of the alternatives of r000.
+
+    The stage draws its positions once and asks every mutant them in order
+    (conformance.generation.suite.drawn_positions): for some of the mutants, those that survive it and those
+    it kills, a Hypothesis run of each mutant's own (as ``tractor conform --generated quick`` runs an engine,
+    without shrinking) ends the same way, on the same differences."""
     from conformance.analysis.mutation import run_generated
-    result = run_generated(rules_for("r000"), "quick")
+    from conformance.generation.suite import InProcessEngine, check_operation
+    base = rules_for("r000")
+    result = run_generated(base, "quick")
     assert result.rate >= 95.0, [o.mutant.description for o in result.survived]
+    killed = [o for o in result.outcomes if o.killed_by]
+    sample = result.survived[:2] + killed[::60]
+    assert len(sample) >= 6
+    for o in sample:
+        own = None
+        for op in o.mutant.observers:
+            found = check_operation(InProcessEngine(o.mutant.rules), "r000", op, "quick", 0, shrink=False)
+            if found.disagreement is not None:
+                own = (f"generated {op}", "; ".join(found.disagreement.differences))
+                break
+        assert own == ((o.killed_by, o.detail) if o.killed_by else None), o.mutant.description

@@ -12,6 +12,7 @@ an engine slower than the reference, still bound by its processor.
 ``sigint_after=N`` makes it send SIGINT to the command that started it when it is asked its (N+1)th request:
 a signal at a known point of the run (after N cases, while the failures are analysed), as a Ctrl-C there."""
 import importlib
+import json
 import os
 import sys
 import time
@@ -25,22 +26,27 @@ class _Captured(Exception):
     pass
 
 
-def _tamper_of(name: str):
-    """The ``tamper`` hook of the wrapper engine ``name``, which serves as soon as it is imported."""
+def tamper_of(name: str, args: tuple = ()):
+    """The ``tamper`` hook of the wrapper engine ``name``, which serves as soon as it is imported: it is
+    imported afresh with ``args`` as its command line (``altered.py`` reads its changes there), and its
+    ``serve`` call is caught instead of run. benchmarks/bench_verdicts.py takes the hooks from here too."""
     got = []
 
     def capture(tamper=None, on_handshake=None, on_start=None):
         got.append(tamper)
         raise _Captured
 
-    real, _faux.serve = _faux.serve, capture
+    real, _faux.serve, argv = _faux.serve, capture, sys.argv
+    sys.argv = [f"{name}.py", *args]
     try:
+        sys.modules.pop(name, None)
         module = importlib.import_module(name)
-        got.append(module.tamper)
+        got.append(module.tamper if hasattr(module, "tamper") else   # altered.py: settings as JSON
+                   module.tamper_for(json.loads(args[0]) if args else {}))
     except _Captured:
         pass
     finally:
-        _faux.serve = real
+        _faux.serve, sys.argv = real, argv
     return got[0]
 
 
@@ -56,7 +62,7 @@ def main(names: list[str]) -> int:
     inside = altered.tamper_for(settings) if settings else None
     spin = sum(float(n[len("spin="):]) for n in names if n.startswith("spin="))
     after = next((int(n[len("sigint_after="):]) for n in names if n.startswith("sigint_after=")), None)
-    hooks = [_tamper_of(n) for n in names if not n.startswith(("spin=", "sigint_after="))]
+    hooks = [tamper_of(n) for n in names if not n.startswith(("spin=", "sigint_after="))]
     asked = [0]
 
     def tamper(msg, ans):
