@@ -44,6 +44,12 @@ from conformance.generation.positions import RandomDraw, Rejected, Scenario, att
 PRIMARY = {"classify": "kind", "lead": "legal", "follow": "legal", "winner": "winner", "kitty": "points",
            "result": "levels", "advance": "level", "declare": "legal", "undeclared": "trump", "hand": "levels",
            "penalty": "points", "deal": "proper"}
+# Once a position tells an alternative apart in another field than the primary one, the search goes on this many
+# positions more for one that tells it in the primary field: fewer for a whole hand, which costs as much as
+# hundreds of positions of the other operations (and whose alternatives of the bank's succession show in
+# next_banker_seat alone, never in the primary field)
+FALLBACK_EXTRA = 120
+FALLBACK_EXTRA_BY_OP = {"hand": 20}
 SEARCH_OPS = ("classify", "lead", "follow", "winner", "kitty", "result", "advance", "declare", "undeclared",
               "penalty", "deal")
 
@@ -127,7 +133,7 @@ def distinguish(rules: Rules, alt: Alternative, seed: int = 0, budget: int = 600
             return out
         if fallback is None:
             fallback = found
-            budget = min(budget, out.attempts + 120)
+            budget = min(budget, out.attempts + FALLBACK_EXTRA_BY_OP.get(sc.op, FALLBACK_EXTRA))
     out.found = fallback
     if out.found is None and check_equivalence:  # nothing found: is it equivalent? (enumeration, for ladders)
         out.equivalent = proven_ladder_equivalent(alt, rules)
