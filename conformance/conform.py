@@ -439,7 +439,8 @@ def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | Non
         if plan.html:
             from conformance.reporting.html_report import render
             from tractor_dsl.files import write_file
-            path = write_file(plan.html, render(m, results, show=max(plan.show, 40), docs_url=plan.docs_url))
+            path = write_file(plan.html, render(m, results, show=max(plan.show, 40), docs_url=plan.docs_url,
+                                                 lang=plan.lang))
             written.append(path)
         if plan.badges:
             from conformance.reporting.badges import write_badges

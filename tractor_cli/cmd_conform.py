@@ -19,7 +19,7 @@ HELP = "run the conformance suite against an engine (any language) speaking the 
 
 def add_arguments(p):
     # the numbers and lists are checked with the plan (RunPlan.problems, one line each, as for a Python caller)
-    from .options import whole
+    from .options import language, whole
     p.add_argument("--engine", required=True, action="append", metavar="CMD",
                    help='the engine command, split like a shell would but run without one (e.g. "tractor engine"); '
                         "repeat it to run several engines at once, each in its own process, against the same cases")
@@ -73,6 +73,9 @@ def add_arguments(p):
     p.add_argument("--docs-url", metavar="URL", default=None,
                    help="the rulebook site the HTML report links each clause to (its page rulebooks/RULESET.html, "
                         "anchor clause-ID); default: the site this checkout builds, docs/_build/html")
+    p.add_argument("--lang", type=language, default="en", metavar="LANG",
+                   help="the language of the HTML report: en (default) or zh (Chinese: every text, each clause by "
+                        "its Chinese name with its id beside it); report.json and junit.xml are language-neutral")
     p.add_argument("--badges", metavar="DIR",
                    help="also write SVG badges of the compliance rate, one per engine and ruleset")
     p.add_argument("--strict-schema", action="store_true",
@@ -92,7 +95,7 @@ def plan_of(args):
     return RunPlan(engines=list(args.engine), rulesets=split_names(args.ruleset, "--ruleset"),
                    ops=split_names([args.ops], "--ops") if args.ops is not None else None, seed=args.seed, count=args.count,
                    vectors=args.vectors, select=list(args.k), expect=args.expect, write_expect=args.write_expect,
-                   report=args.report or None, html=args.html, badges=args.badges, docs_url=args.docs_url, timeout=args.timeout,
+                   report=args.report or None, html=args.html, badges=args.badges, docs_url=args.docs_url, lang=args.lang, timeout=args.timeout,
                    handshake_timeout=args.handshake_timeout, window=args.window, max_restarts=args.max_restarts,
                    max_fail=args.max_fail, strict_schema=args.strict_schema, show=args.show,
                    progress=args.progress, generated=args.generated, jobs=args.jobs, scheduler=args.scheduler,

@@ -1,0 +1,109 @@
+"""The HTML conformance report in Chinese (issue 33): ``tractor conform --lang zh``.
+
+A referee reading Chinese meets no English word in it outside what stays an id: the small id labels beside the
+Chinese names (``code.tr-id``), code (commands, answers' field names, case ids), card notation and ruleset ids
+(the words counted as tests/docs/test_chinese_names.py counts them on the site), and the engine's own name."""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from conformance.reporting.labels import TEXTS
+from tractor_dsl.names import clause_zh
+from tractor_dsl.vocabulary import PLAY_REASONS
+
+from .conftest import cli, faux
+
+LATIN_WORD = re.compile(r"(?<![A-Za-z])(?![AKQJ]+(?![A-Za-z]))[A-Za-z]{2,}")   # as tests/docs/test_chinese_names
+RULESET_ID = re.compile(r"(?<![A-Za-z0-9_])r\d{3}[a-z0-9_]*")
+EXEMPT_TAGS = {"code", "style", "script"}
+EXEMPT_CLASSES = {"tr-id", "tr-cards"}
+VOID = {"meta", "br", "link", "img", "input", "hr"}
+
+
+class _Words(HTMLParser):
+    """The Latin words of a page's text outside the exempt elements, each with the text it stands in."""
+
+    def __init__(self, names: list[str]):
+        super().__init__()
+        self.stack: list[tuple[str, set[str]]] = []
+        self.names = names
+        self.left: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.stack.append((tag, set((dict(attrs).get("class") or "").split())))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        if any(t in EXEMPT_TAGS or c & EXEMPT_CLASSES for t, c in self.stack):
+            return
+        for n in self.names:
+            data = data.replace(n, " ")
+        self.left += [(w, data.strip()[:80]) for w in LATIN_WORD.findall(RULESET_ID.sub(" ", data))]
+
+
+def english_words(html: str, engine_names: list[str]) -> list[tuple[str, str]]:
+    p = _Words(engine_names)
+    p.feed(html)
+    return p.left
+
+
+def _conform(tmp_path, engine, lang, *more):
+    out = tmp_path / f"report-{lang}.html"
+    r = cli("conform", "--engine", faux(engine), "--ruleset", "r001", *more, "--report", "", "--html", str(out),
+            "--lang", lang, "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr   # the planted bug fails cases
+    return out.read_text(encoding="utf-8")
+
+
+def test_a_failing_run_in_chinese_is_red_named_in_chinese_and_holds_no_english(tmp_path):
+    # kitty_pair: a pair led to the last trick multiplies the kitty by 4, not 2 (r001 kitty.capture)
+    html = _conform(tmp_path, "kitty_pair", "zh", "--ops", "kitty")
+    assert '<html lang="zh-CN">' in html
+    top = html[:html.index("<h2>")]
+    assert '<div class="verdict fail"' in top and "<strong>未通过</strong>" in top
+    assert re.search(r"<title>未通过 · 拖拉机规则一致性报告</title>", html)
+    assert "FAIL" not in top and "PASS" not in top
+    # the clause the finding names, by its Chinese name with its id beside it as a small label
+    assert f'{clause_zh("kitty.capture")}<code class="tr-id">kitty.capture</code>' in html
+    # the ruleset's Chinese title
+    assert "工会小组拖拉机比赛" in html
+    engine = re.search(r'<section id="[^"]+"><h2>(.*?) <span', html).group(1)
+    left = english_words(html, [engine])
+    assert left == [], left[:20]
+
+
+def test_the_reason_codes_of_answers_are_shown_in_chinese(tmp_path):
+    # wrong_answers: every follow is "legal", reason "ok"; the rulebook's refusals keep their codes, in Chinese
+    html = _conform(tmp_path, "wrong_answers", "zh", "--ops", "follow", "-k", "r001:follow:0*")
+    expected = re.findall(r'<code>reason</code>=([^<]+)<code class="tr-id">([a-z_]+)</code>', html)
+    assert expected, "no reason code drawn"
+    assert all(PLAY_REASONS[code][1] == zh for zh, code in expected)
+    assert ("合规", "ok") in expected   # the engine's answer
+    assert english_words(html, [re.search(r'<section id="[^"]+"><h2>(.*?) <span', html).group(1)]) == []
+
+
+def test_the_english_report_stays_english(tmp_path):
+    html = _conform(tmp_path, "kitty_pair", "en", "--ops", "kitty")
+    assert '<html lang="en">' in html and "<strong>FAIL</strong>" in html
+    assert "未通过" not in html and "拖拉机规则一致性报告" not in html
+
+
+def test_an_unknown_language_is_refused_before_the_run(tmp_path):
+    r = cli("conform", "--engine", faux("kitty_pair"), "--lang", "xx", "--report", str(tmp_path / "r"))
+    assert r.returncode == 2
+    assert "argument --lang: unknown language 'xx'; languages: en, zh" in r.stderr
+    assert "Traceback" not in r.stderr and not (tmp_path / "r").exists()
+
+
+def test_both_tables_hold_the_same_texts_and_the_chinese_one_no_english_word():
+    assert TEXTS["en"].keys() == TEXTS["zh"].keys()
+    for key, text in TEXTS["zh"].items():
+        words = LATIN_WORD.findall(re.sub(r"\{[^}]*\}|<[^>]*>", " ", text))   # placeholders and tags aside
+        assert words == [], (key, words)
