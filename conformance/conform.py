@@ -397,7 +397,7 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
         for r, folder in zip(results, folders):
             r.report_dir = folder
         try:
-            done.written += write_report_files(plan.report, results, names)
+            done.written += write_report_files(plan.report, results, names, plan.lang)
         except OSError as e:
             done.problem = f"cannot write the report to {plan.report}: {e.strerror or e}"
     if done.problem is None and (plan.html or plan.badges or len(results) > 1):
@@ -408,7 +408,7 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
     return done
 
 
-def write_report_files(folder: str, results: list, names: list[str]) -> list[Path]:
+def write_report_files(folder: str, results: list, names: list[str], lang: str = "en") -> list[Path]:
     """The report files: one engine's in ``folder``; several engines' in one folder each, beside the matrix.
     The files of the folder that an earlier run wrote and this one did not are removed, and the files written
     listed in the folder's manifest (:func:`conformance.reporting.report.settle_folder`), so a reused folder
@@ -419,11 +419,11 @@ def write_report_files(folder: str, results: list, names: list[str]) -> list[Pat
     whole = False
     try:
         if len(results) == 1:
-            written += report.write_reports(results[0], base)
+            written += report.write_reports(results[0], base, lang=lang)
         else:
             m = matrix.build(results, names)
             for s, r in zip(matrix.slugs(names), results):
-                written += report.write_reports(r, base / s)
+                written += report.write_reports(r, base / s, lang=lang)
             written += report.write_set({base / name: text for name, text in zip(
                 report.MATRIX_FILES, (matrix.to_json(m, results), matrix.markdown(m, results)))})
         whole = True

@@ -74,7 +74,7 @@ def add_arguments(p):
                    help="the rulebook site the HTML report links each clause to (its page rulebooks/RULESET.html, "
                         "anchor clause-ID); default: the site this checkout builds, docs/_build/html")
     p.add_argument("--lang", type=language, default="en", metavar="LANG",
-                   help="the language of the HTML report: en (default) or zh (Chinese: every text, each clause by "
+                   help="the language of the HTML report and summary.md: en (default) or zh (Chinese: every text, each clause by "
                         "its Chinese name with its id beside it); report.json and junit.xml are language-neutral")
     p.add_argument("--badges", metavar="DIR",
                    help="also write SVG badges of the compliance rate, one per engine and ruleset")

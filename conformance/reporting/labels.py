@@ -140,3 +140,22 @@ def ruleset_title(ruleset: str, lang: str) -> str | None:
     except Exception:   # vectors of another checkout: the id alone
         return None
     return rs.title_zh if lang == "zh" else rs.title
+
+
+# summary.md in Chinese (conformance.reporting.summary_zh); the English summary.md keeps its own words
+SUMMARY_ZH: dict[str, str] = {
+    "title": "# 一致性报告",
+    "engine": "- 引擎：{command}{name}", "nohandshake": "（未握手）",
+    "rulesets": "- 规则集：{rulesets}；例子来源：{source}{seed}", "seed": "；随机种子 {seed}",
+    "started": "- 开始于 {started}，用时 {seconds:.1f} 秒{interrupted}", "interrupted": "，**被中断**：未运行的例子计为跳过",
+    "not_finished": "- 未完成（被中断）：{step}",
+    "counts": "- **一致 {pass} 例，不符 {fail} 例，跳过 {skipped} 例，出错 {errored} 例**",
+    "extra": "，{status} {n} 例", "restarts": "- 引擎重启了 {n} 次",
+    "findings": "## 发现", "no_finding": "无发现：规则的任何一处换一种读法都解释不了不合的例子。",
+    "unexplained": "{n} 例不合的例子不属于任何发现（未解释）。",
+    "by_op": "## 按规则集和操作", "by_clause": "## 按条款", "op_head": "规则集·操作", "clause_head": "条款",
+    "failures": "## 不合的例子（{n} 例；列出 {shown} 例）",
+    "case": "- **{status}** {title}（{kind}），编号 {id}", "clauses": "  - 条款：{v}", "input": "  - {label}{v}",
+    "expected": "  - 规则书的答案：{v}", "answer": "  - 引擎的答案：{v}", "explain": "  - 复查命令：{v}",
+    "events": "## 事件",
+}

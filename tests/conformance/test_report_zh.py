@@ -107,3 +107,30 @@ def test_both_tables_hold_the_same_texts_and_the_chinese_one_no_english_word():
     for key, text in TEXTS["zh"].items():
         words = LATIN_WORD.findall(re.sub(r"\{[^}]*\}|<[^>]*>", " ", text))   # placeholders and tags aside
         assert words == [], (key, words)
+
+
+def _md_words(text: str) -> list[str]:
+    """The Latin words of Markdown outside code spans and ruleset ids."""
+    return LATIN_WORD.findall(RULESET_ID.sub(" ", re.sub(r"(`+).*?\1", " ", text)))
+
+
+def test_summary_md_in_chinese_and_the_other_reports_language_neutral(tmp_path):
+    runs = {}
+    for lang in ("en", "zh"):
+        folder = tmp_path / lang
+        r = cli("conform", "--engine", faux("kitty_pair"), "--ruleset", "r001", "--ops", "kitty",
+                "--report", str(folder), "--lang", lang, "--no-progress")
+        assert r.returncode == 1, r.stdout + r.stderr
+        runs[lang] = folder
+    md = (runs["zh"] / "summary.md").read_text(encoding="utf-8")
+    assert md.startswith("# 一致性报告")
+    assert "**一致 " in md and "不符 " in md
+    assert f"{clause_zh('kitty.capture')} `kitty.capture`" in md
+    assert _md_words(md) == []
+    assert (runs["en"] / "summary.md").read_text(encoding="utf-8").startswith("# Conformance report")
+    # report.json and junit.xml: the same ids and codes whatever the language (the times aside)
+    for name in ("report.json", "junit.xml"):
+        en, zh = ((runs[lang] / name).read_text(encoding="utf-8") for lang in ("en", "zh"))
+        strip = lambda s: re.sub(r'"?(started|duration|time|timestamp)"?[=:] ?"?[^",\s]*"?', "", s)   # noqa: E731
+        assert strip(en) == strip(zh), name
+        assert not re.search(r"[\u4e00-\u9fff]", zh), name   # ids and codes, no Chinese
