@@ -74,7 +74,7 @@ def add_arguments(p):
                    help="the rulebook site the HTML report links each clause to (its page rulebooks/RULESET.html, "
                         "anchor clause-ID); default: the site this checkout builds, docs/_build/html")
     p.add_argument("--lang", type=language, default="en", metavar="LANG",
-                   help="the language of the HTML report and summary.md: en (default) or zh (Chinese: every text, each clause by "
+                   help="the language of the HTML report, summary.md and the printed summary: en (default) or zh (Chinese: every text, each clause by "
                         "its Chinese name with its id beside it); report.json and junit.xml are language-neutral")
     p.add_argument("--badges", metavar="DIR",
                    help="also write SVG badges of the compliance rate, one per engine and ruleset")
@@ -136,10 +136,17 @@ def run(args) -> int:
     elif len(done.results) > 1:
         _print_matrix(plan, done)
     else:
-        from .summary import print_summary
-        print_summary(done.results[0], show=plan.show)
-        if done.written:
-            _print(f"report: {', '.join(str(p) for p in done.written)}")
+        if plan.lang == "zh":
+            from conformance.reporting.labels import TERMINAL_ZH
+            from .summary import print_summary_zh
+            print_summary_zh(done.results[0], show=plan.show)
+            if done.written:
+                _print(TERMINAL_ZH["report"].format(paths="、".join(str(p) for p in done.written)))
+        else:
+            from .summary import print_summary
+            print_summary(done.results[0], show=plan.show)
+            if done.written:
+                _print(f"report: {', '.join(str(p) for p in done.written)}")
     from conformance.conform import nothing_judged_lines
     for line in nothing_judged_lines(done.results):   # never a silent green
         _print(f"tractor conform: {line}", file=sys.stderr)

@@ -159,3 +159,13 @@ SUMMARY_ZH: dict[str, str] = {
     "expected": "  - 规则书的答案：{v}", "answer": "  - 引擎的答案：{v}", "explain": "  - 复查命令：{v}",
     "events": "## 事件",
 }
+
+# the terminal summary of tractor conform in Chinese (tractor_cli.summary.print_summary_zh)
+TERMINAL_ZH: dict[str, str] = {
+    "engine": "引擎：{name} — {command}", "nohandshake": "（未握手）",
+    "by_op": "规则集·操作", "by_clause": "条款",
+    "disagreements": "不合的例子（{n} 例；列出 {shown} 例）：", "errored": "出错：",
+    "note": "注意：{kind}：{message}", "not_finished": "未完成（被中断）：{step}",
+    "totals": "{n} 例：", "in": "，用时 {seconds:.1f} 秒（每秒 {rate:.0f} 例）", "restarts": "，重启 {n} 次",
+    "interrupted": " — 被中断", "report": "报告：{paths}",
+}

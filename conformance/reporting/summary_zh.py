@@ -21,16 +21,27 @@ from tractor_dsl.vocabulary import CONSEQUENCE_TEXTS, DECLARATION_REASONS, PLAY_
 PLAY_ZH, DECLARATION_ZH = chinese(PLAY_REASONS), chinese(DECLARATION_REASONS)
 
 
-def named(zh: str | None, ident: str) -> str:
+def _plain(s) -> str:
+    return str(s)
+
+
+def _styles(md: bool):
+    """(code, text): Markdown spans for summary.md, the text as it is for the terminal."""
+    return (md_code, md_text) if md else (_plain, _plain)
+
+
+def named(zh: str | None, ident: str, md: bool = True) -> str:
     """An id by its Chinese name, the id beside it in code (the id alone when it has no name)."""
-    return f"{md_text(zh)} {md_code(ident)}" if zh else md_code(ident)
+    code, text = _styles(md)
+    return f"{text(zh)} {code(ident)}" if zh else code(ident)
 
 
-def clause(c: str) -> str:
-    return md_text(word("zh", c)) if c in UNCLAUSED_ROWS else named(clause_zh(c), c)
+def clause(c: str, md: bool = True) -> str:
+    return _styles(md)[1](word("zh", c)) if c in UNCLAUSED_ROWS else named(clause_zh(c), c, md)
 
 
-def _answer(v: Any, ruleset: str) -> str:
+def _answer(v: Any, ruleset: str, md: bool = True) -> str:
+    md_code, _ = _styles(md)
     if not isinstance(v, dict):
         return md_code(json.dumps(v, ensure_ascii=False))
     doc = ruleset[1:4] if ruleset[1:4].isdigit() else None
@@ -43,40 +54,42 @@ def _answer(v: Any, ruleset: str) -> str:
             zh = PLAY_ZH.get(x) or DECLARATION_ZH.get(x)
         elif k == "consequence" and x in CONSEQUENCE_TEXTS:
             zh = consequence_zh(x, doc)
-        parts.append(f"{md_code(k)}={named(zh, x) if zh else md_code(json.dumps(x, ensure_ascii=False))}")
+        parts.append(f"{md_code(k)}={named(zh, x, md) if zh else md_code(json.dumps(x, ensure_ascii=False))}")
     return " ".join(parts)
 
 
-def _case(c: dict, o, report_dir: str | None) -> list[str]:
-    title = " · ".join([md_code(c["ruleset"]), named(OPS_ZH.get(c["op"]), c["op"])]
-                       + ([clause(deciding_clause(c))] if deciding_clause(c) else []))
+def case_lines(c: dict, o, report_dir: str | None, md: bool = True) -> list[str]:
+    md_code, md_text = _styles(md)
+    title = " · ".join([md_code(c["ruleset"]), named(OPS_ZH.get(c["op"]), c["op"], md)]
+                       + ([clause(deciding_clause(c), md)] if deciding_clause(c) else []))
     kind = o.kind or "disagrees"
-    out = [S["case"].format(status=word("zh", o.status), title=title, id=md_code(c["id"]),
+    out = [(S["case"] if md else S["case"].replace("**", "")).format(status=word("zh", o.status), title=title, id=md_code(c["id"]),
                             kind="答案不同" if kind == "disagrees" else md_code(kind)),
-           S["clauses"].format(v="、".join(clause(x) for x in c.get("clauses", [])) or "—")]
+           S["clauses"].format(v="、".join(clause(x, md) for x in c.get("clauses", [])) or "—")]
     for label, parts in input_rows(c["input"], INPUT_WORDS["zh"]):
         text = " ".join(md_code(glyphs(v)) if kind == "cards" else md_text(v) for kind, v in parts)
         out.append(S["input"].format(label=f"{md_text(label)}：" if label else "", v=text))
-    out.append(S["expected"].format(v=_answer(c["expected"], c["ruleset"])))
-    engine = _answer(o.answer, c["ruleset"]) if o.status in ("fail", "xpass") and isinstance(o.answer, dict) \
+    out.append(S["expected"].format(v=_answer(c["expected"], c["ruleset"], md)))
+    engine = _answer(o.answer, c["ruleset"], md) if o.status in ("fail", "xpass") and isinstance(o.answer, dict) \
         else md_code(o.message)
     out.append(S["answer"].format(v=engine))
     out.append(S["explain"].format(v=md_code(explain_command(c["id"], report_dir))))
     return out
 
 
-def _findings(result: RunResult) -> list[str]:
+def findings_lines(result: RunResult, md: bool = True) -> list[str]:
+    md_code, _ = _styles(md)
     out = []
     for f in result.findings:
         values = "、".join(md_code(x) for x in f.engine)
-        out.append(f"- {named(feature_zh(f.feature), f.feature)}（{clause(f.clause) if f.clause else '—'}）："
+        out.append(f"- {named(feature_zh(f.feature), f.feature, md)}（{clause(f.clause, md) if f.clause else '—'}）："
                    + (f"规则书取 {md_code(f.spec)}；" if f.spec else "")
                    + f"引擎的答案合于 {values} — {len(f.cases)} 例"
                    + (f"；它改变 {len(f.broken)} 例原本一致的例子" if f.broken else ""))
     for c in getattr(result, "clusters", []):
         what = "仅理由不同" if c.kind == "reason_only" else "超出规则的各种读法"
-        out.append(f"- {named(OPS_ZH.get(c.op), c.op)}：{'、'.join(md_code(x) for x in c.fields)}（{what}；"
-                   f"{clause(c.clause)}）— {len(c.cases)} 例：规则书答 {md_code(c.spec)}，引擎答 {md_code(c.engine)}"
+        out.append(f"- {named(OPS_ZH.get(c.op), c.op, md)}：{'、'.join(md_code(x) for x in c.fields)}（{what}；"
+                   f"{clause(c.clause, md)}）— {len(c.cases)} 例：规则书答 {md_code(c.spec)}，引擎答 {md_code(c.engine)}"
                    + (f"；{'首个不合的局面（未缩小）' if c.not_shrunk else '最小局面'}："
                       f"{md_code(json.dumps(c.position, ensure_ascii=False))}" if c.position is not None else ""))
     if not out:
@@ -86,8 +99,9 @@ def _findings(result: RunResult) -> list[str]:
     return out
 
 
-def _coverage(result: RunResult) -> list[str]:
+def coverage_lines(result: RunResult, md: bool = True) -> list[str]:
     """The decision points and stated rules the run reached (report.decision_lines, report.stated_lines)."""
+    md_code, _ = _styles(md)
     out = []
     for ruleset, row in decision_points(result).items():
         rest = "".join(f"，{word('zh', k)} {row[k]} 个" for k in ("fail", "skipped") if row[k])
@@ -101,7 +115,7 @@ def _coverage(result: RunResult) -> list[str]:
         for key, what in (("random_only", "仅由非专门为其构造的局面（随机或为他处构造）判定"),
                           ("unjudged", "本次运行没有例子判定（无答案引用）")):
             if groups[key]:
-                out.append(f"  - {what}：" + "、".join(clause(c) for c in groups[key]))
+                out.append(f"  - {what}：" + "、".join(clause(c, md) for c in groups[key]))
     return out
 
 
@@ -137,15 +151,15 @@ def markdown_zh(result: RunResult, show: int = 10) -> str:
                                                  for k in ("xfail", "xpass") if t[k]))
     if result.restarts:
         out.append(S["restarts"].format(n=result.restarts))
-    out += _coverage(result)
-    out += ["", S["findings"], ""] + _findings(result) + [""]
+    out += coverage_lines(result)
+    out += ["", S["findings"], ""] + findings_lines(result) + [""]
     out += [S["by_op"], ""] + _table(S["op_head"], by_op(result), _op_row) + [""]
     out += [S["by_clause"], ""] + _table(S["clause_head"], by_clause(result), clause) + [""]
     bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass", "errored")]
     if bad:
         out += [S["failures"].format(n=len(bad), shown=min(show, len(bad))), ""]
         for c, o in bad[:show]:
-            out += _case(c, o, result.report_dir) + [""]
+            out += case_lines(c, o, result.report_dir) + [""]
     if result.events:
         out += [S["events"], ""]
         out += [f"- {md_text(word('zh', e['kind'])) if word('zh', e['kind']) != e['kind'] else md_code(e['kind'])}："

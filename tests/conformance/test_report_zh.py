@@ -134,3 +134,18 @@ def test_summary_md_in_chinese_and_the_other_reports_language_neutral(tmp_path):
         strip = lambda s: re.sub(r'"?(started|duration|time|timestamp)"?[=:] ?"?[^",\s]*"?', "", s)   # noqa: E731
         assert strip(en) == strip(zh), name
         assert not re.search(r"[\u4e00-\u9fff]", zh), name   # ids and codes, no Chinese
+
+
+def test_the_terminal_summary_in_chinese(tmp_path):
+    r = cli("conform", "--engine", faux("kitty_pair"), "--ruleset", "r001", "--ops", "kitty", "--report",
+            str(tmp_path / "r"), "--lang", "zh", "--no-progress", "--show", "1")
+    assert r.returncode == 1, r.stdout + r.stderr
+    out = r.stdout
+    assert out.startswith("引擎：")
+    assert "规则集·操作" in out and "不合的例子（32 例；列出 1 例）" in out and "报告：" in out
+    assert f"{clause_zh('kitty.capture')} kitty.capture" in out
+    assert re.search(r"\d+ 例：一致 \d+，不符 32，跳过 0，出错 0，用时", out)
+    # none of the English summary's fixed words
+    for english in ("engine:", "disagreements", " cases:", "ruleset.operation", "report:", "decision points",
+                    "stated rules", " pass", " skipped", "expected:", "explain:", "**"):
+        assert english not in out, english
