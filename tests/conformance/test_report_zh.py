@@ -149,3 +149,19 @@ def test_the_terminal_summary_in_chinese(tmp_path):
     for english in ("engine:", "disagreements", " cases:", "ruleset.operation", "report:", "decision points",
                     "stated rules", " pass", " skipped", "expected:", "explain:", "**"):
         assert english not in out, english
+
+
+def test_a_finding_beyond_the_alternatives_is_told_by_its_structured_parts_in_chinese(tmp_path):
+    # tie_last: a tie is won by the last play, not the first (r000 winner): one cluster with a minimal position
+    out = tmp_path / "r.html"
+    r = cli("conform", "--engine", faux("tie_last"), "--ruleset", "r000", "--ops", "winner", "--report",
+            str(tmp_path / "rep"), "--html", str(out), "--lang", "zh", "--show", "0", "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr
+    html = out.read_text(encoding="utf-8")
+    item = re.search(r"<li>赢墩<code class=\"tr-id\">winner</code>：(.*?)</li>", html).group(1)
+    assert "<code>winner</code>（超出规则的各种读法；" in item and "最小局面：<code>" in item
+    assert re.search(r"— \d+ 例：规则书答 <code>", item)
+    engine = re.search(r'<section id="[^"]+"><h2>(.*?) <span', html).group(1)
+    assert english_words(html, [engine]) == []
+    md = (tmp_path / "rep" / "summary.md").read_text(encoding="utf-8")
+    assert "最小局面" in md and _md_words(md) == []
