@@ -171,6 +171,8 @@ def _print_generated(plan, done) -> None:
 
 def _print_matrix(plan, done) -> None:
     from conformance.reporting import matrix
+    if plan.lang == "zh":
+        return _print_matrix_zh(plan, done)
     _print(matrix.table_text(done.matrix))
     for name, r in zip(done.names, done.results):
         t = r.counts()
@@ -185,3 +187,28 @@ def _print_matrix(plan, done) -> None:
     shown += [f"{sum(p.suffix == '.svg' for p in done.written)} badge(s) in {plan.badges}"] if plan.badges else []
     if done.written:
         _print(f"\nreport: {', '.join(shown)}")
+
+
+def _print_matrix_zh(plan, done) -> None:
+    """:func:`_print_matrix` in Chinese (``--lang zh``): the texts of labels.TERMINAL_ZH, each operation and
+    clause by its Chinese name with its id beside it."""
+    from conformance.reporting import matrix
+    from conformance.reporting.labels import OPS_ZH, TERMINAL_ZH as T
+    from conformance.reporting.summary_zh import findings_lines, named
+    _print(matrix.table_text(done.matrix, head_word=T["by_op"], total=T["all"],
+                             row_name=lambda rs, op: f"{rs} · {named(OPS_ZH.get(op), op, md=False)}"))
+    for name, r in zip(done.names, done.results):
+        t = r.counts()
+        _print("\n" + T["engine_line"].format(name=name, p=t["pass"], f=t["fail"] + t["xpass"],
+                                              s=t["skipped"] + t["xfail"], e=t["errored"], seconds=r.duration)
+               + (T["fails"] if r.failed else ""))
+        if r.findings or getattr(r, "clusters", None) or r.unexplained:
+            for line in findings_lines(r, md=False):
+                _print("  " + line)
+    shown = [str(p) for p in done.written if plan.report and p.parent == Path(plan.report)]
+    shown += [T["folders"].format(folder=plan.report)] if plan.report else []
+    shown += [plan.html] if plan.html and plan.html not in shown else []
+    shown += [T["badges"].format(n=sum(p.suffix == ".svg" for p in done.written), folder=plan.badges)] \
+        if plan.badges else []
+    if done.written:
+        _print("\n" + T["report"].format(paths="、".join(shown)))

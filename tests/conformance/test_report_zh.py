@@ -165,3 +165,15 @@ def test_a_finding_beyond_the_alternatives_is_told_by_its_structured_parts_in_ch
     assert english_words(html, [engine]) == []
     md = (tmp_path / "rep" / "summary.md").read_text(encoding="utf-8")
     assert "最小局面" in md and _md_words(md) == []
+
+
+def test_several_engines_print_the_matrix_in_chinese_aligned(tmp_path):
+    r = cli("conform", "--engine", faux("kitty_pair"), "--engine", faux("wrong_answers"), "--ruleset", "r001",
+            "--ops", "kitty", "--report", str(tmp_path / "r"), "--lang", "zh", "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr
+    from rich.cells import cell_len
+    table = r.stdout.split("\n\n")[0].splitlines()
+    assert table[0].startswith("规则集·操作") and table[-1].startswith("合计")
+    assert "r001 · 底牌 kitty" in r.stdout
+    assert len({cell_len(line) for line in table}) == 1          # Chinese columns measured in terminal cells
+    assert "— 未通过" in r.stdout and "报告：" in r.stdout and "FAILS" not in r.stdout and " pass," not in r.stdout
