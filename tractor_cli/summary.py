@@ -128,7 +128,7 @@ def print_summary_zh(result, show: int = 3) -> None:
     with its id beside it (:mod:`conformance.reporting.summary_zh`); the engine's own text as it is."""
     from conformance.reporting.labels import OPS_ZH, TERMINAL_ZH as T, word
     from conformance.reporting.report import COLUMNS, _cols, by_clause, by_op
-    from conformance.reporting.summary_zh import case_lines, clause, coverage_lines, findings_lines, named
+    from conformance.reporting.summary_zh import case_lines, clause, coverage_lines, findings_lines, named, partial_lines
     showable = ui.shown
     out = ui.console()
     hs = result.handshake or {}
@@ -146,6 +146,8 @@ def print_summary_zh(result, show: int = 3) -> None:
         return f"{rs} · {named(OPS_ZH.get(op), op, md=False)}" if op else key
     try:
         out.print(showable(T["engine"].format(name=name, command=" ".join(result.command))), soft_wrap=True)
+        for line in partial_lines(result, md=False):   # partial answers, declared: never narrowed silently
+            out.print(showable(line), soft_wrap=True)
         out.print()
         for line in findings_lines(result, md=False):
             out.print(showable(line), soft_wrap=True)

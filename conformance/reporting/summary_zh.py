@@ -12,7 +12,8 @@ from conformance.protocol.inputs import glyphs, input_rows
 from conformance.reporting.escape import md_code, md_text
 from conformance.reporting.labels import INPUT_WORDS, OPS_ZH, SUMMARY_ZH as S, ruleset_title, word
 from conformance.reporting.names import deciding_clause
-from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, by_op, decision_points,
+from conformance.protocol import messages as protocol
+from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, by_op, compared_fields, decision_points,
                                           explain_command, stated_rules)
 from conformance.running.runner import RunResult
 from tractor_dsl.names import clause_zh, feature_zh
@@ -99,6 +100,18 @@ def findings_lines(result: RunResult, md: bool = True) -> list[str]:
     return out
 
 
+def partial_lines(result: RunResult, md: bool = True) -> list[str]:
+    """The operations the engine declared it answers in part (report.coverage_notes): never narrowed silently."""
+    code, _ = _styles(md)
+    out = []
+    for op, fs in compared_fields(result).items():
+        if tuple(fs) != protocol.COMPARED[op]:
+            rest = [f for f in protocol.COMPARED[op] if f not in fs]
+            out.append(f"- 部分回答（引擎声明）：{named(OPS_ZH.get(op), op, md)} 只比较 "
+                       f"{'、'.join(code(f) for f in fs)}（不比较 {'、'.join(code(f) for f in rest)}）")
+    return out
+
+
 def coverage_lines(result: RunResult, md: bool = True) -> list[str]:
     """The decision points and stated rules the run reached (report.decision_lines, report.stated_lines)."""
     md_code, _ = _styles(md)
@@ -151,6 +164,7 @@ def markdown_zh(result: RunResult, show: int = 10) -> str:
                                                  for k in ("xfail", "xpass") if t[k]))
     if result.restarts:
         out.append(S["restarts"].format(n=result.restarts))
+    out += partial_lines(result)
     out += coverage_lines(result)
     out += ["", S["findings"], ""] + findings_lines(result) + [""]
     out += [S["by_op"], ""] + _table(S["op_head"], by_op(result), _op_row) + [""]

@@ -177,3 +177,16 @@ def test_several_engines_print_the_matrix_in_chinese_aligned(tmp_path):
     assert "r001 · 底牌 kitty" in r.stdout
     assert len({cell_len(line) for line in table}) == 1          # Chinese columns measured in terminal cells
     assert "— 未通过" in r.stdout and "报告：" in r.stdout and "FAILS" not in r.stdout and " pass," not in r.stdout
+
+
+def test_partial_answers_declared_are_said_in_chinese(tmp_path):
+    # declared: the engine answers follow with legal only; the Chinese summary says so, never narrowing silently
+    import json
+    r = cli("conform", "--engine", faux("declared", json.dumps({"follow": ["legal"]}), "wrong"), "--ruleset", "r001",
+            "--ops", "follow", "-k", "r001:follow:0*", "--report", str(tmp_path / "r"), "--lang", "zh",
+            "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr
+    said = "部分回答（引擎声明）：跟牌 follow 只比较 legal（不比较 reason"
+    assert said in r.stdout
+    md = (tmp_path / "r" / "summary.md").read_text(encoding="utf-8")
+    assert "部分回答（引擎声明）：跟牌 `follow` 只比较 `legal`（不比较 `reason`" in md and _md_words(md) == []
