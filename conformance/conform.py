@@ -422,10 +422,14 @@ def write_report_files(folder: str, results: list, names: list[str], lang: str =
             written += report.write_reports(results[0], base, lang=lang)
         else:
             m = matrix.build(results, names)
+            if lang == "zh":
+                from conformance.reporting.summary_zh import matrix_markdown_zh as matrix_md
+            else:
+                matrix_md = matrix.markdown
             for s, r in zip(matrix.slugs(names), results):
                 written += report.write_reports(r, base / s, lang=lang)
             written += report.write_set({base / name: text for name, text in zip(
-                report.MATRIX_FILES, (matrix.to_json(m, results), matrix.markdown(m, results)))})
+                report.MATRIX_FILES, (matrix.to_json(m, results), matrix_md(m, results)))})
         whole = True
     finally:   # what the folder's earlier runs left of the files a run owns is cleared, however this one ended
         report.settle_folder(base, written, whole)

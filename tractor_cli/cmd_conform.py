@@ -74,7 +74,7 @@ def add_arguments(p):
                    help="the rulebook site the HTML report links each clause to (its page rulebooks/RULESET.html, "
                         "anchor clause-ID); default: the site this checkout builds, docs/_build/html")
     p.add_argument("--lang", type=language, default="en", metavar="LANG",
-                   help="the language of the HTML report, summary.md and the printed summary: en (default) or zh (Chinese: every text, each clause by "
+                   help="the language of the HTML report, summary.md, matrix.md and the printed summary: en (default) or zh (Chinese: every text, each clause by "
                         "its Chinese name with its id beside it); report.json and junit.xml are language-neutral")
     p.add_argument("--badges", metavar="DIR",
                    help="also write SVG badges of the compliance rate, one per engine and ruleset")
@@ -195,7 +195,7 @@ def _print_matrix_zh(plan, done) -> None:
     from conformance.reporting import matrix
     from conformance.reporting.labels import OPS_ZH, TERMINAL_ZH as T
     from conformance.reporting.summary_zh import findings_lines, named
-    _print(matrix.table_text(done.matrix, head_word=T["by_op"], total=T["all"],
+    _print(matrix.table_text(done.matrix, head_word=T["by_op"], total=T["all"], skip=T["skip"],
                              row_name=lambda rs, op: f"{rs} · {named(OPS_ZH.get(op), op, md=False)}"))
     for name, r in zip(done.names, done.results):
         t = r.counts()

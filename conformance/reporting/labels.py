@@ -169,5 +169,5 @@ TERMINAL_ZH: dict[str, str] = {
     "totals": "{n} 例：", "in": "，用时 {seconds:.1f} 秒（每秒 {rate:.0f} 例）", "restarts": "，重启 {n} 次",
     "interrupted": " — 被中断", "report": "报告：{paths}", "all": "合计",
     "engine_line": "{name}：一致 {p} 例，不符 {f} 例，跳过 {s} 例，出错 {e} 例，用时 {seconds:.1f} 秒",
-    "fails": " — 未通过", "folders": "每个引擎一个文件夹，在 {folder}", "badges": "{n} 个徽章，在 {folder}",
+    "skip": "（跳过 {n}）", "fails": " — 未通过", "folders": "每个引擎一个文件夹，在 {folder}", "badges": "{n} 个徽章，在 {folder}",
 }

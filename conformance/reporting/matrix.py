@@ -205,9 +205,9 @@ def build(results: list[RunResult], names: list[str] | None = None) -> Matrix:
 
 # --------------------------------------------------------------------------- as text
 
-def _cell_text(counts: dict) -> str:
+def _cell_text(counts: dict, skip: str = " ({n} skip)") -> str:
     skipped = counts["skipped"]
-    return percent(rate(counts)) + (f" ({skipped} skip)" if skipped else "")
+    return percent(rate(counts)) + (skip.format(n=skipped) if skipped else "")
 
 
 WIDTH = 100   # the terminal table fits this many columns
@@ -225,7 +225,7 @@ def short_names(names: list[str]) -> list[str]:
 
 
 def table_text(m: Matrix, width: int = WIDTH, head_word: str = "ruleset.operation", total: str = "all",
-               row_name=None) -> str:
+               row_name=None, skip: str = " ({n} skip)") -> str:
     """The matrix for a terminal: a row per ruleset and operation, a column per engine, then the totals.
     Columns are headed by short engine names; when the table would still be wider than ``width``, by E1, E2...
     with a legend beneath. ``head_word``, ``total`` and ``row_name(ruleset, op)``: the words of another
@@ -234,7 +234,7 @@ def table_text(m: Matrix, width: int = WIDTH, head_word: str = "ruleset.operatio
     name = row_name or (lambda rs, op: f"{rs}.{op}")
     body = [[name(rs, op)] for rs, op in m.rows] + [[total]]
     for row, key in zip(body, [(rs, op) for rs, op in m.rows] + [None]):
-        row += [_cell_text(m.cells[(key[0], key[1], e)] if key else m.totals[e]) for e in m.engines]
+        row += [_cell_text(m.cells[(key[0], key[1], e)] if key else m.totals[e], skip) for e in m.engines]
     legend: list[str] = []
     for heads in (short_names(m.engines), [f"E{i}" for i in range(1, len(m.engines) + 1)]):
         head = [head_word] + heads

@@ -180,3 +180,22 @@ def markdown_zh(result: RunResult, show: int = 10) -> str:
                 f"{md_code(e['message'])}" for e in result.events[:50]]
         out.append("")
     return "\n".join(out)
+
+
+def matrix_markdown_zh(m, results: list[RunResult] | None = None) -> str:
+    """matrix.md in Chinese (conformance.reporting.matrix.markdown): the rate of each engine per ruleset and
+    operation, then each engine's findings."""
+    from conformance.reporting.matrix import _cell_text
+    skip = "（跳过 {n}）"
+    out = ["# 一致性矩阵", "", "一致率：一致的例子占判定例子的比例（跳过的例子不计入，其数目写在比例旁）。", "",
+           "| 规则集·操作 | " + " | ".join(md_code(e) for e in m.engines) + " |", "|---|" + "---:|" * len(m.engines)]
+    for rs, op in m.rows:
+        out.append(f"| {md_code(rs)} · {named(OPS_ZH.get(op), op)} | "
+                   + " | ".join(_cell_text(m.cells[(rs, op, e)], skip) for e in m.engines) + " |")
+    out.append("| **合计** | " + " | ".join(f"**{_cell_text(m.totals[e], skip)}**" for e in m.engines) + " |")
+    out.append("")
+    if results is not None:
+        out += ["## 发现", ""]
+        for name, r in zip(m.engines, results):
+            out += [f"### {md_code(name)}", ""] + findings_lines(r) + [""]
+    return "\n".join(out)

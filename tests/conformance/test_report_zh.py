@@ -190,3 +190,15 @@ def test_partial_answers_declared_are_said_in_chinese(tmp_path):
     assert said in r.stdout
     md = (tmp_path / "r" / "summary.md").read_text(encoding="utf-8")
     assert "部分回答（引擎声明）：跟牌 `follow` 只比较 `legal`（不比较 `reason`" in md and _md_words(md) == []
+
+
+def test_matrix_md_of_several_engines_in_chinese(tmp_path):
+    folder = tmp_path / "r"
+    r = cli("conform", "--engine", faux("kitty_pair"), "--engine", faux("wrong_answers"), "--ruleset", "r001",
+            "--ops", "kitty", "--report", str(folder), "--lang", "zh", "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr
+    md = (folder / "matrix.md").read_text(encoding="utf-8")
+    assert md.startswith("# 一致性矩阵") and "| `r001` · 底牌 `kitty` |" in md and "**合计**" in md
+    assert f"{clause_zh('kitty.capture')} `kitty.capture`" in md and _md_words(md) == []
+    for engine_folder in (p for p in folder.iterdir() if p.is_dir()):
+        assert (engine_folder / "summary.md").read_text(encoding="utf-8").startswith("# 一致性报告")
