@@ -375,8 +375,8 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW, docs_url
         out += [f'<p class="meta">{_e(line)}</p>' for line in decision_lines(r) + stated_lines(r)]
     for e in r.events:
         if e["kind"] in STOPPED:
-            out.append(f'<p class="note"><b>{_e(word(lang, e["kind"]))}</b>: {code(e["message"])}</p>')
-    out += [f'<p class="note"><b>{_e(T["not_finished"])}</b>: {code(step)}</p>' for step in r.unfinished]
+            out.append(f'<p class="note"><b>{_e(word(lang, e["kind"]))}</b>{T["colon"]}{code(e["message"])}</p>')
+    out += [f'<p class="note"><b>{_e(T["not_finished"])}</b>{T["colon"]}{code(step)}</p>' for step in r.unfinished]
     out.append(f"<h3>{_e(T['findings'])}</h3>")
     if r.findings:
         out.append("<ul>" + "".join(_finding_html(f, r, docs_url, lang) for f in r.findings) + "</ul>")

@@ -49,7 +49,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "unexplained": "{n} failure(s) in no finding.",
         "row.clauses": "clauses", "row.charged": "charged to", "row.position": "position",
         "row.expected": "expected", "row.engine": "engine", "row.explain": "explain",
-        "disagrees": "disagrees", "id": "id",
+        "disagrees": "disagrees", "id": "id", "colon": ": ",
     },
     "zh": {
         "title": "拖拉机规则一致性报告",
@@ -86,7 +86,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "unexplained": "{n} 例不合的例子不属于任何发现（未解释）。",
         "row.clauses": "条款", "row.charged": "归咎于", "row.position": "局面",
         "row.expected": "规则书的答案", "row.engine": "引擎的答案", "row.explain": "复查命令",
-        "disagrees": "答案不同", "id": "编号",
+        "disagrees": "答案不同", "id": "编号", "colon": "：",
     },
 }
 

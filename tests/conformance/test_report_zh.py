@@ -202,3 +202,19 @@ def test_matrix_md_of_several_engines_in_chinese(tmp_path):
     assert f"{clause_zh('kitty.capture')} `kitty.capture`" in md and _md_words(md) == []
     for engine_folder in (p for p in folder.iterdir() if p.is_dir()):
         assert (engine_folder / "summary.md").read_text(encoding="utf-8").startswith("# 一致性报告")
+
+
+def test_an_engine_that_crashes_is_told_in_chinese(tmp_path):
+    # crash: dies on every 40th request; with one restart allowed the runner gives up on it
+    out = tmp_path / "r.html"
+    r = cli("conform", "--engine", faux("crash"), "--ruleset", "r001", "--ops", "follow", "-k", "r001:follow:0*",
+            "--report", str(tmp_path / "rep"), "--html", str(out), "--lang", "zh", "--max-restarts", "1",
+            "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr
+    html = out.read_text(encoding="utf-8")
+    assert '<div class="verdict fail"' in html and "<strong>未通过</strong>" in html
+    assert re.search(r'<div class="failure errored"><h4>出错 ', html)
+    assert '<p class="note"><b>引擎无法启动</b>：<code>' in html
+    engine = re.search(r'<section id="[^"]+"><h2>(.*?) <span', html).group(1)
+    assert english_words(html, [engine]) == []
+    assert _md_words((tmp_path / "rep" / "summary.md").read_text(encoding="utf-8")) == []
