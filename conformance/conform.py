@@ -397,7 +397,7 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
         for r, folder in zip(results, folders):
             r.report_dir = folder
         try:
-            done.written += write_report_files(plan.report, results, names)
+            done.written += write_report_files(plan.report, results, names, plan.lang)
         except OSError as e:
             done.problem = f"cannot write the report to {plan.report}: {e.strerror or e}"
     if done.problem is None and (plan.html or plan.badges or len(results) > 1):
@@ -408,7 +408,7 @@ def finish(plan: RunPlan, results: list, interrupts, analyse: bool = True, start
     return done
 
 
-def write_report_files(folder: str, results: list, names: list[str]) -> list[Path]:
+def write_report_files(folder: str, results: list, names: list[str], lang: str = "en") -> list[Path]:
     """The report files: one engine's in ``folder``; several engines' in one folder each, beside the matrix.
     The files of the folder that an earlier run wrote and this one did not are removed, and the files written
     listed in the folder's manifest (:func:`conformance.reporting.report.settle_folder`), so a reused folder
@@ -419,13 +419,17 @@ def write_report_files(folder: str, results: list, names: list[str]) -> list[Pat
     whole = False
     try:
         if len(results) == 1:
-            written += report.write_reports(results[0], base)
+            written += report.write_reports(results[0], base, lang=lang)
         else:
             m = matrix.build(results, names)
+            if lang == "zh":
+                from conformance.reporting.summary_zh import matrix_markdown_zh as matrix_md
+            else:
+                matrix_md = matrix.markdown
             for s, r in zip(matrix.slugs(names), results):
-                written += report.write_reports(r, base / s)
+                written += report.write_reports(r, base / s, lang=lang)
             written += report.write_set({base / name: text for name, text in zip(
-                report.MATRIX_FILES, (matrix.to_json(m, results), matrix.markdown(m, results)))})
+                report.MATRIX_FILES, (matrix.to_json(m, results), matrix_md(m, results)))})
         whole = True
     finally:   # what the folder's earlier runs left of the files a run owns is cleared, however this one ended
         report.settle_folder(base, written, whole)
@@ -439,7 +443,8 @@ def write_extras(plan: RunPlan, results: list, m) -> tuple[list[Path], str | Non
         if plan.html:
             from conformance.reporting.html_report import render
             from tractor_dsl.files import write_file
-            path = write_file(plan.html, render(m, results, show=max(plan.show, 40), docs_url=plan.docs_url))
+            path = write_file(plan.html, render(m, results, show=max(plan.show, 40), docs_url=plan.docs_url,
+                                                 lang=plan.lang))
             written.append(path)
         if plan.badges:
             from conformance.reporting.badges import write_badges

@@ -51,6 +51,7 @@ class RunPlan:
     html: str | None = None
     badges: str | None = None
     docs_url: str | None = None      # the rulebook site the HTML report links clauses to (None: this checkout's)
+    lang: str = "en"                 # the language of the HTML report (conformance.reporting.labels.LANGS)
     timeout: float = 5.0
     handshake_timeout: float | None = None
     window: int = 32
@@ -79,6 +80,9 @@ class RunPlan:
         if self.handshake_timeout is not None:
             out += _number("--handshake-timeout", self.handshake_timeout, TIMEOUT_RANGE)
         out += _whole("--window", self.window, WINDOW_RANGE)
+        from conformance.reporting.labels import LANGS
+        if self.lang not in LANGS:
+            out.append(f"--lang: unknown language {self.lang!r}; languages: {', '.join(LANGS)}")
         out += _whole("--max-restarts", self.max_restarts, RESTARTS_RANGE)
         out += _whole("--show", self.show, SHOW_RANGE)
         if self.count is not None:

@@ -19,7 +19,7 @@ HELP = "run the conformance suite against an engine (any language) speaking the 
 
 def add_arguments(p):
     # the numbers and lists are checked with the plan (RunPlan.problems, one line each, as for a Python caller)
-    from .options import whole
+    from .options import language, whole
     p.add_argument("--engine", required=True, action="append", metavar="CMD",
                    help='the engine command, split like a shell would but run without one (e.g. "tractor engine"); '
                         "repeat it to run several engines at once, each in its own process, against the same cases")
@@ -73,6 +73,9 @@ def add_arguments(p):
     p.add_argument("--docs-url", metavar="URL", default=None,
                    help="the rulebook site the HTML report links each clause to (its page rulebooks/RULESET.html, "
                         "anchor clause-ID); default: the site this checkout builds, docs/_build/html")
+    p.add_argument("--lang", type=language, default="en", metavar="LANG",
+                   help="the language of the HTML report, summary.md, matrix.md and the printed summary: en (default) or zh (Chinese: every text, each clause by "
+                        "its Chinese name with its id beside it); report.json and junit.xml are language-neutral")
     p.add_argument("--badges", metavar="DIR",
                    help="also write SVG badges of the compliance rate, one per engine and ruleset")
     p.add_argument("--strict-schema", action="store_true",
@@ -92,7 +95,7 @@ def plan_of(args):
     return RunPlan(engines=list(args.engine), rulesets=split_names(args.ruleset, "--ruleset"),
                    ops=split_names([args.ops], "--ops") if args.ops is not None else None, seed=args.seed, count=args.count,
                    vectors=args.vectors, select=list(args.k), expect=args.expect, write_expect=args.write_expect,
-                   report=args.report or None, html=args.html, badges=args.badges, docs_url=args.docs_url, timeout=args.timeout,
+                   report=args.report or None, html=args.html, badges=args.badges, docs_url=args.docs_url, lang=args.lang, timeout=args.timeout,
                    handshake_timeout=args.handshake_timeout, window=args.window, max_restarts=args.max_restarts,
                    max_fail=args.max_fail, strict_schema=args.strict_schema, show=args.show,
                    progress=args.progress, generated=args.generated, jobs=args.jobs, scheduler=args.scheduler,
@@ -133,10 +136,17 @@ def run(args) -> int:
     elif len(done.results) > 1:
         _print_matrix(plan, done)
     else:
-        from .summary import print_summary
-        print_summary(done.results[0], show=plan.show)
-        if done.written:
-            _print(f"report: {', '.join(str(p) for p in done.written)}")
+        if plan.lang == "zh":
+            from conformance.reporting.labels import TERMINAL_ZH
+            from .summary import print_summary_zh
+            print_summary_zh(done.results[0], show=plan.show)
+            if done.written:
+                _print(TERMINAL_ZH["report"].format(paths="、".join(str(p) for p in done.written)))
+        else:
+            from .summary import print_summary
+            print_summary(done.results[0], show=plan.show)
+            if done.written:
+                _print(f"report: {', '.join(str(p) for p in done.written)}")
     from conformance.conform import nothing_judged_lines
     for line in nothing_judged_lines(done.results):   # never a silent green
         _print(f"tractor conform: {line}", file=sys.stderr)
@@ -161,6 +171,8 @@ def _print_generated(plan, done) -> None:
 
 def _print_matrix(plan, done) -> None:
     from conformance.reporting import matrix
+    if plan.lang == "zh":
+        return _print_matrix_zh(plan, done)
     _print(matrix.table_text(done.matrix))
     for name, r in zip(done.names, done.results):
         t = r.counts()
@@ -175,3 +187,28 @@ def _print_matrix(plan, done) -> None:
     shown += [f"{sum(p.suffix == '.svg' for p in done.written)} badge(s) in {plan.badges}"] if plan.badges else []
     if done.written:
         _print(f"\nreport: {', '.join(shown)}")
+
+
+def _print_matrix_zh(plan, done) -> None:
+    """:func:`_print_matrix` in Chinese (``--lang zh``): the texts of labels.TERMINAL_ZH, each operation and
+    clause by its Chinese name with its id beside it."""
+    from conformance.reporting import matrix
+    from conformance.reporting.labels import OPS_ZH, TERMINAL_ZH as T
+    from conformance.reporting.summary_zh import findings_lines, named
+    _print(matrix.table_text(done.matrix, head_word=T["by_op"], total=T["all"], skip=T["skip"],
+                             row_name=lambda rs, op: f"{rs} · {named(OPS_ZH.get(op), op, md=False)}"))
+    for name, r in zip(done.names, done.results):
+        t = r.counts()
+        _print("\n" + T["engine_line"].format(name=name, p=t["pass"], f=t["fail"] + t["xpass"],
+                                              s=t["skipped"] + t["xfail"], e=t["errored"], seconds=r.duration)
+               + (T["fails"] if r.failed else ""))
+        if r.findings or getattr(r, "clusters", None) or r.unexplained:
+            for line in findings_lines(r, md=False):
+                _print("  " + line)
+    shown = [str(p) for p in done.written if plan.report and p.parent == Path(plan.report)]
+    shown += [T["folders"].format(folder=plan.report)] if plan.report else []
+    shown += [plan.html] if plan.html and plan.html not in shown else []
+    shown += [T["badges"].format(n=sum(p.suffix == ".svg" for p in done.written), folder=plan.badges)] \
+        if plan.badges else []
+    if done.written:
+        _print("\n" + T["report"].format(paths="、".join(shown)))

@@ -11,6 +11,7 @@ status 2, before a case is generated, an engine started or a file opened.
 * :func:`names` — a comma-separated list of names, optionally from a known
   set: an empty item (``a,,b``) or an empty list (``''``, ``,``) is refused,
   never read as "everything";
+* :func:`language` — the language of the reports (``en`` or ``zh``);
 * :func:`output_file` — a file the command will write: not a folder, its
   folder exists and takes a new file (checked before the run, not after it).
 
@@ -102,6 +103,14 @@ def names(option: str, known: Iterable[str] | None = None) -> Callable[[str], st
         return text
     parse.__name__ = "list"
     return parse
+
+
+def language(text: str) -> str:
+    """An argparse type: the language of the reports, one of :data:`conformance.reporting.labels.LANGS`."""
+    from conformance.reporting.labels import LANGS
+    if text not in LANGS:
+        raise ArgumentTypeError(f"unknown language {text!r}; languages: {', '.join(LANGS)}")
+    return text
 
 
 def output_file(text: str) -> str:

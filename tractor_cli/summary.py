@@ -120,3 +120,69 @@ def print_summary(result, show: int = 3) -> None:
         out.print(totals_line(result), soft_wrap=True)
     except (BrokenPipeError, ValueError):
         pass
+
+
+def print_summary_zh(result, show: int = 3) -> None:
+    """:func:`print_summary` in Chinese (``tractor conform --lang zh``): the fixed texts from
+    :data:`conformance.reporting.labels.TERMINAL_ZH`, each clause, operation and reason code by its Chinese name
+    with its id beside it (:mod:`conformance.reporting.summary_zh`); the engine's own text as it is."""
+    from conformance.reporting.labels import OPS_ZH, TERMINAL_ZH as T, word
+    from conformance.reporting.report import COLUMNS, _cols, by_clause, by_op
+    from conformance.reporting.summary_zh import case_lines, clause, coverage_lines, findings_lines, named, partial_lines
+    showable = ui.shown
+    out = ui.console()
+    hs = result.handshake or {}
+    name = f"{hs.get('name', '?')} {hs.get('version', '')}".strip() if hs else T["nohandshake"]
+
+    def table(title, rows, row_name):
+        t = ui.table(title, *(word("zh", c) for c in COLUMNS))
+        for key, row in rows.items():
+            cols = _cols(row)
+            t.add_row(ui.shown(row_name(key)), *(Text(str(cols[c]), style=ui.status_style(c, cols[c])) for c in COLUMNS))
+        return t
+
+    def op_row(key):
+        rs, _, op = key.partition(".")
+        return f"{rs} · {named(OPS_ZH.get(op), op, md=False)}" if op else key
+    try:
+        out.print(showable(T["engine"].format(name=name, command=" ".join(result.command))), soft_wrap=True)
+        for line in partial_lines(result, md=False):   # partial answers, declared: never narrowed silently
+            out.print(showable(line), soft_wrap=True)
+        out.print()
+        for line in findings_lines(result, md=False):
+            out.print(showable(line), soft_wrap=True)
+        out.print()
+        out.print(table(T["by_op"], by_op(result), op_row))
+        out.print()
+        out.print(table(T["by_clause"], by_clause(result), lambda k: clause(k, md=False)))
+        bad = [(c, o) for c, o in zip(result.cases, result.outcomes) if o.status in ("fail", "xpass", "errored")]
+        if bad and show:
+            out.print()
+            out.print(T["disagreements"].format(n=len(bad), shown=min(show, len(bad))), style="bold")
+            for c, o in bad[:show]:
+                head, *rest = case_lines(c, o, result.report_dir, md=False)
+                out.print(Text(showable(head), style=ui.STYLES["fail"]), soft_wrap=True)
+                for line in rest:
+                    out.print(showable(line), soft_wrap=True)
+        for e in result.events:
+            if e["kind"] in NOTED:
+                out.print(showable(T["note"].format(kind=word("zh", e["kind"]), message=e["message"])), soft_wrap=True)
+        for step in result.unfinished:
+            out.print(Text(showable(T["not_finished"].format(step=step)), style=ui.STYLES["fail"]), soft_wrap=True)
+        out.print()
+        for line in coverage_lines(result, md=False):
+            out.print(showable(line), soft_wrap=True)
+        t = result.counts()
+        rate = len(result.cases) / result.duration if result.duration > 0 else 0.0
+        pieces: list = [T["totals"].format(n=len(result.cases))]
+        shown = [k for k in ("pass", "fail", "skipped", "errored", "xfail", "xpass")
+                 if k not in ("xfail", "xpass") or t[k]]
+        for i, k in enumerate(shown):
+            pieces += ["，" if i else "", (f"{word('zh', k)} {t[k]}", ui.status_style(k, t[k]))]
+        pieces.append(T["in"].format(seconds=result.duration, rate=rate)
+                      + (T["restarts"].format(n=result.restarts) if result.restarts else ""))
+        if result.stopped:
+            pieces.append((T["interrupted"], "fail"))
+        out.print(ui.styled(*pieces), soft_wrap=True)
+    except (BrokenPipeError, ValueError):
+        pass

@@ -8,9 +8,12 @@ SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", None: "none"}
 FLAGS = ("attackers_points", "gain", "as_banker", "first_hand", "banker", "leader", "attackers_level", "kitty_taken")
 
 
-def input_rows(inp: dict) -> list[tuple[str, list[tuple[str, object]]]]:
+def input_rows(inp: dict, words: dict | None = None) -> list[tuple[str, list[tuple[str, object]]]]:
     """The input of a case as rows ``(label, parts)``, each part ``("text", str)`` or ``("cards", tokens)``:
-    the text report joins them with glyphs, the HTML report draws the cards."""
+    the text report joins them with glyphs, the HTML report draws the cards. ``words``: the labels in another
+    language (:data:`conformance.reporting.labels.INPUT_WORDS`); English when None or empty."""
+    if words:
+        return _rows_in(inp, words)
     rows: list[tuple[str, list[tuple[str, object]]]] = []
     head = []
     if "level" in inp:
@@ -35,6 +38,37 @@ def input_rows(inp: dict) -> list[tuple[str, list[tuple[str, object]]]]:
         t = inp["transcript"]
         rows.append(("", [("text", f"level {t.get('level')}, trump {SUIT_NAMES.get(t.get('trump'), t.get('trump'))}, "
                                    f"banker seat {t.get('banker')}, {len(t.get('tricks', []))} tricks")]))
+    return rows
+
+
+def _rows_in(inp: dict, w: dict) -> list[tuple[str, list[tuple[str, object]]]]:
+    """:func:`input_rows` with the labels of ``w`` (the same rows, the same order)."""
+    suit = lambda x: w["none"] if x is None else SUIT_NAMES.get(x, x)   # noqa: E731
+    value = lambda x: w.get(str(x), str(x)) if isinstance(x, bool) else str(x)   # noqa: E731
+    rows: list[tuple[str, list[tuple[str, object]]]] = []
+    head = []
+    if "level" in inp:
+        head.append(f"{w['level']} {inp['level']}")
+    if "trump" in inp:
+        head.append(f"{w['trump']} {suit(inp['trump'])}")
+    head += [f"{w[k]} {value(inp[k])}" for k in FLAGS if k in inp and inp[k] is not None]
+    if head:
+        rows.append(("", [("text", w["sep"].join(head))]))
+    for k in ("cards", "lead", "hand", "play", "kitty"):
+        if k in inp:
+            rows.append((w[k], [("cards", inp[k])]))
+    for i, h in enumerate(inp.get("others") or [], 1):
+        rows.append((w["other"].format(i=i), [("cards", h)]))
+    trick = inp.get("last_trick") if "last_trick" in inp else (inp if "plays" in inp else None)
+    if trick:
+        for s, p in enumerate(trick["plays"]):
+            rows.append((w["seat"].format(s=s), [("cards", p)] + ([("text", w["leads"])] if s == trick["leader"] else [])))
+    for d in inp.get("declarations") or []:
+        rows.append((w["declares"].format(s=d["seat"]), [("cards", d["cards"])]))
+    if "transcript" in inp:
+        t = inp["transcript"]
+        rows.append(("", [("text", w["transcript"].format(level=t.get("level"), trump=suit(t.get("trump")),
+                                                          banker=t.get("banker"), n=len(t.get("tricks", []))))]))
     return rows
 
 

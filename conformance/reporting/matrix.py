@@ -205,9 +205,9 @@ def build(results: list[RunResult], names: list[str] | None = None) -> Matrix:
 
 # --------------------------------------------------------------------------- as text
 
-def _cell_text(counts: dict) -> str:
+def _cell_text(counts: dict, skip: str = " ({n} skip)") -> str:
     skipped = counts["skipped"]
-    return percent(rate(counts)) + (f" ({skipped} skip)" if skipped else "")
+    return percent(rate(counts)) + (skip.format(n=skipped) if skipped else "")
 
 
 WIDTH = 100   # the terminal table fits this many columns
@@ -224,22 +224,27 @@ def short_names(names: list[str]) -> list[str]:
     return short if len(set(short)) == len(short) else names
 
 
-def table_text(m: Matrix, width: int = WIDTH) -> str:
+def table_text(m: Matrix, width: int = WIDTH, head_word: str = "ruleset.operation", total: str = "all",
+               row_name=None, skip: str = " ({n} skip)") -> str:
     """The matrix for a terminal: a row per ruleset and operation, a column per engine, then the totals.
     Columns are headed by short engine names; when the table would still be wider than ``width``, by E1, E2...
-    with a legend beneath."""
-    body = [[f"{rs}.{op}"] for rs, op in m.rows] + [["all"]]
+    with a legend beneath. ``head_word``, ``total`` and ``row_name(ruleset, op)``: the words of another
+    language (columns are measured in terminal cells, so Chinese aligns)."""
+    from rich.cells import cell_len
+    name = row_name or (lambda rs, op: f"{rs}.{op}")
+    body = [[name(rs, op)] for rs, op in m.rows] + [[total]]
     for row, key in zip(body, [(rs, op) for rs, op in m.rows] + [None]):
-        row += [_cell_text(m.cells[(key[0], key[1], e)] if key else m.totals[e]) for e in m.engines]
+        row += [_cell_text(m.cells[(key[0], key[1], e)] if key else m.totals[e], skip) for e in m.engines]
     legend: list[str] = []
     for heads in (short_names(m.engines), [f"E{i}" for i in range(1, len(m.engines) + 1)]):
-        head = ["ruleset.operation"] + heads
-        widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
+        head = [head_word] + heads
+        widths = [max(cell_len(r[i]) for r in [head] + body) for i in range(len(head))]
         if sum(widths) + 2 * (len(widths) - 1) <= width or heads[0] == "E1":
             break
     if heads[0] == "E1":
         legend = [f"E{i} = {n}" for i, n in enumerate(m.engines, 1)]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+    pad = lambda c, w: " " * (w - cell_len(c))   # noqa: E731
+    lines = ["  ".join(c + pad(c, w) if i == 0 else pad(c, w) + c for i, (c, w) in enumerate(zip(r, widths)))
              for r in [head] + body]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.insert(len(lines) - 1, "  ".join("-" * w for w in widths))
