@@ -417,9 +417,15 @@ def write_report_files(folder: str, results: list, names: list[str], lang: str =
     base = Path(folder)
     written: list[Path] = []
     whole = False
+
+    def summary(result) -> str | None:   # summary.md in Chinese, or None: the English one
+        if lang != "zh":
+            return None
+        from conformance.reporting.summary_zh import markdown_zh
+        return markdown_zh(result)
     try:
         if len(results) == 1:
-            written += report.write_reports(results[0], base, lang=lang)
+            written += report.write_reports(results[0], base, summary=summary(results[0]))
         else:
             m = matrix.build(results, names)
             if lang == "zh":
@@ -427,7 +433,7 @@ def write_report_files(folder: str, results: list, names: list[str], lang: str =
             else:
                 matrix_md = matrix.markdown
             for s, r in zip(matrix.slugs(names), results):
-                written += report.write_reports(r, base / s, lang=lang)
+                written += report.write_reports(r, base / s, summary=summary(r))
             written += report.write_set({base / name: text for name, text in zip(
                 report.MATRIX_FILES, (matrix.to_json(m, results), matrix_md(m, results)))})
         whole = True

@@ -316,14 +316,12 @@ def write_set(files: dict[Path, str]) -> list[Path]:
         raise
 
 
-def write_reports(result: RunResult, directory: str | Path, show: int = 10, lang: str = "en") -> list[Path]:
-    """``report.json``, ``junit.xml`` and ``summary.md``, written as one set (:func:`write_set`); ``lang``
-    ``zh``: summary.md in Chinese (:mod:`conformance.reporting.summary_zh`), the other two language-neutral."""
+def write_reports(result: RunResult, directory: str | Path, show: int = 10, summary: str | None = None) -> list[Path]:
+    """``report.json``, ``junit.xml`` and ``summary.md``, written as one set (:func:`write_set`); ``summary``:
+    summary.md's text in another language (:mod:`conformance.reporting.summary_zh`, which builds on this module),
+    the other two language-neutral."""
     directory = Path(directory)
-    if lang == "zh":
-        from conformance.reporting.summary_zh import markdown_zh
-        summary = markdown_zh(result, show=show)
-    else:
+    if summary is None:
         summary = markdown(result, show=show)
     texts = dict(zip((directory / name for name in REPORT_FILES),   # every text made before a file is touched
                      (report_json(result), junit_xml(result), summary)))
