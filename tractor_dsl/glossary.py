@@ -83,3 +83,26 @@ def foreign_words(document: str, source_text: str) -> set[str]:
     flat = re.sub(r"\s+", "", source_text)
     return {t.source_word for c in concepts().values() for d, t in c.terms.items()
             if d != document and t.source_word is not None and t.source_word not in flat}
+
+
+def in_words(text: str, document: str | None) -> str:
+    """``text`` written with the table's default words (a name of spec/names_zh.tsv, shared by every
+    document), in ``document``'s words: each default word whose document says otherwise is replaced, the
+    longest first (首盘 before 盘, 亮主 before 亮). ``None``: ``text`` as it is."""
+    if document is None:
+        return text
+    swaps = sorted(((c.default, c.terms[document].prose) for c in concepts().values()
+                    if document in c.terms and c.terms[document].prose not in ("—", c.default)),
+                   key=lambda pair: -len(pair[0]))
+    out, i = [], 0
+    while i < len(text):   # one pass, so that a word put in is never replaced again
+        for old, new in swaps:
+            if text.startswith(old, i):
+                out.append(new)
+                i += len(old)
+                break
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+

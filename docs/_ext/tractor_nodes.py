@@ -11,6 +11,7 @@ from docutils import nodes
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
+from tractor_dsl.glossary import in_words
 from tractor_site import details, page_lang, prose, summary, text_nodes
 
 
@@ -210,7 +211,7 @@ def parts_nodes(parts: Iterable[tuple[str, str]], code: bool = False, lang: str 
     return out
 
 
-def value_question_nodes(position, lang: str) -> list[nodes.Node]:
+def value_question_nodes(position, lang: str, doc: str | None = None) -> list[nodes.Node]:
     """A question for a setting's value (``value``, where no position of play can show it): in Chinese the
     settings by their names, each id a small label."""
     from conformance.analysis.variants import question_parts
@@ -220,11 +221,11 @@ def value_question_nodes(position, lang: str) -> list[nodes.Node]:
     for i, key in enumerate(position.input.get("keys") or []):
         if i:
             out.append(nodes.Text("、"))
-        out += named("setting", key, lang, feature_name_zh(key))
+        out += named("setting", key, lang, feature_name_zh(key), doc=doc)
     return out + [nodes.Text(" 的设定？")]
 
 
-def value_answer_nodes(outcome, lang: str) -> list[nodes.Node]:
+def value_answer_nodes(outcome, lang: str, doc: str | None = None) -> list[nodes.Node]:
     """The answer to a ``value`` question: each setting's value as the interpreter reads it; in Chinese in
     words (tractor_dsl.names), the value's canonical text as a small label where the words differ."""
     from conformance.analysis.variants import answer_parts
@@ -236,8 +237,8 @@ def value_answer_nodes(outcome, lang: str) -> list[nodes.Node]:
     for i, (key, text) in enumerate(values.items()):
         if i:
             out.append(nodes.Text("；"))
-        zh = value_text_zh(key, str(text))
-        out += [*named("setting", key, lang, feature_name_zh(key)), nodes.Text(f"：{zh}")]
+        zh = in_words(value_text_zh(key, str(text)), doc)
+        out += [*named("setting", key, lang, feature_name_zh(key), doc=doc), nodes.Text(f"：{zh}")]
         if zh != str(text):
             out += [nodes.Text(" "), id_label(str(text))]
     return out
@@ -308,12 +309,13 @@ def id_label(ident: str) -> nodes.literal:
     return nodes.literal(ident, ident, classes=["tr-id"])
 
 
-def named(kind: str, ident: str, lang: str, title: str | None = None) -> list[nodes.Node]:
+def named(kind: str, ident: str, lang: str, title: str | None = None, doc: str | None = None) -> list[nodes.Node]:
     """An identifier as a reader meets it: in Chinese its name (spec/names_zh.tsv, or ``title``) first and the
     id as a small label; in English the id alone, in the same label. A reading (``CLAUSE#READING``) is
-    labelled by its own name."""
+    labelled by its own name. With ``doc``, the name in that document's words (tractor_dsl.glossary)."""
     from tractor_dsl.names import name
     zh = title or name(kind, ident)
+    zh = in_words(zh, doc) if zh else zh
     label = id_label(ident.split("#", 1)[1] if kind == "reading" else ident)   # a reading: CLAUSE#READING
     if lang == "zh" and zh:
         return [nodes.Text(zh + " "), label]
@@ -474,10 +476,10 @@ class TractorDirective(SphinxDirective):
         if ex.position.kind == "value":
             box += para(nodes.emphasis("", lab["value_note"]), classes=["tr-note"])
         value = ex.position.kind == "value"
-        box += para(*(value_question_nodes(ex.position, lang) if value else
+        box += para(*(value_question_nodes(ex.position, lang, doc) if value else
                       parts_nodes(question_parts(ex.position, lang, doc), lang=lang)), classes=["tr-question"])
         box += para(nodes.strong("", lab["answer"] + colon(lang)),
-                    *(value_answer_nodes(ex.outcome, lang) if value else
+                    *(value_answer_nodes(ex.outcome, lang, doc) if value else
                       parts_nodes(answer_parts(ex.outcome, lang, doc), lang=lang)), classes=["tr-answer"])
         box += self.decided_by(ex.ruleset, ex.outcome.clauses, lang)
         outcomes = {ex.ruleset: ex.outcome}
@@ -485,8 +487,8 @@ class TractorDirective(SphinxDirective):
             items = nodes.bullet_list("", classes=["tr-readings"])
             for name, o in ex.readings:
                 item = nodes.list_item()
-                item += para(lab["under"] + " ", *named("reading", f"{ex.clause}#{name}", lang), colon(lang),
-                             *(value_answer_nodes(o, lang) if value else parts_nodes(answer_parts(o, lang, doc), lang=lang)))
+                item += para(lab["under"] + " ", *named("reading", f"{ex.clause}#{name}", lang, doc=doc), colon(lang),
+                             *(value_answer_nodes(o, lang, doc) if value else parts_nodes(answer_parts(o, lang, doc), lang=lang)))
                 items += item
                 outcomes[f"{ex.ruleset}#{ex.clause}#{name}"] = o
             box += items

@@ -149,3 +149,15 @@ def test_every_declaration_reason_is_worded_in_both_languages():
     o = outcome_or_impossible(rules_for("r003"), q)
     assert o.result["reason"] == "partner_barred"
     assert "对家此前亮错过这门花色" in answer_text(o, "zh", "003") and "partner_barred" not in answer_text(o, "zh", "003")
+
+
+def test_a_shared_name_is_shown_in_each_documents_words():
+    """The names of spec/names_zh.tsv are shared by the three documents; on a rulebook's page they take its
+    document's words (003:6.1 第一局, 003's 对牌; 001 叫主 where 000 and 003 say 亮主), longest word first, in
+    one pass (首盘 becomes 第一局, never 第一局 with its 局 replaced again)."""
+    from tractor_dsl.glossary import in_words
+    assert in_words("首盘亮主", "003") == "第一局亮主"
+    assert in_words("首盘亮主", "001") == "第一盘叫主"
+    assert in_words("首盘亮主", "000") == "第一局亮主"
+    assert in_words("一个对子", "003") == "一个对牌"
+    assert in_words("首盘亮主", None) == "首盘亮主"
