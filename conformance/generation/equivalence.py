@@ -191,7 +191,7 @@ def ladder_equivalent(original, mutated, unit, decks: int = 3, protect_triples: 
 
 LADDER_REASON = ("no holding of the suit makes the changed rungs decide differently: wherever one of them is "
                  "the first the follower can supply, the other ladder asks for the same rung (every holding "
-                 f"of up to {EXTRA_CARDS} cards more than the lead enumerated, after a search found none)")
+                 f"of up to {EXTRA_CARDS} cards more than the lead enumerated)")
 
 
 def proven_ladder_equivalent(alt, original: Rules) -> str | None:
