@@ -242,6 +242,10 @@ def _cases() -> dict[str, Case]:
     add("E232 a joker count where jokers never declare", "E232", t,
         "declare.joker_count has nothing to rule: declare.joker_pairs = false, jokers never declare",
         at(t, "declare.joker_count"))
+    t = minimal(values=settings(declare__first_hand_banker="last_declarer", declare__overcall_moves_bank="never"))
+    add("E233 the first hand's bank taken by the last declarer, yet overcalls never move it", "E233", t,
+        "declare.first_hand_banker = last_declarer needs declare.overcall_moves_bank = first_hand (it is never)",
+        at(t, "declare.first_hand_banker"))
     t = minimal(values=settings(declare__joker_count="every"))
     add("E202 a joker count misspelt", "E202", t, "'every' is not one of pair, all_decks", at(t, "every"))
     t = minimal(values=settings(throw__banned_in="[trumps]"))
