@@ -117,21 +117,12 @@ def draw_root(rules):
     positions, and so the bundled vectors, are drawn as they always were), one that extends none, or one whose
     cards differ from its ancestor's (another pack, other cards removed, another kitty or deal: the ancestor's
     positions would hold cards it does not have)."""
-    from reference_impl.rules import bundled_library, rules_for
-    library = bundled_library().rulesets
-    own = library.get(rules.name)
+    from reference_impl.rules import bundled_library
+    from conformance.generation.decisions import parent_of
+    own = bundled_library().rulesets.get(rules.name)
     if own is not None and own.file == rules.checked.file:
         return None
-    root = next((rules_for(name) for name in rules.checked.lineage[1:] if name in library), None)
-    if root is None or _cards(root) != _cards(rules):
-        return None
-    return root
-
-
-def _cards(rules) -> dict:
-    """The settings that say which cards there are and how they are dealt (not what they score)."""
-    return {k: v for k, v in rules.checked.values.items()
-            if k.startswith(("equipment.", "deal.")) and k != "equipment.points"}
+    return parent_of(rules)
 
 
 def _inherited(cases: dict[str, dict], ruleset: str, rules, root, op: str, seed: int, n: int) -> int:

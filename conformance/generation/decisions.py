@@ -94,8 +94,13 @@ def _seed(*parts: object) -> int:
 
 
 def distinguish(rules: Rules, alt: Alternative, seed: int = 0, budget: int = 600,
-                check_equivalence: bool = True) -> Search:
+                check_equivalence: bool = True, known: tuple[tuple[str, dict], ...] = ()) -> Search:
     """A position ``rules`` and ``alt`` answer differently (preferring the primary field), or why none exists.
+
+    ``known`` positions (``(op, input, primary)``: those that told the same alternative apart in the ruleset
+    ``rules`` extends, :func:`inherited`, and whether they did in the primary field) are tried first: one where
+    the answers still differ as they did (in the primary field, if they did there) is taken without a search,
+    so a derived ruleset is asked, where its parent's positions still decide, the parent's positions.
 
     With ``check_equivalence`` (the default) an alternative declared or proved
     equivalent is not searched; without it, it is (to test the equivalence). The proof (an enumeration, for a
@@ -107,6 +112,13 @@ def distinguish(rules: Rules, alt: Alternative, seed: int = 0, budget: int = 600
         reason = equivalence_reason(alt, rules) or proven_ladder_equivalent(alt, rules)
         if reason is not None:
             out.equivalent = reason
+            return out
+    for op, inp, primary in known:
+        a, b = answer(rules, op, inp), answer(alt.rules, op, inp)
+        out.attempts += 1
+        if "error" not in a and "error" not in b and a != b and (a.get(PRIMARY[op]) != b.get(PRIMARY[op])
+                                                                 or not primary):
+            out.found = Decided(op, inp, [alt.description])
             return out
     pools = [list(alt.targets)] if alt.targets else [list(scenarios(rules, op)) for op in alt.observers
                                                       if op in SEARCH_OPS]
@@ -256,10 +268,65 @@ def _scenario_clause(rules: Rules, sc: Scenario) -> str | None:
         return None
 
 
-def _distinguish_chunk(alts: list[Alternative], rules: Rules, seed: int) -> list[tuple[Decided | None, str | None,
-                                                                                    int]]:
-    """On a worker: each alternative's search (:func:`distinguish`), as (found, equivalent, attempts)."""
-    return [(s.found, s.equivalent, s.attempts) for s in (distinguish(rules, alt, seed) for alt in alts)]
+def _distinguish_chunk(items: list[tuple[Alternative, tuple]], rules: Rules, seed: int) -> list[
+        tuple[Decided | None, str | None, int]]:
+    """On a worker: each alternative's search (:func:`distinguish`, with its known positions), as (found,
+    equivalent, attempts)."""
+    return [(s.found, s.equivalent, s.attempts)
+            for s in (distinguish(rules, alt, seed, known=known) for alt, known in items)]
+
+
+def parent_of(rules: Rules) -> Rules | None:
+    """The ruleset ``rules`` extends (the nearest of the library in its lineage), when it has the same cards
+    dealt the same way (:func:`dealt_cards`): a position of the parent's is a position of its own."""
+    from reference_impl.rules import bundled_library, rules_for
+    library = bundled_library().rulesets
+    name = next((n for n in rules.checked.lineage[1:] if n in library), None)
+    if name is None:
+        return None
+    parent = rules_for(name)
+    return parent if dealt_cards(parent) == dealt_cards(rules) else None
+
+
+def dealt_cards(rules: Rules) -> dict:
+    """The settings that say which cards there are and how they are dealt (not what they score)."""
+    return {k: v for k, v in rules.checked.values.items()
+            if k.startswith(("equipment.", "deal.")) and k != "equipment.points"}
+
+
+_INHERITED: dict[tuple[str, int], dict[str, tuple[str, dict, bool]]] = {}
+
+
+def inherited(rules: Rules, seed: int = 0, executor=None) -> dict[str, tuple[str, dict, bool]]:
+    """The position that told each alternative (by its description) apart in the ruleset ``rules`` extends
+    (:func:`parent_of`; nothing when there is none), with whether it did in the primary field, searched once in
+    a process."""
+    parent = parent_of(rules)
+    if parent is None:
+        return {}
+    key = (parent.name, seed)
+    if key not in _INHERITED:
+        found = {}
+        for s in reversed(_searches(parent, seed, list(alternatives(parent)), executor)):
+            if s.found is not None:
+                op, inp = s.found.op, s.found.input
+                a, b = answer(parent, op, inp), answer(s.alternative.rules, op, inp)
+                found[s.alternative.description] = (op, inp, a.get(PRIMARY[op]) != b.get(PRIMARY[op]))
+        _INHERITED[key] = found
+    return _INHERITED[key]
+
+
+def _searches(rules: Rules, seed: int, alts: list[Alternative], executor=None) -> list[Search]:
+    """Every alternative's search (:func:`distinguish`), its parent's position tried first (:func:`inherited`),
+    on ``executor`` when one is given."""
+    known = inherited(rules, seed, executor)
+    items = [(alt, (known[alt.description],) if alt.description in known else ()) for alt in alts]
+    if executor is not None and len(alts) > DISTINGUISH_CHUNK:
+        from conformance.running.parallel import cut, map_chunks
+        found = [r for chunk in map_chunks(_distinguish_chunk, cut(items, DISTINGUISH_CHUNK), pool=executor,
+                                           extra=(rules, seed)) for r in chunk]
+        return [Search(alt, *r) for alt, r in zip(alts, found)]
+    return [distinguish(rules, alt, seed, known=k) for alt, k in items]
 
 
 DISTINGUISH_CHUNK = 16   # alternatives searched per chunk of the executor
@@ -269,16 +336,13 @@ def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] 
                        executor=None) -> tuple[list[Decided], list[Search]]:
     """Coverage positions, the aimed positions, then a distinguishing position for every alternative (with the
     searches), the searches on ``executor`` (:func:`conformance.running.parallel.executor`) when one is given:
-    each is seeded by its alternative alone, so the positions are the same on any number of workers."""
+    each is seeded by its alternative alone, so the positions are the same on any number of workers. A ruleset
+    that extends another with the same cards first tries, for each alternative, the parent's position
+    (:func:`inherited`): the two are asked the same positions wherever those still decide, which makes a run
+    on a derived (or emitted) file comparable with one on its parent, and spares most searches."""
     alts = list(alts if alts is not None else alternatives(rules))
     positions = coverage_positions(rules, seed) + aimed_positions(rules, seed)
-    if executor is not None and len(alts) > DISTINGUISH_CHUNK:
-        from conformance.running.parallel import cut, map_chunks
-        found = [r for chunk in map_chunks(_distinguish_chunk, cut(alts, DISTINGUISH_CHUNK), pool=executor,
-                                           extra=(rules, seed)) for r in chunk]
-        searches = [Search(alt, *r) for alt, r in zip(alts, found)]
-    else:
-        searches = [distinguish(rules, alt, seed) for alt in alts]
+    searches = _searches(rules, seed, alts, executor)
     positions += [s.found for s in searches if s.found is not None]
     positions += rival_positions(rules, searches, seed)
     return positions, searches
