@@ -41,8 +41,9 @@ def describe(op: str, inp: dict) -> str:
         return (f"lead {_cards(inp.get('lead'))}, plays {_cards(inp.get('play'))} "
                 f"from a hand of {len(inp.get('hand') or [])}")
     if op == "winner":
-        plays = inp.get("plays") or []
-        return f"seat {inp.get('leader')} leads {_cards(plays[0] if plays else [])}, {_plural(len(plays), 'play')}"
+        plays, leader = inp.get("plays") or [], inp.get("leader")
+        led = plays[leader] if isinstance(leader, int) and 0 <= leader < len(plays) else []
+        return f"seat {leader} leads {_cards(led)}, {_plural(len(plays), 'play')}"
     if op == "kitty":
         return f"kitty of {_plural(len(inp.get('kitty') or []), 'card')}, last trick led by seat " \
                f"{(inp.get('last_trick') or {}).get('leader')}"

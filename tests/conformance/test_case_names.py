@@ -42,6 +42,14 @@ def test_a_random_case_is_named_by_a_short_account_of_its_position():
                        "clauses": ["score.table"]}) == "r003 · result · score.table · attackers take 85 points"
 
 
+def test_a_trick_is_named_by_what_its_leader_played_not_by_seat_0s_play():
+    """``plays`` is indexed by seat (winner.request.json): seat 2 leading names seat 2's cards."""
+    case = {"id": "r000:winner:1", "op": "winner", "ruleset": "r000", "clauses": ["trick.winner"],
+            "input": {"level": "2", "trump": "H", "leader": 2,
+                      "plays": [["7H"], ["AC"], ["6S"], ["8S"]]}}
+    assert "seat 2 leads 6♠, 4 plays" in case_title(case)
+
+
 def test_every_vector_has_a_short_name_that_starts_with_its_ruleset_and_operation():
     for case in vector_cases(rulesets=["r001", "r003"]):
         title = case_title(case)
