@@ -37,9 +37,9 @@ from reference_impl.rules import Rules
 
 from conformance.protocol import messages as protocol
 from conformance.analysis.charges import Charge, deciding_all
-from conformance.analysis.ranking import BROKEN_SHARE, outweighs  # noqa: F401 — the findings' ranking, shared
+from conformance.analysis.ranking import BROKEN_SHARE, cost, outweighs, secondary_only  # noqa: F401 — shared
 from conformance.generation.alternatives import Alternative, alternatives
-from conformance.generation.decisions import answer
+from conformance.generation.decisions import PRIMARY, answer
 
 SAMPLE = 24           # failing cases per operation tried against every alternative before the rest
 DECIDES_LIMIT = 60    # unexplained failures charged by deciding clauses; beyond, by consulted clauses
@@ -222,6 +222,26 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
                     return out
         return out
 
+    pass_of = {c["id"]: c for c in passes}
+
+    def secondary(hits: set) -> bool:
+        """Whether the failures ``hits`` all differ from the spec in other fields than the primary one."""
+        return all(secondary_only(case_of[cid]["op"], [k for k in engine_of[cid] if engine_of[cid][k] !=
+                                  protocol.normalize(case_of[cid]["op"], case_of[cid]["expected"],
+                                                     op_fields(cid)).get(k)], op_fields(cid)) for cid in hits)
+
+    def primary_changed(on: Rules, ids: list[str]) -> int:
+        """How many of the passes (and failures explained so far) ``ids`` ``on`` answers otherwise in the
+        primary field."""
+        n = 0
+        for cid in ids:
+            case = pass_of.get(cid) or case_of[cid]
+            op, want = case["op"], pass_of[cid]["expected"] if cid in pass_of else engine_of[cid]
+            got = answer(on, op, case["input"])
+            n += "error" not in got and protocol.normalize(op, got, fields.get(op)).get(PRIMARY[op]) != \
+                protocol.normalize(op, want, fields.get(op)).get(PRIMARY[op])
+        return n
+
     def keeps(obs, on: Rules) -> bool:
         return not broken_by(obs, on, 1)
 
@@ -274,8 +294,9 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             if not plausible(hits, wrong):
                 continue
             broken = broken_by(alt.observers, on, n_hits - top)
-            if n_hits - len(broken) > top and outweighs(n_hits, len(broken)):
-                pick, top = (alt, on, hits, broken), n_hits - len(broken)
+            weighed = cost(len(broken), primary_changed(on, broken), secondary(hits))
+            if n_hits - weighed > top and outweighs(n_hits, weighed):
+                pick, top = (alt, on, hits, broken), n_hits - weighed
         if pick is not None:
             alt, on, covered, lost = pick
             used = [alt]

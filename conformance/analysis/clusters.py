@@ -223,6 +223,7 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     decided_by: dict[str, str] = {}        # case id -> the clause deciding it
     rewrites: dict[tuple, set[str]] = {}   # (op, wrong, clause) -> the answers rewritten (spec's -> engine's)
     from conformance.analysis.naming import alike, characteristic, sample, search, veto
+    from conformance.analysis.ranking import secondary_only
     passing: dict[str, list] = {}
     for p in passes:
         passing.setdefault(p["op"], []).append(tuple(p.get("clauses", ())))
@@ -258,7 +259,8 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
         near = alike(rules, c.op, [shapes[cid] for cid in c.cases], passes)
         rule = search(c.op, [engine_of[cid] for cid in sample(c.cases)], alts, fields.get(c.op), near)
         if rule is not None and c.op not in constant:   # a rule breaking passes the engine keeps fixes nothing
-            rule = veto(rule, alt_of.get(rule.alt), c.op, passes, len(c.cases), fields.get(c.op))
+            rule = veto(rule, alt_of.get(rule.alt), c.op, passes, len(c.cases), fields.get(c.op),
+                        secondary_only(c.op, c.fields, fields.get(c.op)))
         c.name_by_search(rule)
         if (c.rule is None or not c.rule.names) and len(c.cases) >= CHARACTERISED:   # beyond the language: the
             # clause that characterises its cases
@@ -294,6 +296,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     :data:`MAX_CLUSTERS` clusters result."""
     from conformance.analysis.ranking import outweighs
     from conformance.analysis.naming import breaking, distance
+    from conformance.analysis.ranking import secondary_only
     from conformance.generation.decisions import answer
 
     def agrees(alt, op: str, cid: str) -> bool:
@@ -301,9 +304,11 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
         got = answer(alt.rules, op, case["input"])
         return "error" not in got and not distance(op, got, engine, fields.get(op) or protocol.COMPARED[op])
 
-    def breaks(alt, op: str, explained: int) -> bool:
-        """Whether ``alt`` changes more passing cases of ``op`` than ``explained`` failures outweigh."""
-        return not outweighs(explained, breaking(alt, op, passes, explained, fields.get(op)))
+    def breaks(alt, op: str, explained: int, wrong=()) -> bool:
+        """Whether ``alt`` changes more passing cases of ``op`` than ``explained`` failures (differing in the
+        fields ``wrong``) outweigh."""
+        return not outweighs(explained, breaking(alt, op, passes, explained, fields.get(op),
+                                                 secondary_only(op, wrong, fields.get(op))))
 
     def part(c: Cluster, cases: list[str]) -> Cluster:
         deciding = Counter(decided_by.get(cid, c.clause) for cid in cases).most_common(1)[0][0]
@@ -320,7 +325,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
             if alt is None:
                 continue
             mine = [cid for cid in c.cases if agrees(alt, c.op, cid)]
-            if not CHARACTERISED <= len(mine) < HEADLINE * len(c.cases) or breaks(alt, c.op, len(mine)):
+            if not CHARACTERISED <= len(mine) < HEADLINE * len(c.cases) or breaks(alt, c.op, len(mine), c.fields):
                 continue
             rest = [cid for cid in c.cases if cid not in set(mine)]
             a, b = part(c, mine), part(c, rest)

@@ -98,14 +98,20 @@ def distance(op: str, a: dict, b: dict, fields) -> tuple[str, ...]:
 
 def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=()) -> Rule | None:
     """The rule of the failures ``items`` (case, the engine's normalised answer) of one operation: of the
-    alternatives observing ``op`` that bring the answers nearer the engine's than the spec's are, the one
+    alternatives observing ``op`` that bring the answers nearer the engine's than the spec's are (and, when the
+    engine answers the primary field as the spec does on every case, keep it so), the one
     ranked first by the share of the cases on which the engine agrees with it less the share of ``alike``
     (passing cases of the same shape) whose answer it changes, then by the fields it leaves differing, summed
     over the cases (then the first listed); None when none brings them nearer."""
-    from conformance.generation.decisions import answer
+    from conformance.generation.decisions import PRIMARY, answer
     compared = tuple(fields or protocol.COMPARED[op])
     expected = [protocol.normalize(op, case["expected"], fields) for case, _ in items]
     base = sum(len(distance(op, e, g, compared)) for e, (_, g) in zip(expected, items))
+    primary = PRIMARY[op] if PRIMARY[op] in compared else None
+    # failures differing in other fields only: the engine answers the primary one as the spec does on each, and an
+    # alternative answering it otherwise on one of them is refuted there (a tractor of 7 pairs at least makes the
+    # reason the engine names, but allows the play the engine refuses)
+    keep_primary = primary is not None and all(e.get(primary) == g.get(primary) for e, (_, g) in zip(expected, items))
     best = None
     some: list[tuple[int, int, str]] = []   # (-cases agreeing, order, id) of each alternative agreeing on some
     for n_alt, alt in enumerate(alts):
@@ -120,6 +126,8 @@ def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=())
             total += len(d)
             agree += not d
             left.update(d)
+        if keep_primary and primary in left:
+            continue
         if agree:
             some.append((-agree, n_alt, alt.id))
         if total >= base:
@@ -140,28 +148,37 @@ def search(op: str, items: list[tuple[dict, dict]], alts, fields=None, alike=())
 
 ALIKE = 24     # passing cases of a cluster's shape asked of each alternative that nears its cases
 PASSES = 240   # passing cases of an operation (spread over them) asked of a rule that fixes a cluster
+SECONDARY_PASSES = 4   # ... so many times more for a cluster differing in other fields than the primary one only:
+#                        a rule that changes the primary field where the engine keeps it is refuted on few of them
 
 
-def breaking(alt, op: str, passes, explained: int, fields=None) -> int:
+def breaking(alt, op: str, passes, explained: int, fields=None, secondary_only: bool = False) -> int:
     """How many of up to :data:`PASSES` passing cases of ``op`` (spread over them) ``alt`` changes, counted until
     they outweigh ``explained`` failures as findings are ranked
-    (:func:`~conformance.analysis.ranking.outweighs`): past that count, ``alt`` is not the engine's rule."""
-    from conformance.analysis.ranking import outweighs
-    from conformance.generation.decisions import answer
+    (:func:`~conformance.analysis.ranking.outweighs`): past that count, ``alt`` is not the engine's rule. When the
+    failures differ in other fields than the primary one only (``secondary_only``), :data:`SECONDARY_PASSES` times
+    as many passes are asked, and one whose primary field ``alt`` changes counts
+    :data:`~conformance.analysis.ranking.PRIMARY_WEIGHT` times (:func:`~conformance.analysis.ranking.cost`)."""
+    from conformance.analysis.ranking import cost, outweighs
+    from conformance.generation.decisions import PRIMARY, answer
     same = [p for p in passes if p["op"] == op]
-    if len(same) > PASSES:
-        same = [same[int(k * len(same) / PASSES)] for k in range(PASSES)]
+    asked = PASSES * (SECONDARY_PASSES if secondary_only else 1)
+    if len(same) > asked:
+        same = [same[int(k * len(same) / asked)] for k in range(asked)]
     n = 0
     for p in same:
         got = answer(alt.rules, op, p["input"])
         if "error" not in got and not protocol.agrees(op, got, p["expected"], fields):
-            n += 1
+            primary = protocol.normalize(op, got, fields).get(PRIMARY[op]) != \
+                protocol.normalize(op, p["expected"], fields).get(PRIMARY[op])
+            n += cost(1, int(primary), secondary_only)
             if not outweighs(explained, n):
                 break
     return n
 
 
-def veto(rule: "Rule | None", alt, op: str, passes, explained: int, fields=None) -> "Rule | None":
+def veto(rule: "Rule | None", alt, op: str, passes, explained: int, fields=None,
+         secondary_only: bool = False) -> "Rule | None":
     """``rule`` (which fixes a cluster of ``explained`` failures), vetoed when its alternative ``alt`` changes
     more passing cases of the operation than those failures outweigh (:func:`breaking`): a rung of the triple's
     ladder that answers three cases of a joker follow bug is not the engine's rule, as it refuses what the
@@ -170,8 +187,9 @@ def veto(rule: "Rule | None", alt, op: str, passes, explained: int, fields=None)
     from conformance.analysis.ranking import outweighs
     if rule is None or alt is None or not rule.fixes:
         return rule
-    n = breaking(alt, op, passes, explained, fields)
+    n = breaking(alt, op, passes, explained, fields, secondary_only)
     return rule if outweighs(explained, n) else replace(rule, breaks=n, vetoed=True)
+
 
 
 def alike(rules, op: str, shapes: list[list[str]], passes: list[dict], n: int = ALIKE) -> list[dict]:

@@ -331,3 +331,31 @@ def test_a_report_of_a_run_stopped_in_its_analysis_says_interrupted_and_what_did
     html = html_report.render(matrix.build([result]), [result])
     assert "not finished (interrupted)" in html and "first failing position (not shrunk: interrupted)" in html
     assert json.loads(matrix.to_json(matrix.build([result]), [result]))["runs"][0]["interrupted"] is True
+
+
+def test_a_reason_named_in_another_order_is_no_rule_that_changes_who_may_play_what(tmp_path):
+    """An engine naming the pair a follower misses before the tractor (as tonyyunyang/80-fen-shengji does) answers
+    legality as the spec on every case: a rule that also makes the engine's reasons (a tractor of 7 pairs at least,
+    a follow ladder asking for the pair first) would refuse or allow plays the engine judges as the spec, so it is
+    neither a finding nor the rule that fixes the cluster (a pass changed in its primary field weighs more against
+    failures differing in the reason alone: issue 31, item 3)."""
+    _, _, report = conform(tmp_path, "pair_named_first", ",".join(protocol.OPERATIONS))
+    assert report["findings"] == [] and report["unexplained"] == []
+    [c] = report["clusters"]
+    assert c["kind"] == "reason_only" and c["cases"] == len(failing(report)) >= 5
+    assert (c["spec"], c["engine"]) == ("reason must_play_tractor", "reason must_play_pair")
+    assert c["rule"] is None or not c["rule"]["names"], c["rule"]      # was: tractor.min_length: 7, on 5 of 8
+    assert c["rule"] is None or "legal" not in c["rule"]["fields_left"], c["rule"]
+
+
+def test_a_pass_changed_in_its_primary_field_weighs_more_against_failures_differing_in_their_reason():
+    """tonyyunyang/80-fen-shengji, run on r000: "follow tractor(pair, 2): rung 1 moved to place 2" gave the engine's
+    reason on 26 failures (legality the spec's on each) and changed legality on 10 passing cases; the engine only
+    names the pair before the tractor. Such a rule is not the engine's; one explaining 26 failures of legality
+    and breaking 10 passes would be."""
+    from conformance.analysis.ranking import cost, outweighs, secondary_only
+    assert secondary_only("follow", ["reason"]) and not secondary_only("follow", ["legal", "reason"])
+    assert not secondary_only("follow", ["reason"], ("reason",))   # legality not asked: nothing to keep
+    assert outweighs(26, cost(10, 0, secondary_only("follow", ["legal", "reason"])))
+    assert not outweighs(26, cost(10, 10, secondary_only("follow", ["reason"])))
+    assert outweighs(26, cost(10, 0, secondary_only("follow", ["reason"])))   # passes changed in the reason only
