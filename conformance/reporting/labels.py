@@ -107,7 +107,8 @@ OPS_ZH: dict[str, str] = {
     "deal": "发牌",
 }
 
-# the labels of a case's input rows (conformance.protocol.inputs.input_rows)
+# the labels of a case's input rows (conformance.protocol.inputs.input_rows), the keys of its English table
+# (conformance.protocol.inputs.WORDS_EN, which "en" leaves as they are)
 INPUT_WORDS: dict[str, dict[str, str]] = {
     "en": {},
     "zh": {"level": "级", "trump": "主", "none": "无主", "attackers_points": "闲家得分", "gain": "升级数",
