@@ -50,6 +50,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "row.clauses": "clauses", "row.charged": "charged to", "row.position": "position",
         "row.expected": "expected", "row.engine": "engine", "row.explain": "explain",
         "disagrees": "disagrees", "id": "id", "colon": ": ",
+        # what a run's verdict covers (report.decision_lines: the HTML report, summary.md, the terminal)
+        "decision.line": "decision points of {ruleset}: {total} (each follow rung, band edge, kitty row and reading "
+                         "the spec states, with a case that decides it): {passed} pass{rest}",
+        "decision.rest": ", {n} {status}",
     },
     "zh": {
         "title": "拖拉机规则一致性报告",
@@ -87,6 +91,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "row.clauses": "条款", "row.charged": "归咎于", "row.position": "局面",
         "row.expected": "规则书的答案", "row.engine": "引擎的答案", "row.explain": "复查命令",
         "disagrees": "答案不同", "id": "编号", "colon": "：",
+        "decision.line": "{ruleset} 的判定点：{total} 个（每级跟牌顺序、每个分数档边界、每行底牌规则、规则写明的每种读法，"
+                         "各有一个专门判定它的例子）：一致 {passed} 个{rest}",
+        "decision.rest": "，{status} {n} 个",
     },
 }
 

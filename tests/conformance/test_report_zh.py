@@ -5,8 +5,10 @@ Chinese names (``code.tr-id``), code (commands, answers' field names, case ids),
 (the words counted as tests/docs/test_chinese_names.py counts them on the site), and the engine's own name."""
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 from conformance.reporting.labels import TEXTS
 from tractor_dsl.names import clause_zh
@@ -218,3 +220,30 @@ def test_an_engine_that_crashes_is_told_in_chinese(tmp_path):
     engine = re.search(r'<section id="[^"]+"><h2>(.*?) <span', html).group(1)
     assert english_words(html, [engine]) == []
     assert _md_words((tmp_path / "rep" / "summary.md").read_text(encoding="utf-8")) == []
+
+
+def _deciding_run():
+    """Three r001 follow cases, each deciding one point of the spec: one passes, one errors, one is a known
+    deviation (the points count as passed, failed and skipped)."""
+    from conformance.running.runner import Outcome, RunResult
+    wanted = {"r001:follow:d97115d38902": "pass", "r001:follow:076e37b326e4": "errored",
+              "r001:follow:601e2c693946": "xfail"}
+    path = Path(__file__).resolve().parents[2] / "conformance" / "vectors" / "r001" / "follow.jsonl"
+    cases = [c for c in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if c["id"] in wanted]
+    return RunResult(cases, [Outcome(wanted[c["id"]], "m", "m") for c in cases],
+                     {"name": "e", "version": "1", "operations": ["follow"]}, ["e"], "now", 0.1, False, 0, 0, "",
+                     rulesets=["r001"])
+
+
+def test_the_decision_points_are_one_sentence_a_language_in_every_report():
+    from conformance.reporting import html_report, matrix, report, summary_zh
+    r = _deciding_run()
+    en = ["decision points of r001: 3 (each follow rung, band edge, kitty row and reading the spec states, with a "
+          "case that decides it): 1 pass, 1 fail, 1 skipped"]
+    zh = ["r001 的判定点：3 个（每级跟牌顺序、每个分数档边界、每行底牌规则、规则写明的每种读法，各有一个专门判定它的例子）："
+          "一致 1 个，不符 1 个，跳过 1 个"]
+    assert report.decision_lines(r) == en and report.decision_lines(r, "zh") == zh
+    for lang, line in (("en", en[0]), ("zh", zh[0])):
+        assert f'<p class="meta">{line}</p>' in html_report.render(matrix.build([r]), [r], lang=lang), lang
+    assert f"- {en[0]}\n" in report.markdown(r) and f"\n{en[0]}\n" in report.summary_text(r)
+    assert "- `r001`" + zh[0].removeprefix("r001") + "\n" in summary_zh.markdown_zh(r)
