@@ -105,6 +105,7 @@ ZH_WORDS: dict[str, str] = {
     "(no clause)": "（无条款）",
     "stopped_early": "提前停止", "interrupted": "被中断", "engine_unavailable": "引擎无法启动",
     "handshake_failed": "握手失败",
+    "not supported by the engine": "引擎不支持此操作",
 }
 
 # the operations of the protocol, in Chinese (the id stays beside the name)
@@ -178,4 +179,7 @@ TERMINAL_ZH: dict[str, str] = {
     "interrupted": " — 被中断", "report": "报告：{paths}", "all": "合计",
     "engine_line": "{name}：一致 {p} 例，不符 {f} 例，跳过 {s} 例，出错 {e} 例，用时 {seconds:.1f} 秒",
     "skip": "（跳过 {n}）", "fails": " — 未通过", "folders": "每个引擎一个文件夹，在 {folder}", "badges": "{n} 个徽章，在 {folder}",
+    # tractor conform --generated: the properties, the disagreements' vector lines, how to reproduce the run
+    "positions": "{n} 个局面；{clauses}", "partial": "；只比较 {fields}（不比较 {rest}）", "vector": "  - 向量：{v}",
+    "profile": "（配置 {profile}，随机种子 {seed}；用同一种子重跑即可复现）",
 }

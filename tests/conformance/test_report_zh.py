@@ -247,3 +247,41 @@ def test_the_decision_points_are_one_sentence_a_language_in_every_report():
         assert f'<p class="meta">{line}</p>' in html_report.render(matrix.build([r]), [r], lang=lang), lang
     assert f"- {en[0]}\n" in report.markdown(r) and f"\n{en[0]}\n" in report.summary_text(r)
     assert "- `r001`" + zh[0].removeprefix("r001") + "\n" in summary_zh.markdown_zh(r)
+
+
+def test_a_generated_run_in_chinese_prints_its_properties_and_disagreements_in_chinese(tmp_path):
+    # kitty_pair: a pair led and won captures the kitty x4 (r001 says x2): the kitty property fails and shrinks
+    rep = tmp_path / "rep"
+    r = cli("conform", "--engine", faux("kitty_pair"), "--ruleset", "r001", "--ops", "kitty,classify", "--generated",
+            "--jobs", "1", "--report", str(rep), "--lang", "zh", "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr
+    head, out = r.stdout.split("\n", 1)   # the head is the run's progress line, as the seeded run's
+    assert re.search(rf"^r001 · 底牌 kitty    不符 \d+ 个局面；.*{clause_zh('kitty.capture')} kitty\.capture", out, re.M)
+    assert re.search(r"^r001 · 牌型 classify 一致 \d+ 个局面；", out, re.M)
+    assert re.search(r"^- 不符 r001 · 底牌 kitty · .*，编号 r001:kitty:[0-9a-f]{12}$", out, re.M)
+    vector = json.loads(re.search(r"^  - 向量：(.*)$", out, re.M).group(1))
+    assert vector["op"] == "kitty" and vector["input"]["kitty"]
+    assert "（配置 quick，随机种子 0；用同一种子重跑即可复现）" in out and "报告：" in out
+    for english in ("positions", "decided by", "reference:", "engine:", "vector:", "profile", "rerun", "report:",
+                    "decision points", "stated rules", " pass"):
+        assert english not in out, english
+
+
+def test_a_property_note_in_both_languages():
+    from types import SimpleNamespace
+
+    from tractor_cli.cmd_conform import property_note
+    held = SimpleNamespace(op="follow", status="pass", examples=12, skipped_reason="",
+                           clauses={"follow.suit": 12, "follow.throw": 2, "follow.triple": 5, "trump.order": 1})
+    assert property_note(held, None) == "12 positions; follow.suit, follow.triple, follow.throw"
+    assert property_note(held, ["legal"]) == ("12 positions; follow.suit, follow.triple, follow.throw; "
+                                              "follow compared on legal only (not reason)")
+    assert property_note(held, ["legal"], "zh") == (
+        f"12 个局面；{clause_zh('follow.suit')} follow.suit、{clause_zh('follow.triple')} follow.triple、"
+        f"{clause_zh('follow.throw')} follow.throw；只比较 legal（不比较 reason）")
+    skipped = SimpleNamespace(op="deal", status="skipped", examples=0, clauses={},
+                              skipped_reason="not supported by the engine")
+    assert property_note(skipped, None) == "not supported by the engine"
+    assert property_note(skipped, None, "zh") == "引擎不支持此操作"
+    said = SimpleNamespace(op="deal", status="skipped", examples=3, clauses={}, skipped_reason="no deal here")
+    assert property_note(said, None, "zh") == "no deal here"   # the engine's own words, as they are
