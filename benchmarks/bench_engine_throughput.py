@@ -68,9 +68,7 @@ def make_files(where: Path, follow_count: int, seed: int, wanted, ops: list[str]
             cases = [c for rs in ruleset_names() for c in generate(rs, None, seed=seed) if c["op"] in asked]
         else:
             cases = generate(name.split("-")[1], ["follow"], seed=seed, counts=follow_count)
-        tmp = path.with_suffix(".tmp")
-        n = write_requests(str(tmp), cases)
-        os.replace(tmp, path)
+        n = write_requests(str(path), cases)   # whole or not at all: no half file is taken for a made one
         print(f"made {path.name}: {n} requests ({time.perf_counter() - t:.0f} s)", flush=True)
     return paths
 
@@ -105,10 +103,10 @@ def baseline_engine(where: Path, rev: str) -> list[str]:
 
 def timed(argv: list[str], path: Path, env: dict) -> tuple[float, float]:
     """(wall, CPU) seconds of one whole run of the engine on the request file (stdout discarded)."""
-    with open(path, "rb") as stdin, open(os.devnull, "wb") as devnull:
+    with open(path, "rb") as stdin:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(argv, stdin=stdin, stdout=devnull, stderr=subprocess.DEVNULL, env=env, check=True)
+        subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

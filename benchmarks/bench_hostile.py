@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tractor_dsl import limits  # noqa: E402
+from tractor_dsl.files import write_file  # noqa: E402
 
 PY = sys.executable
 ENGINES = ROOT / "tests" / "conformance" / "engines"
@@ -68,9 +69,7 @@ def spec_inputs(d: Path) -> list[tuple[str, Path]]:
     out = []
 
     def write(name: str, text: str | bytes) -> None:
-        p = d / f"{name}.tractor"
-        p.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
-        out.append((name, p))
+        out.append((name, write_file(d / f"{name}.tractor", text)))
 
     write("10 MB of real clauses", "".join(parts) + "}\n")
     items = limits.SPEC_TOKENS // 2 - 20
@@ -85,14 +84,10 @@ def spec_inputs(d: Path) -> list[tuple[str, Path]]:
         "  follow tractor(pair, 30): 15 tractor(pair, 2) / tractor(pair, 29) + 2 single\n" for _ in range(20))
         + "} }\n")
     write("5,000 duplicate cites", "ruleset r { clause a { cites " + ", ".join(["003:1"] * 5000) + " } }\n")
-    big = d / "17 MiB (over).tractor"
-    with open(big, "wb") as f:
-        f.truncate(limits.SPEC_BYTES + 1)
-    out.append(("17 MiB file (over)", big))
+    out.append(("17 MiB file (over)", write_file(d / "17 MiB (over).tractor", bytes(limits.SPEC_BYTES + 1))))
     chain = d / "chain"
-    chain.mkdir()
-    for i in range(3000):
-        (chain / f"r{i}.tractor").write_text(f"ruleset r{i}{f' extends r{i - 1}' if i else ''} {{ }}\n")
+    for i in range(3000):   # one at a time: a set keeps each file open until it is flushed (3,000 descriptors)
+        write_file(chain / f"r{i}.tractor", f"ruleset r{i}{f' extends r{i - 1}' if i else ''} {{ }}\n")
     out.append(("3,000 extends in a chain", chain))
     return out
 
@@ -103,9 +98,7 @@ def engine_inputs(d: Path) -> list[tuple[str, Path]]:
     out = []
 
     def write(name: str, lines: list[bytes]) -> None:
-        p = d / f"{len(out)}.jsonl"
-        p.write_bytes(b"\n".join(lines) + b"\n")
-        out.append((name, p))
+        out.append((name, write_file(d / f"{len(out)}.jsonl", b"\n".join(lines) + b"\n")))
 
     head = b'{"seq": 1, "op": "classify", "ruleset": "r001", "input": {"level": "7", "trump": "H", "cards": '
     fill = limits.LINE_BYTES - 200

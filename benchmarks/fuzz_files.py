@@ -26,6 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tractor_dsl.files import write_file  # noqa: E402
+
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -49,8 +51,8 @@ def main() -> int:
               f"{tally['failures']:4} internal error(s)  {tally['cpu_seconds']:6.1f} s CPU"
               + (f"  {tally['kinds']}" if tally["kinds"] else ""))
     print(f"seed {args.seed}: {sum(t['count'] for t in tallies)} inputs, {failures} internal error(s)")
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump({"seed": args.seed, "failures": failures, "kinds": tallies}, f, indent=1, ensure_ascii=True)
+    write_file(args.out, json.dumps({"seed": args.seed, "failures": failures, "kinds": tallies}, indent=1,
+                                    ensure_ascii=True))
     return 1 if failures else 0
 
 

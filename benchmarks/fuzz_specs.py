@@ -26,6 +26,8 @@ from concurrent.futures import ProcessPoolExecutor
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
+from tractor_dsl.files import write_file  # noqa: E402
+
 SHARES = {"padded": 0.25, "raw": 0.15, "cut": 0.1, "mutated": 0.1, "bytes": 0.15, "structural": 0.25}
 
 
@@ -140,8 +142,8 @@ def main() -> int:
               + (f"  {m['kinds']}" if m["kinds"] else ""))
     print(f"{total} specs, {failures} uncaught exception(s), {elapsed:.0f} s with {args.jobs} job(s), "
           f"seed {args.seed}")
-    with open(args.out, "w", encoding="utf-8") as f:
-        json.dump({"total": total, "failures": failures, "seconds": elapsed, "generators": merged}, f, indent=1)
+    write_file(args.out, json.dumps({"total": total, "failures": failures, "seconds": elapsed, "generators": merged},
+                                    indent=1))
     return 1 if failures else 0
 
 

@@ -34,18 +34,20 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from tractor_dsl.files import write_file  # noqa: E402
+
 
 def write_requests(path: str, cases) -> int:
-    """Write a request file (the handshake, one request per case, the shutdown); the number of requests."""
+    """Write a request file (the handshake, one request per case, the shutdown), whole or not at all; the number
+    of requests."""
     from conformance.protocol import messages as protocol
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(protocol.handshake_request(0)) + "\n")
-        seq = 0
-        for case in cases:
-            seq += 1
-            f.write(json.dumps(protocol.request(seq, case["op"], case["ruleset"], case["input"]),
-                               ensure_ascii=False) + "\n")
-        f.write(json.dumps(protocol.shutdown_request(seq + 1)) + "\n")
+    lines = [json.dumps(protocol.handshake_request(0))]
+    seq = 0
+    for case in cases:
+        seq += 1
+        lines.append(json.dumps(protocol.request(seq, case["op"], case["ruleset"], case["input"]), ensure_ascii=False))
+    lines.append(json.dumps(protocol.shutdown_request(seq + 1)))
+    write_file(path, "\n".join(lines) + "\n")
     return seq
 
 
@@ -115,8 +117,7 @@ def run(args) -> int:
                 if f.read() != out:
                     raise SystemExit(f"the answers differ from {args.same_as}")
     if args.save:
-        with open(args.save, "wb") as f:
-            f.write(out)
+        write_file(args.save, out)
     best = min(times)
     print(f"{os.path.basename(args.file)}: {n} requests through `{args.engine}`: best {best:.3f} s of "
           f"{args.repeat} ({n / best:,.0f} requests/s, whole process); runs: "

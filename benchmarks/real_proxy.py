@@ -34,6 +34,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from zoo import ALTERED, WRAPPED, Deviation, Zoo, named, run, wrapper  # noqa: E402
 
+from tractor_dsl.files import write_file  # noqa: E402  (zoo put the checkout on the path)
+
 INSIDE = {   # settings changed inside the language, with the deviation a reader should be sent to
     "kitty.capturers": ("attackers", ALTERED["kitty_capture"][1]),
     "follow.pairs_before_triples": (True, ALTERED["triples_whole"][1]),
@@ -110,8 +112,7 @@ def main(argv=None) -> int:
     for r in rows:
         print(f"  {r['engine']}: " + "; ".join(f"{d} ({m})" for d, m in zip(r["deviations"], r["named"])))
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(rows, f, indent=1)
+        write_file(args.json, json.dumps(rows, indent=1))
     return 0
 
 

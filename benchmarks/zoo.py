@@ -40,6 +40,9 @@ ENGINES = os.path.join(ROOT, "tests", "conformance", "engines")
 RULESETS = os.path.join(ROOT, "tests", "conformance", "rulesets")
 PY = sys.executable
 TRACTOR = [PY, "-m", "tractor_cli.main"]
+sys.path.insert(0, ROOT)
+
+from tractor_dsl.files import write_file  # noqa: E402
 
 
 @dataclass
@@ -100,10 +103,7 @@ ALTERED = {   # settings changed inside the language (tests/conformance/engines/
 
 def zoo(tmp: str) -> list[Zoo]:
     def file(name: str, text: str) -> str:
-        path = os.path.join(tmp, f"{name}.tractor")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
+        return str(write_file(os.path.join(tmp, f"{name}.tractor"), text))
     m1 = file("m1_r001", 'ruleset m1_r001 extends r001 {\n  title "one difference" "一处变化"\n'
                          '  override tractor.ace_two choose none because "a mutant"\n}\n')
     m2 = file("m2_r001", 'ruleset m2_r001 extends r001 {\n  title "two differences" "两处变化"\n'
@@ -238,8 +238,7 @@ def main(argv=None) -> int:
               f"{r['wall']:6.2f} {r['before_analysis']:7.2f} {r['wall'] / r['before_analysis']:5.2f} "
               f"{r['reference']:5.2f} {r['wall'] / r['reference']:5.2f} {r['load']:4.2f}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(rows, f, indent=1)
+        write_file(args.json, json.dumps(rows, indent=1))
     return 0
 
 

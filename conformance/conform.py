@@ -62,8 +62,10 @@ class Conformed:
     status: int = 0
     matrix: object | None = None
     names: list[str] = field(default_factory=list)
-    drawn: list[str] = field(default_factory=list)   # the generated stage's disagreements, drawn
-    properties: list = field(default_factory=list)   # the generated stage: (outcome, note) per property
+    drawn: list = field(default_factory=list)   # the generated stage's disagreements (suite.Disagreement)
+    # the generated stage: per property (its suite.OpOutcome, the fields compared when the engine declared fewer
+    # than all, else None); the command line words them in the run's language
+    properties: list = field(default_factory=list)
 
 
 class UsageProblem(Exception):
@@ -569,13 +571,8 @@ def _generated(plan: RunPlan, engines, rulesets, wanted, deviations, interrupts,
     finally:
         supervise.end_children()
     outcomes = engine.outcomes
-    lines = []
-    for o in outcomes:
-        top = ", ".join(sorted(o.clauses, key=o.clauses.get, reverse=True)[:3])
-        note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {top}"
-        if o.op in protocol.narrowed(engine.fields):   # partial answers, declared: say so
-            note += "; " + protocol.coverage_note(o.op, engine.fields[o.op])
-        lines.append((o, note))
+    narrowed = protocol.narrowed(engine.fields)   # partial answers, declared: said beside the property
+    lines = [(o, engine.fields[o.op] if o.op in narrowed else None) for o in outcomes]
     cases, results = generated_outcomes(outcomes)
     apply_expectations(cases, results, deviations)
     events = [{"kind": "stale_expectation", "message": f"no case matched the expected deviation ({d.label()})"}
@@ -584,7 +581,7 @@ def _generated(plan: RunPlan, engines, rulesets, wanted, deviations, interrupts,
                        False, engine.restarts, 0, "", events, list(deviations), rulesets=rulesets,
                        ops=wanted, source=f"generated ({plan.generated})", seed=plan.seed)
     done = finish(plan, [result], interrupts, analyse=False)
-    done.drawn = [o.disagreement.render() for o in outcomes if o.disagreement is not None]
+    done.drawn = [o.disagreement for o in outcomes if o.disagreement is not None]
     done.properties = lines
     return done
 

@@ -155,18 +155,66 @@ def run(args) -> int:
     return done.status
 
 
+def property_note(o, fields, lang: str = "en") -> str:
+    """What a property of a generated run covered: how many positions it asked and the three clauses they
+    consulted most (or why it was skipped), and the fields compared when the engine declared fewer than all."""
+    from conformance.protocol import messages as protocol
+    top = sorted(o.clauses, key=o.clauses.get, reverse=True)[:3]
+    if lang != "zh":
+        note = o.skipped_reason if o.status == "skipped" else f"{o.examples} positions; {', '.join(top)}"
+        return note + ("; " + protocol.coverage_note(o.op, fields) if fields is not None else "")
+    from conformance.reporting.labels import TERMINAL_ZH as T, word
+    from conformance.reporting.summary_zh import clause
+    note = word("zh", o.skipped_reason) if o.status == "skipped" else \
+        T["positions"].format(n=o.examples, clauses="、".join(clause(c, md=False) for c in top))
+    if fields is not None:
+        note += T["partial"].format(fields="、".join(fields),
+                                    rest="、".join(f for f in protocol.COMPARED[o.op] if f not in fields))
+    return note
+
+
 def _print_generated(plan, done) -> None:
+    if plan.lang == "zh":
+        return _print_generated_zh(plan, done)
     from . import ui
     from .summary import print_summary
-    for o, note in done.properties:
-        ui.echo(ui.styled(f"{o.ruleset}.{o.op:11} ", (f"{o.status:8}", o.status), f" {note}"))
-    for text in done.drawn:
+    for o, fields in done.properties:
+        ui.echo(ui.styled(f"{o.ruleset}.{o.op:11} ", (f"{o.status:8}", o.status), f" {property_note(o, fields)}"))
+    for d in done.drawn:
         print()
-        _print(text)
+        _print(d.render())
     print(f"\n(profile {plan.generated}, seed {plan.seed}; rerun with the same seed to reproduce)\n")
     print_summary(done.results[0], show=0)   # the disagreements are drawn above, with their vector lines
     if done.written:
         _print(f"report: {', '.join(str(p) for p in done.written)}")
+
+
+def _print_generated_zh(plan, done) -> None:
+    """:func:`_print_generated` in Chinese (``--lang zh``): each property by its operation's Chinese name, each
+    disagreement drawn as the Chinese summary draws a case, with its vector line; the summary of
+    :func:`~tractor_cli.summary.print_summary_zh`."""
+    from rich.cells import cell_len
+    from conformance.generation.cases import case_id
+    from conformance.reporting.labels import OPS_ZH, TERMINAL_ZH as T, word
+    from conformance.reporting.summary_zh import case_lines, named
+    from . import ui
+    from .summary import print_summary_zh
+    pad = lambda s, w: s + " " * (w - cell_len(s))   # noqa: E731  (a Chinese character is two columns wide)
+    heads = [f"{o.ruleset} · {named(OPS_ZH.get(o.op), o.op, md=False)}" for o, _ in done.properties]
+    width = max(map(cell_len, heads), default=0)
+    for (o, fields), head in zip(done.properties, heads):
+        ui.echo(ui.styled(pad(head, width) + " ", (pad(word("zh", o.status), 4), o.status),
+                          f" {property_note(o, fields, 'zh')}"))
+    result = done.results[0]
+    vectors = {case_id(d.ruleset, d.op, d.input): d.vector_line() for d in done.drawn}
+    for c, o in zip(result.cases, result.outcomes):
+        if c["id"] in vectors:
+            print()
+            _print("\n".join(case_lines(c, o, result.report_dir, md=False) + [T["vector"].format(v=vectors[c["id"]])]))
+    print("\n" + T["profile"].format(profile=plan.generated, seed=plan.seed) + "\n")
+    print_summary_zh(result, show=0)   # the disagreements are drawn above, with their vector lines
+    if done.written:
+        _print(T["report"].format(paths="、".join(str(p) for p in done.written)))
 
 
 def _print_matrix(plan, done) -> None:

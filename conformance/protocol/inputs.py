@@ -8,41 +8,22 @@ SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", None: "none"}
 FLAGS = ("attackers_points", "gain", "as_banker", "first_hand", "banker", "leader", "attackers_level", "kitty_taken")
 
 
+# The labels of the input rows in English: the one table the other languages' tables
+# (conformance.reporting.labels.INPUT_WORDS) give the same keys of; a key a table lacks stays English.
+WORDS_EN: dict[str, str] = {
+    "level": "level", "trump": "trump", "none": SUIT_NAMES[None], "sep": ", ",
+    **{k: k.replace("_", " ") for k in FLAGS},
+    **{k: k for k in ("cards", "lead", "hand", "play", "kitty")},
+    "other": "other {i}", "seat": "seat {s}", "leads": "(leads)", "declares": "seat {s} declares",
+    "transcript": "level {level}, trump {trump}, banker seat {banker}, {n} tricks",
+}
+
+
 def input_rows(inp: dict, words: dict | None = None) -> list[tuple[str, list[tuple[str, object]]]]:
     """The input of a case as rows ``(label, parts)``, each part ``("text", str)`` or ``("cards", tokens)``:
     the text report joins them with glyphs, the HTML report draws the cards. ``words``: the labels in another
-    language (:data:`conformance.reporting.labels.INPUT_WORDS`); English when None or empty."""
-    if words:
-        return _rows_in(inp, words)
-    rows: list[tuple[str, list[tuple[str, object]]]] = []
-    head = []
-    if "level" in inp:
-        head.append(f"level {inp['level']}")
-    if "trump" in inp:
-        head.append(f"trump {SUIT_NAMES.get(inp['trump'], inp['trump'])}")
-    head += [f"{k.replace('_', ' ')} {inp[k]}" for k in FLAGS if k in inp and inp[k] is not None]
-    if head:
-        rows.append(("", [("text", ", ".join(head))]))
-    for k in ("cards", "lead", "hand", "play", "kitty"):
-        if k in inp:
-            rows.append((k, [("cards", inp[k])]))
-    for i, h in enumerate(inp.get("others") or [], 1):
-        rows.append((f"other {i}", [("cards", h)]))
-    trick = inp.get("last_trick") if "last_trick" in inp else (inp if "plays" in inp else None)
-    if trick:
-        for s, p in enumerate(trick["plays"]):
-            rows.append((f"seat {s}", [("cards", p)] + ([("text", "(leads)")] if s == trick["leader"] else [])))
-    for d in inp.get("declarations") or []:
-        rows.append((f"seat {d['seat']} declares", [("cards", d["cards"])]))
-    if "transcript" in inp:
-        t = inp["transcript"]
-        rows.append(("", [("text", f"level {t.get('level')}, trump {SUIT_NAMES.get(t.get('trump'), t.get('trump'))}, "
-                                   f"banker seat {t.get('banker')}, {len(t.get('tricks', []))} tricks")]))
-    return rows
-
-
-def _rows_in(inp: dict, w: dict) -> list[tuple[str, list[tuple[str, object]]]]:
-    """:func:`input_rows` with the labels of ``w`` (the same rows, the same order)."""
+    language (:data:`conformance.reporting.labels.INPUT_WORDS`) over :data:`WORDS_EN`; English when None or empty."""
+    w = {**WORDS_EN, **(words or {})}
     suit = lambda x: w["none"] if x is None else SUIT_NAMES.get(x, x)   # noqa: E731
     value = lambda x: w.get(str(x), str(x)) if isinstance(x, bool) else str(x)   # noqa: E731
     rows: list[tuple[str, list[tuple[str, object]]]] = []

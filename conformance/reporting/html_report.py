@@ -26,7 +26,7 @@ from conformance.reporting.labels import HTML_LANG, INPUT_WORDS, OPS_ZH, ruleset
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 from conformance.reporting.names import case_title, clause_url, deciding_clause
 from conformance.reporting.report import explain_command
-from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, decision_lines, decision_points,
+from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, decision_lines,
                                           stated_lines, stated_rules)
 from tractor_dsl.names import clause_zh, feature_zh
 from tractor_dsl.vocabulary import (CONSEQUENCE_TEXTS, DECLARATION_REASONS, PLAY_REASONS, chinese,
@@ -327,16 +327,6 @@ def _finding_html(f, r: RunResult, docs_url: str | None, lang: str) -> str:
             + (f"; it changes {len(f.broken)} passing case(s)" if f.broken else "") + "</li>")
 
 
-def _decision_lines_zh(r: RunResult) -> list[str]:
-    """:func:`~conformance.reporting.report.decision_lines` in Chinese, from the same counts."""
-    lines = []
-    for ruleset, row in decision_points(r).items():
-        rest = "".join(f"，{word('zh', k)} {row[k]} 个" for k in ("fail", "skipped") if row[k])
-        lines.append(f"{ruleset} 的判定点：{row['total']} 个（每级跟牌顺序、每个分数档边界、每行底牌规则、规则写明的每种读法，"
-                     f"各有一个专门判定它的例子）：一致 {row['pass']} 个{rest}")
-    return lines
-
-
 def _stated_html_zh(r: RunResult) -> list[str]:
     """:func:`~conformance.reporting.report.stated_lines` in Chinese, each rule by its Chinese name."""
     out = []
@@ -368,11 +358,11 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW, docs_url
            f'<p class="meta">{T["eng.counts"].format(**t)}'
            + "".join(T["eng.extra"].format(n=t[k], status=word(lang, k)) for k in ("xfail", "xpass") if t[k])
            + "</p>"]
+    out += [f'<p class="meta">{_e(line)}</p>' for line in decision_lines(r, lang)]
     if lang == "zh":
-        out += [f'<p class="meta">{_e(line)}</p>' for line in _decision_lines_zh(r)]
         out += [f'<p class="meta">{line}</p>' for line in _stated_html_zh(r)]
     else:
-        out += [f'<p class="meta">{_e(line)}</p>' for line in decision_lines(r) + stated_lines(r)]
+        out += [f'<p class="meta">{_e(line)}</p>' for line in stated_lines(r)]
     for e in r.events:
         if e["kind"] in STOPPED:
             out.append(f'<p class="note"><b>{_e(word(lang, e["kind"]))}</b>{T["colon"]}{code(e["message"])}</p>')

@@ -50,6 +50,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "row.clauses": "clauses", "row.charged": "charged to", "row.position": "position",
         "row.expected": "expected", "row.engine": "engine", "row.explain": "explain",
         "disagrees": "disagrees", "id": "id", "colon": ": ",
+        # what a run's verdict covers (report.decision_lines: the HTML report, summary.md, the terminal)
+        "decision.line": "decision points of {ruleset}: {total} (each follow rung, band edge, kitty row and reading "
+                         "the spec states, with a case that decides it): {passed} pass{rest}",
+        "decision.rest": ", {n} {status}",
     },
     "zh": {
         "title": "拖拉机规则一致性报告",
@@ -87,6 +91,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "row.clauses": "条款", "row.charged": "归咎于", "row.position": "局面",
         "row.expected": "规则书的答案", "row.engine": "引擎的答案", "row.explain": "复查命令",
         "disagrees": "答案不同", "id": "编号", "colon": "：",
+        "decision.line": "{ruleset} 的判定点：{total} 个（每级跟牌顺序、每个分数档边界、每行底牌规则、规则写明的每种读法，"
+                         "各有一个专门判定它的例子）：一致 {passed} 个{rest}",
+        "decision.rest": "，{status} {n} 个",
     },
 }
 
@@ -98,6 +105,7 @@ ZH_WORDS: dict[str, str] = {
     "(no clause)": "（无条款）",
     "stopped_early": "提前停止", "interrupted": "被中断", "engine_unavailable": "引擎无法启动",
     "handshake_failed": "握手失败",
+    "not supported by the engine": "引擎不支持此操作",
 }
 
 # the operations of the protocol, in Chinese (the id stays beside the name)
@@ -107,7 +115,8 @@ OPS_ZH: dict[str, str] = {
     "deal": "发牌",
 }
 
-# the labels of a case's input rows (conformance.protocol.inputs.input_rows)
+# the labels of a case's input rows (conformance.protocol.inputs.input_rows), the keys of its English table
+# (conformance.protocol.inputs.WORDS_EN, which "en" leaves as they are)
 INPUT_WORDS: dict[str, dict[str, str]] = {
     "en": {},
     "zh": {"level": "级", "trump": "主", "none": "无主", "attackers_points": "闲家得分", "gain": "升级数",
@@ -170,4 +179,7 @@ TERMINAL_ZH: dict[str, str] = {
     "interrupted": " — 被中断", "report": "报告：{paths}", "all": "合计",
     "engine_line": "{name}：一致 {p} 例，不符 {f} 例，跳过 {s} 例，出错 {e} 例，用时 {seconds:.1f} 秒",
     "skip": "（跳过 {n}）", "fails": " — 未通过", "folders": "每个引擎一个文件夹，在 {folder}", "badges": "{n} 个徽章，在 {folder}",
+    # tractor conform --generated: the properties, the disagreements' vector lines, how to reproduce the run
+    "positions": "{n} 个局面；{clauses}", "partial": "；只比较 {fields}（不比较 {rest}）", "vector": "  - 向量：{v}",
+    "profile": "（配置 {profile}，随机种子 {seed}；用同一种子重跑即可复现）",
 }

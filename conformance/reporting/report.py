@@ -22,6 +22,7 @@ from conformance.protocol.inputs import draw_input, glyphs
 from conformance.protocol.jsonlines import clean_text
 from conformance.running.runner import STATUSES, RunResult
 from conformance.reporting.escape import md_block, md_code, md_text
+from conformance.reporting.labels import texts, word
 from conformance.reporting.names import case_title
 
 COLUMNS = ("pass", "fail", "skipped", "errored")
@@ -113,13 +114,16 @@ def decision_points(result: RunResult) -> dict[str, dict[str, int]]:
     return dict(sorted(out.items()))
 
 
-def decision_lines(result: RunResult) -> list[str]:
-    """What a run's verdict covers: a line per ruleset whose cases decide points of the spec."""
+def decision_lines(result: RunResult, lang: str = "en", ruleset_name=str) -> list[str]:
+    """What a run's verdict covers: a line per ruleset whose cases decide points of the spec, in ``lang`` (the
+    sentences of :data:`conformance.reporting.labels.TEXTS`); ``ruleset_name`` shows a ruleset's id (a code span
+    in the Chinese summary.md)."""
+    T = texts(lang)
     lines = []
     for ruleset, row in decision_points(result).items():
-        rest = "".join(f", {row[k]} {k}" for k in ("fail", "skipped") if row[k])
-        lines.append(f"decision points of {ruleset}: {row['total']} (each follow rung, band edge, kitty row and "
-                     f"reading the spec states, with a case that decides it): {row['pass']} pass{rest}")
+        rest = "".join(T["decision.rest"].format(n=row[k], status=word(lang, k)) for k in ("fail", "skipped") if row[k])
+        lines.append(T["decision.line"].format(ruleset=ruleset_name(ruleset), total=row["total"], passed=row["pass"],
+                                               rest=rest))
     return lines
 
 

@@ -13,7 +13,7 @@ from conformance.reporting.escape import md_code, md_text
 from conformance.reporting.labels import INPUT_WORDS, OPS_ZH, SUMMARY_ZH as S, ruleset_title, word
 from conformance.reporting.names import deciding_clause
 from conformance.protocol import messages as protocol
-from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, by_op, compared_fields, decision_points,
+from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, by_op, compared_fields, decision_lines,
                                           explain_command, stated_rules)
 from conformance.running.runner import RunResult
 from tractor_dsl.names import clause_zh, feature_zh
@@ -115,11 +115,7 @@ def partial_lines(result: RunResult, md: bool = True) -> list[str]:
 def coverage_lines(result: RunResult, md: bool = True) -> list[str]:
     """The decision points and stated rules the run reached (report.decision_lines, report.stated_lines)."""
     md_code, _ = _styles(md)
-    out = []
-    for ruleset, row in decision_points(result).items():
-        rest = "".join(f"，{word('zh', k)} {row[k]} 个" for k in ("fail", "skipped") if row[k])
-        out.append(f"- {md_code(ruleset)} 的判定点：{row['total']} 个（每级跟牌顺序、每个分数档边界、每行底牌规则、"
-                   f"规则写明的每种读法，各有一个专门判定它的例子）：一致 {row['pass']} 个{rest}")
+    out = [f"- {line}" for line in decision_lines(result, "zh", md_code)]
     for ruleset, groups in stated_rules(result).items():
         n = sum(len(v) for v in groups.values())
         out.append(f"- {md_code(ruleset)} 的规则条款：{n} 条；{len(groups['decided'])} 条有判定点"

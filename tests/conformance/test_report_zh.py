@@ -5,8 +5,10 @@ Chinese names (``code.tr-id``), code (commands, answers' field names, case ids),
 (the words counted as tests/docs/test_chinese_names.py counts them on the site), and the engine's own name."""
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 from conformance.reporting.labels import TEXTS
 from tractor_dsl.names import clause_zh
@@ -218,3 +220,68 @@ def test_an_engine_that_crashes_is_told_in_chinese(tmp_path):
     engine = re.search(r'<section id="[^"]+"><h2>(.*?) <span', html).group(1)
     assert english_words(html, [engine]) == []
     assert _md_words((tmp_path / "rep" / "summary.md").read_text(encoding="utf-8")) == []
+
+
+def _deciding_run():
+    """Three r001 follow cases, each deciding one point of the spec: one passes, one errors, one is a known
+    deviation (the points count as passed, failed and skipped)."""
+    from conformance.running.runner import Outcome, RunResult
+    wanted = {"r001:follow:d97115d38902": "pass", "r001:follow:076e37b326e4": "errored",
+              "r001:follow:601e2c693946": "xfail"}
+    path = Path(__file__).resolve().parents[2] / "conformance" / "vectors" / "r001" / "follow.jsonl"
+    cases = [c for c in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if c["id"] in wanted]
+    return RunResult(cases, [Outcome(wanted[c["id"]], "m", "m") for c in cases],
+                     {"name": "e", "version": "1", "operations": ["follow"]}, ["e"], "now", 0.1, False, 0, 0, "",
+                     rulesets=["r001"])
+
+
+def test_the_decision_points_are_one_sentence_a_language_in_every_report():
+    from conformance.reporting import html_report, matrix, report, summary_zh
+    r = _deciding_run()
+    en = ["decision points of r001: 3 (each follow rung, band edge, kitty row and reading the spec states, with a "
+          "case that decides it): 1 pass, 1 fail, 1 skipped"]
+    zh = ["r001 的判定点：3 个（每级跟牌顺序、每个分数档边界、每行底牌规则、规则写明的每种读法，各有一个专门判定它的例子）："
+          "一致 1 个，不符 1 个，跳过 1 个"]
+    assert report.decision_lines(r) == en and report.decision_lines(r, "zh") == zh
+    for lang, line in (("en", en[0]), ("zh", zh[0])):
+        assert f'<p class="meta">{line}</p>' in html_report.render(matrix.build([r]), [r], lang=lang), lang
+    assert f"- {en[0]}\n" in report.markdown(r) and f"\n{en[0]}\n" in report.summary_text(r)
+    assert "- `r001`" + zh[0].removeprefix("r001") + "\n" in summary_zh.markdown_zh(r)
+
+
+def test_a_generated_run_in_chinese_prints_its_properties_and_disagreements_in_chinese(tmp_path):
+    # kitty_pair: a pair led and won captures the kitty x4 (r001 says x2): the kitty property fails and shrinks
+    rep = tmp_path / "rep"
+    r = cli("conform", "--engine", faux("kitty_pair"), "--ruleset", "r001", "--ops", "kitty,classify", "--generated",
+            "--jobs", "1", "--report", str(rep), "--lang", "zh", "--no-progress")
+    assert r.returncode == 1, r.stdout + r.stderr
+    head, out = r.stdout.split("\n", 1)   # the head is the run's progress line, as the seeded run's
+    assert re.search(rf"^r001 · 底牌 kitty    不符 \d+ 个局面；.*{clause_zh('kitty.capture')} kitty\.capture", out, re.M)
+    assert re.search(r"^r001 · 牌型 classify 一致 \d+ 个局面；", out, re.M)
+    assert re.search(r"^- 不符 r001 · 底牌 kitty · .*，编号 r001:kitty:[0-9a-f]{12}$", out, re.M)
+    vector = json.loads(re.search(r"^  - 向量：(.*)$", out, re.M).group(1))
+    assert vector["op"] == "kitty" and vector["input"]["kitty"]
+    assert "（配置 quick，随机种子 0；用同一种子重跑即可复现）" in out and "报告：" in out
+    for english in ("positions", "decided by", "reference:", "engine:", "vector:", "profile", "rerun", "report:",
+                    "decision points", "stated rules", " pass"):
+        assert english not in out, english
+
+
+def test_a_property_note_in_both_languages():
+    from types import SimpleNamespace
+
+    from tractor_cli.cmd_conform import property_note
+    held = SimpleNamespace(op="follow", status="pass", examples=12, skipped_reason="",
+                           clauses={"follow.suit": 12, "follow.throw": 2, "follow.triple": 5, "trump.order": 1})
+    assert property_note(held, None) == "12 positions; follow.suit, follow.triple, follow.throw"
+    assert property_note(held, ["legal"]) == ("12 positions; follow.suit, follow.triple, follow.throw; "
+                                              "follow compared on legal only (not reason)")
+    assert property_note(held, ["legal"], "zh") == (
+        f"12 个局面；{clause_zh('follow.suit')} follow.suit、{clause_zh('follow.triple')} follow.triple、"
+        f"{clause_zh('follow.throw')} follow.throw；只比较 legal（不比较 reason）")
+    skipped = SimpleNamespace(op="deal", status="skipped", examples=0, clauses={},
+                              skipped_reason="not supported by the engine")
+    assert property_note(skipped, None) == "not supported by the engine"
+    assert property_note(skipped, None, "zh") == "引擎不支持此操作"
+    said = SimpleNamespace(op="deal", status="skipped", examples=3, clauses={}, skipped_reason="no deal here")
+    assert property_note(said, None, "zh") == "no deal here"   # the engine's own words, as they are
