@@ -128,7 +128,7 @@ def _conform(plan: RunPlan, interrupts, bar, echo) -> Conformed:
     if plan.generated:   # its workers start their own engines; one that cannot start is a UsageProblem there
         if not rulesets:
             rulesets = rulesets_of_engines(engines, plan)
-            echo(f"rulesets: {', '.join(rulesets)} (those the engine's handshake lists; --ruleset chooses)")
+            echo(_said(plan, "run.rulesets", rulesets=", ".join(rulesets), option="--ruleset"))
         return _generated(plan, engines, rulesets, wanted, deviations, interrupts, echo)
     runners = start_engines(plan, engines, rule_files)   # before any case: a usage problem if not
     try:
@@ -147,7 +147,7 @@ def _run_started(plan: RunPlan, runners, engines, rulesets, rule_files, ops, wan
     from conformance.running.runner import RunResult
     if plan.vectors is None and not rulesets:
         rulesets = bundled_rulesets_listed([r.handshake for r in runners])
-        echo(f"rulesets: {', '.join(rulesets)} (those the engine's handshake lists; --ruleset chooses)")
+        echo(_said(plan, "run.rulesets", rulesets=", ".join(rulesets), option="--ruleset"))
 
     started = time.monotonic()
     meta = {"rulesets": rulesets, "ops": wanted}
@@ -553,12 +553,11 @@ def _generated(plan: RunPlan, engines, rulesets, wanted, deviations, interrupts,
     from conformance.protocol import messages as protocol
     from conformance.running import supervise
     from conformance.running.expectations import apply_expectations
-    from conformance.running.parallel import describe
     from conformance.running.runner import RunResult
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     start = time.monotonic()
-    echo(f"{len(rulesets) * len(wanted)} properties (profile {plan.generated}) on "
-         f"{describe(plan.jobs, plan.scheduler)}, each worker with its own engine process")
+    echo(_said(plan, "run.properties", n=len(rulesets) * len(wanted), profile=plan.generated,
+               workers=_workers(plan)))
     try:
         with interrupts.armed():
             engine = run_generated(engines[0], plan.timeout, rulesets, wanted, plan.generated, plan.seed,
@@ -606,3 +605,16 @@ def generated_outcomes(op_outcomes) -> tuple[list[dict], list]:
         results.append(Outcome("skipped", "not_supported", o.skipped_reason) if o.status == "skipped" else
                        Outcome("pass", "", f"{o.examples} generated positions agree"))
     return cases, results
+
+
+def _said(plan: RunPlan, key: str, **values) -> str:
+    """A line the run prints, in the run's language (``--lang``: labels.TEXTS)."""
+    from conformance.reporting.labels import texts
+    return texts(plan.lang)[key].format(**values)
+
+
+def _workers(plan: RunPlan) -> str:
+    """Where the generated properties run, in the run's language."""
+    from conformance.reporting.labels import texts
+    from conformance.running.parallel import describe
+    return describe(plan.jobs, plan.scheduler, texts(plan.lang))

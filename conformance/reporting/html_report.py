@@ -374,7 +374,7 @@ def engine_html(name: str, anchor: str, r: RunResult, show: int = SHOW, docs_url
     if clusters:
         out.append("<ul>" + "".join(_cluster_html(c, lang) for c in clusters) + "</ul>")
     if not r.findings and not clusters:
-        out.append(f"<p>{_e(T['no_finding'])}</p>")
+        out.append(f"<p>{_e(T['no_finding' if r.failed else 'no_failure'])}</p>")
     if r.unexplained:
         out.append(f"<p>{_e(T['unexplained'].format(n=len(r.unexplained)))}</p>")
     out.append(f"<h3>{_e(T['clauses'])}</h3>")

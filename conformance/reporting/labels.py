@@ -10,6 +10,8 @@ language-neutral and take no language.
 """
 from __future__ import annotations
 
+from conformance.running.parallel import WORDS as WHERE_EN
+
 LANGS = ("en", "zh")
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
 
@@ -46,11 +48,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "findings": "Findings", "clauses": "Clauses", "failures": "Failures ({n}", "failures.first": "; the first {n} drawn",
         "none": "None.",
         "no_finding": "No finding: no feature of the spec, read another way, explains a failure.",
+        "no_failure": "No finding: no case failed.",
         "unexplained": "{n} failure(s) in no finding.",
         "row.clauses": "clauses", "row.charged": "charged to", "row.position": "position",
         "row.expected": "expected", "row.engine": "engine", "row.explain": "explain",
         "disagrees": "disagrees", "id": "id", "colon": ": ",
         # what a run's verdict covers (report.decision_lines: the HTML report, summary.md, the terminal)
+        "run.rulesets": "rulesets: {rulesets} (those the engine's handshake lists; {option} chooses)",
+        "run.properties": "{n} properties (profile {profile}) on {workers}, each worker with its own engine process",
+        **WHERE_EN,
         "decision.line": "decision points of {ruleset}: {total} (each follow rung, band edge, kitty row and reading "
                          "the spec states, with a case that decides it): {passed} pass{rest}",
         "decision.rest": ", {n} {status}",
@@ -87,10 +93,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "findings": "发现", "clauses": "条款", "failures": "不合的例子（{n}", "failures.first": "；画出前 {n} 例",
         "none": "无。",
         "no_finding": "无发现：规则的任何一处换一种读法都解释不了不合的例子。",
+        "no_failure": "无发现：没有不合的例子。",
         "unexplained": "{n} 例不合的例子不属于任何发现（未解释）。",
         "row.clauses": "条款", "row.charged": "归咎于", "row.position": "局面",
         "row.expected": "规则书的答案", "row.engine": "引擎的答案", "row.explain": "复查命令",
         "disagrees": "答案不同", "id": "编号", "colon": "：",
+        "run.rulesets": "规则集：{rulesets}（引擎握手时列出的规则集；可用 {option} 指定）",
+        "run.properties": "{n} 条性质（配置 {profile}），运行于 {workers}，每个工作进程各有自己的引擎进程",
+        "run.inline": "1 个进程（本进程内）", "run.local": "{n} 个本地进程", "run.dask": "分布式集群 {at}",
         "decision.line": "{ruleset} 的判定点：{total} 个（每级跟牌顺序、每个分数档边界、每行底牌规则、规则写明的每种读法，"
                          "各有一个专门判定它的例子）：一致 {passed} 个{rest}",
         "decision.rest": "，{status} {n} 个",
@@ -161,6 +171,7 @@ SUMMARY_ZH: dict[str, str] = {
     "counts": "- **一致 {pass} 例，不符 {fail} 例，跳过 {skipped} 例，出错 {errored} 例**",
     "extra": "，{status} {n} 例", "restarts": "- 引擎重启了 {n} 次",
     "findings": "## 发现", "no_finding": "无发现：规则的任何一处换一种读法都解释不了不合的例子。",
+    "no_failure": "无发现：没有不合的例子。",
     "unexplained": "{n} 例不合的例子不属于任何发现（未解释）。",
     "by_op": "## 按规则集和操作", "by_clause": "## 按条款", "op_head": "规则集·操作", "clause_head": "条款",
     "failures": "## 不合的例子（{n} 例；列出 {shown} 例）",

@@ -94,7 +94,7 @@ def findings_lines(result: RunResult, md: bool = True) -> list[str]:
                    + (f"；{'首个不合的局面（未缩小）' if c.not_shrunk else '最小局面'}："
                       f"{md_code(json.dumps(c.position, ensure_ascii=False))}" if c.position is not None else ""))
     if not out:
-        out.append(S["no_finding"])
+        out.append(S["no_finding" if result.failed else "no_failure"])
     if result.unexplained:
         out.append(S["unexplained"].format(n=len(result.unexplained)))
     return out

@@ -174,11 +174,15 @@ def map_chunks(fn: Callable, chunks: Iterable, *, jobs: int | None = None, sched
     return [f.result() for f in futures]
 
 
-def describe(jobs: int | None = None, scheduler: str | None = None) -> str:
+WORDS = {"run.inline": "1 process (inline)", "run.local": "{n} local processes", "run.dask": "Dask cluster at {at}"}
+
+
+def describe(jobs: int | None = None, scheduler: str | None = None, words: dict[str, str] = WORDS) -> str:
+    """Where work runs (``words``: these texts in another language, labels.TEXTS)."""
     if scheduler:
-        return f"Dask cluster at {scheduler}"
+        return words["run.dask"].format(at=scheduler)
     jobs = default_jobs() if jobs is None or jobs <= 0 else jobs
-    return "1 process (inline)" if jobs == 1 else f"{jobs} local processes"
+    return words["run.inline"] if jobs == 1 else words["run.local"].format(n=jobs)
 
 
 JOBS_PER_CORE = 4   # more local workers than this per core only queue: --jobs is capped there

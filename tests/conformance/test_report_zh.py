@@ -14,7 +14,7 @@ from conformance.reporting.labels import TEXTS
 from tractor_dsl.names import clause_zh
 from tractor_dsl.vocabulary import PLAY_REASONS
 
-from .conftest import cli, faux
+from .conftest import REFERENCE, cli, faux
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z])(?![AKQJ]+(?![A-Za-z]))[A-Za-z]{2,}")   # as tests/docs/test_chinese_names
 RULESET_ID = re.compile(r"(?<![A-Za-z0-9_])r\d{3}[a-z0-9_]*")
@@ -256,6 +256,7 @@ def test_a_generated_run_in_chinese_prints_its_properties_and_disagreements_in_c
             "--jobs", "1", "--report", str(rep), "--lang", "zh", "--no-progress")
     assert r.returncode == 1, r.stdout + r.stderr
     head, out = r.stdout.split("\n", 1)   # the head is the run's progress line, as the seeded run's
+    assert head == "2 条性质（配置 quick），运行于 1 个进程（本进程内），每个工作进程各有自己的引擎进程", head
     assert re.search(rf"^r001 · 底牌 kitty    不符 \d+ 个局面；.*{clause_zh('kitty.capture')} kitty\.capture", out, re.M)
     assert re.search(r"^r001 · 牌型 classify 一致 \d+ 个局面；", out, re.M)
     assert re.search(r"^- 不符 r001 · 底牌 kitty · .*，编号 r001:kitty:[0-9a-f]{12}$", out, re.M)
@@ -265,6 +266,18 @@ def test_a_generated_run_in_chinese_prints_its_properties_and_disagreements_in_c
     for english in ("positions", "decided by", "reference:", "engine:", "vector:", "profile", "rerun", "report:",
                     "decision points", "stated rules", " pass"):
         assert english not in out, english
+
+
+def test_the_rulesets_a_run_chose_are_told_in_chinese(tmp_path):
+    r = cli("conform", "--engine", REFERENCE, "--ops", "classify", "--report", str(tmp_path / "rep"), "--lang", "zh",
+            "--html", str(tmp_path / "report.html"), "--no-progress", "--show", "0")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"^规则集：r000, .*, r003_capped（引擎握手时列出的规则集；可用 --ruleset 指定）$", r.stdout, re.M), r.stdout
+    assert "those the engine's handshake lists" not in r.stdout
+    # every case passes: nothing failed, so nothing is said of failures no reading explains
+    assert "无发现：没有不合的例子。" in r.stdout and "解释不了" not in r.stdout
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "无发现：没有不合的例子。" in html and "解释不了" not in html
 
 
 def test_a_property_note_in_both_languages():
