@@ -9,7 +9,9 @@ other three hands:
 * ``singles`` — every card is compared as a single: a card is blocked when
   another hand holds a higher card of the suit;
 * ``smallest_vs_largest`` — the throw's smallest card must be at least every
-  other hand's largest card of the suit.
+  other hand's largest card of the suit;
+* ``unchecked`` (H28) — not at all: a throw of one suit stands as led, no other
+  hand is looked at, so no throw fails. It is still played out as its trick.
 
 On failure: the blocked cards, the penalty (``throw.penalty_points`` per card
 counted by ``throw.penalty_per``, or once under ``attempt``) and the forced play
@@ -66,6 +68,9 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
             return Judgment(False, trace.tuple(), "throw_not_allowed",
                             f"{combo.shape()}: no throw of {'trumps' if where == 'trump' else 'a side suit'}",
                             {"combo": combo})
+    if rules["throw.check"] == "unchecked":   # H28: no other hand is looked at; the throw stands as led
+        trace.add(rules.clause("throw.check"))
+        return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
     trace.add(rules.clause("throw.check"), rules.clause("throw.split"), rules.clause("throw.judged_against"))
     hands = [Counter(h) for h in others]
     if rules["throw.judged_against"] == "opponents" and len(hands) == 3:
@@ -102,6 +107,8 @@ def _shape_clauses(ctx: Context, combo: Combo) -> list[str]:
 
 def blocked_cards(ctx: Context, combo: Combo, others: list[Counter]) -> tuple[int, ...]:
     method = ctx.rules["throw.check"]
+    if method == "unchecked":   # H28: nothing blocks a throw
+        return ()
     suit = combo.suit
     other_suit = [Counter({c: n for c, n in h.items() if ctx.suit[c] == suit}) for h in others]
     key = ctx.key

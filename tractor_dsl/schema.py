@@ -146,8 +146,12 @@ PARAMS: tuple[Param, ...] = (
           "deciding (a tie on every component: the first played wins)."),
     # --- leading ---
     Param("throw.allowed", BoolType(), "Whether a throw (甩牌) may be led."),
-    Param("throw.check", EnumType("components_unbeatable", "singles", "smallest_vs_largest"),
-          "How a throw is judged unbeatable."),
+    Param("throw.check", EnumType("components_unbeatable", "singles", "smallest_vs_largest", "unchecked"),
+          "How a throw is judged unbeatable when it is led: each component against the same shape in the other "
+          "hands, card by card as singles, or its smallest card against their largest; or 'unchecked' (H28) - "
+          "not at all: a throw of one suit stands as led, no other hand is looked at, so no throw fails (no "
+          "penalty, no forced play). It is still played out as its trick: a follow or a ruff may beat it, "
+          "unlike throw.wins_trick (H02)."),
     Param("throw.penalty_points", IntType(0, 100), "Points per counted card when a throw fails."),
     Param("throw.penalty_by_blocked", RecordType({"single": IntType(0, 100), "pair": IntType(0, 100),
                                                   "triple": IntType(0, 100), "tractor": IntType(0, 100)},

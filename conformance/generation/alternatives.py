@@ -375,6 +375,7 @@ def alternatives(rules: Rules) -> list[Alternative]:
     _later_house_rules(rules, add)
     _later_hand_rules(rules, add)
     _bank_succession(rules, add)
+    _engine_rules(rules, add)
     return out
 
 
@@ -494,7 +495,29 @@ LATER_VALUES: dict[str, tuple] = {
 # Values added later still (issue 32, H27): offered after the later house rules, so that no id above moves.
 LAST_VALUES: dict[str, tuple] = {
     "throw.forced_play": ("blocked_fewest",),       # H27: the blocked component with the fewest cards
+    "throw.check": ("unchecked",),                  # H28: offered by _engine_rules, after the bank's succession
 }
+
+
+def _engine_rules(rules: Rules, add) -> None:
+    """Rules a real engine follows that no other alternative states (issue 31: tuolaji, code index id 41857568324),
+    added after every other so that no id moves: a throw never judged at its lead (H28, ``throw.check =
+    unchecked``: it stands as led, and is still played out as its trick; seen by ``lead``), where the ruleset
+    allows throws and judges them; and the kitty counted at its face value, every row of the multiplier table
+    read flat (H29: x1; seen by ``kitty``), where some row multiplies."""
+    values = rules.checked.values
+    if values["throw.allowed"] and values["throw.check"] != "unchecked":
+        add(rules.clause("throw.check"), "throw.check",
+            "throw.check: unchecked, a throw is never judged at its lead: it stands as led (H28)",
+            {"throw.check": "unchecked"}, obs=("lead",))
+    table = values.get("kitty.multiplier")
+    if table is not None and any(str(f) != "1" for rows in table.values() for f in rows.values()):
+        flat = _formula("1")
+        add(rules.clause("kitty.multiplier"), "kitty.multiplier",
+            "kitty.multiplier: every row 1, the kitty counts its face value (H29)",
+            {"kitty.multiplier": {cls: {shape: flat for shape in rows} for cls, rows in table.items()}},
+            _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls, rows in table.items() for shape in rows)),
+            obs=("kitty",))
 
 
 def _bank_succession(rules: Rules, add) -> None:

@@ -82,6 +82,16 @@ DECLARED: list[tuple[Callable, str]] = [
      == {"singles", "smallest_vs_largest"},
      "a throw fails under both exactly when a card of it is below another hand's highest card of the suit, "
      "and both block the same cards"),
+    (lambda a, r: r["throw.check"] == "unchecked" and a.rules["throw.check"] == "unchecked" and a.feature in (
+        "throw.penalty_points", "throw.penalty_per", "throw.penalty_by_blocked", "throw.forced_play",
+        "throw.judged_against", "throw.late"),
+     "no throw is judged at its lead (throw.check = unchecked, H28), so no throw fails and nothing of a failed "
+     "throw is ever read"),
+    (lambda a, r: a.feature == "kitty.multi_unit" and len({str(f) for t in (r["kitty.multiplier"]["trump"],
+        r["kitty.multiplier"]["side"], r["kitty.banker_multiplier"] or {}) for f in t.values()}) == 1
+     and all(str(f).lstrip("-").isdigit() for f in r["kitty.multiplier"]["trump"].values()),
+     "every row of the kitty tables is the same number, so whatever part of the winning play is valued, the "
+     "multiplier is that number (H29)"),
     (lambda a, r: a.feature == "tractor.junctions" and "junctions: add" in a.description
      and any(t not in r["trump.order"] for t in _junction_tiers(a.description)),
      "the junction names a tier this ruleset's trump order does not have"),

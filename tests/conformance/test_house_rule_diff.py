@@ -100,6 +100,13 @@ READINGS = {
     # costs nothing, where 000 plays the smallest card and fines 10 a card taken back
     "H27": ("h27_blocked_fewest_no_penalty", "throw.forced_play",
             lambda p, v: p["failure"]["forced"] != v["failure"]["forced"] and v["failure"]["penalty"] == 0),
+    # H28 (tuolaji, code index id 41857568324, CardCombo.is_valid_lead): a throw another hand can beat stands as led,
+    # where 000 refuses it as beaten
+    "H28": ("h28_unchecked_throws", "throw.check",
+            lambda p, v: (p["legal"], p["reason"], v["legal"]) == (False, "throw_beaten", True)),
+    # H29 (tuolaji, GameState.play_cards: the kitty's points added x1): the multiplier is 1 where 000's table is not
+    "H29": ("h29_kitty_face_value", "kitty.multiplier",
+            lambda p, v: v["multiplier"] == 1 < p["multiplier"] and v["kitty_points"] == p["kitty_points"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

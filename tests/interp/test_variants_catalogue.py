@@ -492,6 +492,40 @@ def test_h27_the_blocked_component_with_the_fewest_cards_and_no_points(throw, he
     assert failure.forced == tuple(cards(expected)) and failure.penalty == 0
     assert forced(parent, throw, [held, "", ""], level="2", trump="C").penalty > 0   # 000: 10 a card taken back
 
+# H28 and H29: the single-file engine of the code index titled "拖拉机 Tuo La Ji (Sheng Ji / Tractor) - Complete Game
+# Engine + GUI" (read_file id 41857568324; measured under /work/real_engines/tuolaji). Level 2, spades trump.
+
+def test_h28_a_throw_is_never_judged_at_its_lead():
+    v, parent = both("h28_unchecked_throws")
+    others = [cards("KH"), [], []]                 # the next player holds the king above the thrown 3
+    # 000:2.16b: the 3 can be beaten by the king: the throw fails, 10 a card taken back
+    j = judge_lead(context(parent, "2", "S"), cards("AH 3H"), others)
+    assert (j.value, j.reason, j.extra["failure"].penalty) == (False, "throw_beaten", 10)
+    # tuolaji CardCombo.is_valid_lead: (True, "") for any cards of one effective suit - no hand is looked at
+    j = judge_lead(context(v, "2", "S"), cards("AH 3H"), others)
+    assert (j.value, j.reason) == (True, "ok") and "failure" not in j.extra
+    assert judge_lead(context(v, "2", "S"), cards("3H 4H 4H 9H"), [cards("AH AH KH"), [], []]).value
+    # is_valid_lead: "A lead must be all one suit" - cards of two suits are still refused, as by 000
+    j = judge_lead(context(v, "2", "S"), cards("AH 3C"), [[], [], []])
+    assert (j.value, j.reason) == (False, "mixed_suits")
+
+
+def test_h28_the_unchecked_throw_is_still_played_out_as_its_trick():
+    v, parent = both("h28_unchecked_throws")
+    # tuolaji Trick.winner / _play_beats: a play of trumps matching every component beats the throw (no H02)
+    assert winner(v, "2", "S", "AH 3H", "4S 5S") == winner(parent, "2", "S", "AH 3H", "4S 5S") == 1
+    assert winner(v, "2", "S", "AH 3H", "4C 5C") == 0   # a discard of another side suit never wins (_play_beats)
+
+
+def test_h29_the_kitty_counts_its_face_value():
+    v, parent = both("h29_kitty_face_value")
+    # tuolaji GameState.play_cards: kitty_pts = sum(c.point_value() for c in self.kitty), added x1
+    for play in ("AH", "AH AH", "AH AH KH KH", "AS AS KS KS QS QS", "AH AH 9H", "2S"):
+        assert kitty(v, play, KITTY_8) == 25, play
+    assert kitty(parent, "AS AS", KITTY_8) == 25 * 4           # 000:2.14: a trump pair x4
+    assert kitty(parent, "AH", KITTY_8) == 25                  # 000:2.14: a side single x1, as H29
+
+
 def test_h04_no_throw_of_trumps():
     v, parent = both("h04_no_trump_throws")
     ctx = context(v, "2", "S")

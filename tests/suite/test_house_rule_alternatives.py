@@ -113,7 +113,11 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     failed throw, H04 no throw of trumps)."""
     rules = rules_for(name)
     everything = alternatives(rules)
-    # the other values of bank.succession (issue 32, next_banker_seat) come last of all, after these
+    # the rules of a real engine no other alternative states (H28, H29: tuolaji) come last of all
+    engine = [a for a in everything if "(H28)" in a.description or "(H29)" in a.description]
+    assert engine and engine == everything[len(everything) - len(engine):]
+    everything = everything[:len(everything) - len(engine)]
+    # the other values of bank.succession (issue 32, next_banker_seat) come last before them, after these
     succession = [a for a in everything if a.feature == "bank.succession"]
     assert succession == everything[len(everything) - len(succession):]
     # the house rules of issue 32 on whole hands, the deal, the kitty and the levels (H23-H26), then H27, come just
@@ -210,3 +214,36 @@ def test_every_house_rule_a_catalogue_file_states_over_a_bundled_ruleset_is_an_a
             if not any(a.changes.get(key) == mine[key] for a in alts):
                 missing.append((name, key))
     assert missing == []
+
+
+@pytest.mark.parametrize("name", ["r000", "r001", "r003"])
+def test_the_unchecked_throw_and_the_flat_kitty_are_alternatives_with_a_position_each(name):
+    """Issue 31: the rules the tuolaji engine follows (code index id 41857568324) are alternatives of each bundled
+    ruleset, so a findings run and a fingerprint can name them: a throw never judged at its lead (H28,
+    CardCombo.is_valid_lead checks one suit only), seen by ``lead``, whose position is a throw another hand can beat
+    that stands as led; and the kitty at its face value (H29, GameState.play_cards adds its points x1), seen by
+    ``kitty``, whose position is a capture the ruleset multiplies and the engine does not."""
+    rules = rules_for(name)
+    (h28,) = [a for a in alternatives(rules) if "(H28)" in a.description]
+    (h29,) = [a for a in alternatives(rules) if "(H29)" in a.description]
+    assert h28.changes == {"throw.check": "unchecked"} and h28.observers == ("lead",)
+    assert h29.feature == "kitty.multiplier" and h29.observers == ("kitty",)
+    assert {str(f) for rows in h29.changes["kitty.multiplier"].values() for f in rows.values()} == {"1"}
+    found = distinguish(rules, h28).found
+    spec, house = (answer(r, "lead", found.input) for r in (rules, h28.rules))
+    assert found.op == "lead" and (spec["legal"], spec["reason"]) == (False, "throw_beaten") and house["legal"]
+    found = distinguish(rules, h29).found
+    spec, house = (answer(r, "kitty", found.input) for r in (rules, h29.rules))
+    from reference_impl.cards import parse_cards
+    from reference_impl.trick import points_of
+    face = points_of(rules, parse_cards(" ".join(found.input["kitty"])))
+    assert found.op == "kitty" and house["points"] == face > 0 and spec["points"] > face   # x1 against x2 or more
+
+
+def test_the_engine_rules_are_not_offered_where_the_ruleset_states_them():
+    """H28 is no alternative of a ruleset that judges no throw, nor H29 of one whose kitty counts x1 already."""
+    for name in ("h28_unchecked_throws", "h29_kitty_face_value"):
+        rules = rules_for(name)
+        house = [a.description for a in alternatives(rules) if "(H28)" in a.description or "(H29)" in a.description]
+        assert len(house) == 1 and ("(H28)" in house[0]) == (name.startswith("h29"))
+

@@ -241,6 +241,8 @@ class HeuristicPlayer:
             card at least the highest unseen card of its suit, whatever its shape."""
             if check == "components_unbeatable":
                 return safe(unit)
+            if check == "unchecked":   # H28: every throw stands as led, though it may be beaten in its trick
+                return safe(unit)
             for c in unit:
                 if tops.get((suit_of[c], 1), -1) > key[c]:
                     return False
