@@ -70,7 +70,7 @@ def available_operations() -> list[str]:
 
 def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
              counts: dict | int | None = None, rules=None, decisions: bool = True, executor=None,
-             decided: list[dict] | None = None) -> list[dict]:
+             decided: list[dict] | None = None, vectors: bool = True) -> list[dict]:
     """The seeded suite for ``ruleset`` (decision positions, then the random complement), in operation order.
 
     ``counts`` sets the random complement per operation (an int for every
@@ -79,14 +79,17 @@ def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
     random sample, for tests of the runner); ``executor`` searches the
     distinguishing positions in parallel (the same suite on any number of
     workers); ``decided`` gives the decision positions' cases already made
-    (a bundled ruleset's from its vectors), which are then not searched.
+    (a bundled ruleset's from its vectors), which are then not searched; ``vectors=False`` searches a bundled
+    parent's positions instead of reading them from its vectors (the export, which rewrites them).
     """
     from reference_impl.rules import rules_for
     from conformance.generation.decisions import decision_positions
     rules = rules or rules_for(ruleset)
     wanted = [op for op in (ops or protocol.OPERATIONS) if op in set(available_operations())]
     by_op: dict[str, dict[str, dict]] = {op: {} for op in wanted}
-    positions = decision_positions(rules, seed, executor=executor)[0] if decisions and decided is None else []
+    read = _bundled_vectors if vectors and seed == VECTOR_SEED else None
+    positions = decision_positions(rules, seed, executor=executor, read=read)[0] \
+        if decisions and decided is None else []
     for case in decided or ():
         if case["op"] in by_op:
             by_op[case["op"]][case["id"]] = case
@@ -109,6 +112,12 @@ def generate(ruleset: str, ops: Iterable[str] | None = None, seed: int = 0,
         for inp in probe_positions(rules, op, seed, exclude=set(by_op[op])):
             by_op[op][case_id(ruleset, op, inp)] = make_case(ruleset, op, inp, (), rules)
     return [case for op in wanted for case in by_op[op].values()]
+
+
+def _bundled_vectors(ruleset: str) -> list[dict] | None:
+    """A bundled ruleset's vectors (None for another): a derived ruleset's parent's positions
+    (:func:`conformance.generation.decisions.inherited`)."""
+    return vector_cases(VECTOR_DIR, [ruleset]) if (VECTOR_DIR / ruleset).is_dir() else None
 
 
 def draw_root(rules):
@@ -303,7 +312,7 @@ def _vector_lines(rulesets: list[str]) -> list[dict[str, list[str]]]:
     out = []
     for rs in rulesets:
         by_op: dict[str, list[str]] = {}
-        for case in generate(rs, seed=VECTOR_SEED):
+        for case in generate(rs, seed=VECTOR_SEED, vectors=False):   # the parents' vectors are rewritten too
             by_op.setdefault(case["op"], []).append(json.dumps(case, ensure_ascii=False, separators=(",", ":")))
         out.append(by_op)
     return out

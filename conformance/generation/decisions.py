@@ -297,29 +297,37 @@ def dealt_cards(rules: Rules) -> dict:
 _INHERITED: dict[tuple[str, int], dict[str, tuple[str, dict, bool]]] = {}
 
 
-def inherited(rules: Rules, seed: int = 0, executor=None) -> dict[str, tuple[str, dict, bool]]:
+def inherited(rules: Rules, seed: int = 0, executor=None, read=None) -> dict[str, tuple[str, dict, bool]]:
     """The position that told each alternative (by its description) apart in the ruleset ``rules`` extends
-    (:func:`parent_of`; nothing when there is none), with whether it did in the primary field, searched once in
-    a process."""
+    (:func:`parent_of`; nothing when there is none), with whether it did in the primary field, found once in a
+    process: from the parent's cases ``read(name)`` gives (its bundled vectors, whose decision cases are what its
+    search finds, as the drift check keeps them), else searched."""
     parent = parent_of(rules)
     if parent is None:
         return {}
-    key = (parent.name, seed)
+    cases = read(parent.name) if read is not None else None
+    key = (parent.name, seed, cases is not None)
     if key not in _INHERITED:
-        found = {}
-        for s in reversed(_searches(parent, seed, list(alternatives(parent)), executor)):
-            if s.found is not None:
-                op, inp = s.found.op, s.found.input
-                a, b = answer(parent, op, inp), answer(s.alternative.rules, op, inp)
-                found[s.alternative.description] = (op, inp, a.get(PRIMARY[op]) != b.get(PRIMARY[op]))
+        if cases is not None:
+            alt_of = {a.description: a for a in alternatives(parent)}
+            told = [(alt_of[d], c["op"], c["input"]) for c in cases for d in c.get("decides", ()) if d in alt_of]
+        else:
+            told = [(s.alternative, s.found.op, s.found.input)
+                    for s in _searches(parent, seed, list(alternatives(parent)), executor, read)
+                    if s.found is not None]
+        found: dict[str, tuple[str, dict, bool]] = {}
+        for alt, op, inp in told:
+            if alt.description not in found:
+                a, b = answer(parent, op, inp), answer(alt.rules, op, inp)
+                found[alt.description] = (op, inp, a.get(PRIMARY[op]) != b.get(PRIMARY[op]))
         _INHERITED[key] = found
     return _INHERITED[key]
 
 
-def _searches(rules: Rules, seed: int, alts: list[Alternative], executor=None) -> list[Search]:
+def _searches(rules: Rules, seed: int, alts: list[Alternative], executor=None, read=None) -> list[Search]:
     """Every alternative's search (:func:`distinguish`), its parent's position tried first (:func:`inherited`),
     on ``executor`` when one is given."""
-    known = inherited(rules, seed, executor)
+    known = inherited(rules, seed, executor, read)
     items = [(alt, (known[alt.description],) if alt.description in known else ()) for alt in alts]
     if executor is not None and len(alts) > DISTINGUISH_CHUNK:
         from conformance.running.parallel import cut, map_chunks
@@ -329,20 +337,18 @@ def _searches(rules: Rules, seed: int, alts: list[Alternative], executor=None) -
     return [distinguish(rules, alt, seed, known=k) for alt, k in items]
 
 
-DISTINGUISH_CHUNK = 16   # alternatives searched per chunk of the executor
-
-
 def decision_positions(rules: Rules, seed: int = 0, alts: Iterable[Alternative] | None = None,
-                       executor=None) -> tuple[list[Decided], list[Search]]:
+                       executor=None, read=None) -> tuple[list[Decided], list[Search]]:
     """Coverage positions, the aimed positions, then a distinguishing position for every alternative (with the
     searches), the searches on ``executor`` (:func:`conformance.running.parallel.executor`) when one is given:
     each is seeded by its alternative alone, so the positions are the same on any number of workers. A ruleset
     that extends another with the same cards first tries, for each alternative, the parent's position
     (:func:`inherited`): the two are asked the same positions wherever those still decide, which makes a run
-    on a derived (or emitted) file comparable with one on its parent, and spares most searches."""
+    on a derived (or emitted) file comparable with one on its parent, and spares most searches (``read``:
+    a bundled parent's cases, its vectors, :func:`inherited`)."""
     alts = list(alts if alts is not None else alternatives(rules))
     positions = coverage_positions(rules, seed) + aimed_positions(rules, seed)
-    searches = _searches(rules, seed, alts, executor)
+    searches = _searches(rules, seed, alts, executor, read)
     positions += [s.found for s in searches if s.found is not None]
     positions += rival_positions(rules, searches, seed)
     return positions, searches

@@ -144,9 +144,9 @@ def test_the_terminal_summary_in_chinese(tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     out = r.stdout
     assert out.startswith("引擎：")
-    assert "规则集·操作" in out and "不合的例子（32 例；列出 1 例）" in out and "报告：" in out
+    assert "规则集·操作" in out and re.search(r"不合的例子（\d+ 例；列出 1 例）", out) and "报告：" in out
     assert f"{clause_zh('kitty.capture')} kitty.capture" in out
-    assert re.search(r"\d+ 例：一致 \d+，不符 32，跳过 0，出错 0，用时", out)
+    assert re.search(r"\d+ 例：一致 \d+，不符 \d+，跳过 0，出错 0，用时", out)
     # none of the English summary's fixed words
     for english in ("engine:", "disagreements", " cases:", "ruleset.operation", "report:", "decision points",
                     "stated rules", " pass", " skipped", "expected:", "explain:", "**"):

@@ -219,3 +219,24 @@ def test_rival_pairs_are_the_values_of_small_features_only():
     sizes = Counter(a.feature for a in alternatives(rules) if a.row is None)
     assert all(sizes[a.feature] <= RIVAL_LIMITS.get(a.feature, RIVAL_VALUES) and not a.feature.startswith("follow ")
                for a, _ in pairs)
+
+
+def test_a_derived_ruleset_is_asked_its_parents_positions_read_from_the_vectors_as_searched():
+    """A catalogue file extending r000 tries first, for each alternative, the position that told it apart in
+    r000: read from r000's vectors, they are the positions r000's own search finds (the export searches them),
+    and a position taken from them still tells the alternative apart in the derived file."""
+    from conformance.generation.decisions import PRIMARY, decision_positions, inherited, parent_of
+    rules = rules_for("v77_redeal_every_hand")
+    assert parent_of(rules).name == "r000"
+    from conformance.generation.cases import _bundled_vectors
+    read, searched = inherited(rules, 0, read=_bundled_vectors), inherited(rules, 0)
+    assert read == searched and len(read) > 300
+    alts = {a.description: a for a in alternatives(rules)}
+    _, searches = decision_positions(rules, read=_bundled_vectors)
+    reused = [s for s in searches if s.found is not None and s.attempts == 1 and s.alternative.description in read]
+    assert len(reused) > 250
+    for s in reused[::25]:
+        op, inp = s.found.op, s.found.input
+        assert (op, inp) == read[s.alternative.description][:2]
+        a, b = answer(rules, op, inp), answer(alts[s.alternative.description].rules, op, inp)
+        assert a != b and (a.get(PRIMARY[op]) != b.get(PRIMARY[op]) or not read[s.alternative.description][2])
