@@ -518,6 +518,30 @@ def _engine_rules(rules: Rules, add) -> None:
             {"kitty.multiplier": {cls: {shape: flat for shape in rows} for cls, rows in table.items()}},
             _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls, rows in table.items() for shape in rows)),
             obs=("kitty",))
+    _catalogue_tables(rules, add)
+
+
+# Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading
+# one of them differs from a ruleset in several rows at once, which one row's alternative names only in part
+# (tonyyunyang/80-fen-shengji, src/rules.js, reads V47's: a finding of one side row and three clusters)
+KITTY_TABLES = (("v47_kitty_twice_unit", "every row twice the cards of the winning unit, trump or not (V47)"),
+                ("v48_kitty_powers_of_two", "every row 2 ^ the cards of the winning unit, trump or not (V48)"))
+
+
+def _catalogue_tables(rules: Rules, add) -> None:
+    """:data:`KITTY_TABLES` the ruleset does not read already, where its table has the same classes of rows."""
+    from reference_impl.rules import rules_for
+    table = rules.checked.values.get("kitty.multiplier")
+    if table is None:
+        return
+    for name, what in KITTY_TABLES:
+        other = rules_for(name).checked.values["kitty.multiplier"]
+        if set(other) != set(table) or repr(other) == repr(table):
+            continue
+        add(rules.clause("kitty.multiplier"), "kitty.multiplier", f"kitty.multiplier: {what}",
+            {"kitty.multiplier": other},
+            _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls, rows in table.items()
+                      for shape in rows)), obs=("kitty",))
 
 
 def _bank_succession(rules: Rules, add) -> None:

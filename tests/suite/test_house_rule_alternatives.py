@@ -113,8 +113,11 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     failed throw, H04 no throw of trumps)."""
     rules = rules_for(name)
     everything = alternatives(rules)
-    # the rules of a real engine no other alternative states (H28, H29: tuolaji) come last of all
-    engine = [a for a in everything if "(H28)" in a.description or "(H29)" in a.description]
+    # the rules of real engines no other alternative states (H28, H29: tuolaji; the whole kitty tables of V47 and
+    # V48: tonyyunyang/80-fen-shengji reads V47's) come last of all
+    engine = [a for a in everything if any(f"({x})" in a.description for x in ("H28", "H29", "V47", "V48"))]
+    assert {"H28", "H29", "V47", "V48"} <= {x for a in engine for x in ("H28", "H29", "V47", "V48")
+                                            if f"({x})" in a.description}
     assert engine and engine == everything[len(everything) - len(engine):]
     everything = everything[:len(everything) - len(engine)]
     # the other values of bank.succession (issue 32, next_banker_seat) come last before them, after these
