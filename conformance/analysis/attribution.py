@@ -505,6 +505,35 @@ def spec_value(rules: Rules, alt: Alternative) -> str:
     return f"as {rules.name} states it"
 
 
+def folded(rules: Rules, clusters: list, findings: list[Finding], case_of: dict, engine_of: dict, fields: dict,
+           charges: dict) -> list:
+    """``clusters``, less those a finding's own alternative fixes (one deviation, one finding: issue 31, item 2),
+    whose cases join that finding. A finding is judged on top of the findings before it, a cluster's rule on the
+    spec alone: the same rule read otherwise (tonyyunyang/80-fen-shengji's kitty table, V47) can explain some
+    failures in the first way and the rest in the second. A case joins only when the alternative gives the
+    engine's answer on it (not on the sample the cluster's name was judged on); when at least :data:`FOLDED` of
+    a cluster's cases join, the others are left in no finding (the cluster's name and shape were judged with
+    those that joined), else the cluster stays whole."""
+    alt_of = {a.id: a for a in _alternatives(rules)}
+    out = []
+    for c in clusters:
+        alt = alt_of.get(c.rule.alt) if c.rule is not None and c.rule.fixes else None
+        f = next((f for f in findings if alt is not None and f.feature == alt.feature and
+                  f.engine == [engine_value(rules, alt)]), None)
+        joins = [cid for cid in c.cases if f is not None and _agrees(
+            answer(alt.rules, c.op, case_of[cid]["input"]), engine_of[cid], c.op, fields.get(c.op))]
+        if len(joins) < FOLDED * len(c.cases):
+            out.append(c)
+            continue
+        f.cases = sorted(set(f.cases) | set(joins))
+        for cid in joins:
+            charges[cid] = Charge((f.clause,), "finding", f.feature)
+    return out
+
+
+FOLDED = 0.8   # the share of a cluster's cases a finding's alternative must answer as the engine does to take them
+
+
 def engine_value(rules: Rules, alt: Alternative) -> str:
     """The alternative value the engine is seen to follow, simplified (one value of one feature)."""
     if alt.row is None:
@@ -640,6 +669,8 @@ def _attribute(result, by_ruleset, fields, charges, session, failing, jobs, sche
             found = clustering.cluster(rules, ruleset, [(case_of[cid], engine_of[cid]) for cid in a.unexplained],
                                        _alternatives(rules), fields, executor=ex, known=decided,
                                        constant=a.constant, passes=passes)
+            found = folded(rules, found, a.findings, case_of, engine_of, fields, charges)
+            left -= {cid for f in a.findings for cid in f.cases}
             try:
                 complete = clustering.describe(
                     rules, found, case_of, engine_of, session, fields,

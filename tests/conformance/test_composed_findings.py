@@ -105,3 +105,36 @@ def test_a_flat_throw_penalty_is_named_by_the_per_attempt_reading(r001):
     assert throw[0].engine == ["throw.penalty_per: attempt"]
     assert not [f for f in a.findings if f.feature == "throw.penalty_points"]
     assert a.unexplained == []
+
+
+def test_a_cluster_its_findings_own_rule_answers_joins_that_finding():
+    """One deviation, one finding (issue 31, item 2): run on tonyyunyang/80-fen-shengji (src/rules.js reads V47's
+    kitty table), the finding "V47" took 15 failures on top of the findings before it, and a cluster named by the
+    same rule held 29 more; the cases the rule answers as the engine join the finding, the others stay outside."""
+    from conformance.analysis.attribution import Finding, engine_value, folded
+    from conformance.analysis.charges import Charge
+    from conformance.analysis.clusters import Cluster
+    from conformance.analysis.naming import Rule
+    rules = rules_for("r000")
+    v47 = next(a for a in alternatives(rules) if "(V47)" in a.description)
+    kitty = [c for c in vector_cases(rulesets=["r000"], ops=["kitty"])
+             if answer(v47.rules, "kitty", c["input"]) != protocol.normalize("kitty", c["expected"])][:6]
+    assert len(kitty) == 6
+    engine_of = {c["id"]: answer(v47.rules, "kitty", c["input"]) for c in kitty}
+    odd = kitty[-1]["id"]
+    engine_of[odd] = {**engine_of[odd], "points": engine_of[odd]["points"] + 5}   # a case V47 does not answer
+    case_of = {c["id"]: c for c in kitty}
+    finding = Finding(v47.feature, v47.clause, "", [engine_value(rules, v47)], [kitty[0]["id"]])
+    rule = Rule(v47.clause, v47.feature, v47.description, 4, 4, (), v47.id)
+    assert rule.fixes
+
+    def cluster(ids):
+        return Cluster("cluster", "r000", "kitty", ("points",), "kitty.capture", "", list(ids), rule=rule)
+
+    charges = {}
+    whole = cluster([c["id"] for c in kitty[1:]])            # 4 of 5 answered: they join, the odd one stays out
+    assert folded(rules, [whole], [finding], case_of, engine_of, {}, charges) == []
+    assert finding.cases == sorted(c["id"] for c in kitty[:5])
+    assert charges == {c["id"]: Charge((v47.clause,), "finding", v47.feature) for c in kitty[1:5]}
+    few = cluster([kitty[1]["id"], odd])                    # 1 of 2 answered: the cluster stays whole
+    assert folded(rules, [few], [finding], case_of, engine_of, {}, {}) == [few]
