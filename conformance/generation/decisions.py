@@ -297,6 +297,9 @@ def dealt_cards(rules: Rules) -> dict:
 _INHERITED: dict[tuple[str, int], dict[str, tuple[str, dict, bool]]] = {}
 
 
+DISTINGUISH_CHUNK = 16   # alternatives searched per chunk of the executor
+
+
 def inherited(rules: Rules, seed: int = 0, executor=None, read=None) -> dict[str, tuple[str, dict, bool]]:
     """The position that told each alternative (by its description) apart in the ruleset ``rules`` extends
     (:func:`parent_of`; nothing when there is none), with whether it did in the primary field, found once in a
