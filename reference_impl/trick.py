@@ -7,8 +7,11 @@ it contains the lead's units. Among such plays trump beats the led side suit;
 otherwise the higher wins and between equal plays the first played wins
 (``trump.equal_cards``). ``compare.element_over_length`` lets a tractor of
 triples beat a tractor of pairs of equal size. A play of several components
-ranks by ``compare.multi``. Under ``throw.wins_trick`` (H02) a throw led wins its
-trick whatever follows.
+ranks by ``compare.multi``; under ``every_component`` (H30) there is no rank, only
+a match: a later play takes the trick only when its cards make, for each
+component of the winning play, a component of the same shape that beats it,
+highest with highest (:func:`_every_match`). Under ``throw.wins_trick`` (H02) a
+throw led wins its trick whatever follows.
 """
 from __future__ import annotations
 
@@ -74,10 +77,91 @@ def _strength(ctx: Context, lead: Combo, play: Combo, upgraded: bool) -> tuple[i
         return (0, max(ctx.key[c] for c in play.cards))
     if multi == "by_component" and several:  # component by component, largest first: the first difference decides
         return (0, *(c.key for c in play.components))
+    if multi == "every_component":   # the play's components ride along: a match is made against them (_takes)
+        comps = tuple((c.size, c.length, c.key) for c in play.components)
+        if several:
+            return (_EVERY, comps)
+        return (1 if upgraded else 0, play.largest.key, comps)
     if lead.kind != "throw":
         return (1 if upgraded else 0, play.largest.key)
     key = best_unit_key(ctx, lead.largest.unit, _count(play.cards), play.suit)
     return (0, key if key is not None else -1)
+
+
+# compare.multi = every_component: the strength of a play of several components is (_EVERY, its components), each
+# component (size, length, key), those of the winning play being the ones its cards were matched to; a play of one
+# component keeps the ordinary (upgraded, key) strength with its one component after it
+_EVERY = -1
+_NO_FLOOR = -(10 ** 9)
+
+
+def _every_takes(ctx: Context, lead: Combo, play: Combo, strength: tuple, best: tuple, first_ruff: bool) -> tuple | None:
+    """``_takes`` under ``compare.multi = every_component``: a first ruff takes a side suit's trick (its cards
+    matched to the lead's components where they can be, to be beaten component by component later); two plays
+    of one component each compare as under ``largest_component``; otherwise ``play`` takes only when its cards
+    make a component of each of the winning play's shapes that beats it (:func:`_every_match`)."""
+    if first_ruff:
+        if strength[0] != _EVERY:
+            return strength
+        lead_comps = tuple((c.size, c.length, c.key) for c in lead.components)
+        matched = _every_match(ctx, play, lead_comps, beat=False)
+        return (_EVERY, matched if matched is not None else strength[1])
+    if strength[0] != _EVERY and best[0] != _EVERY:
+        return strength if strength[:2] > best[:2] else None
+    matched = _every_match(ctx, play, best[-1], beat=True)
+    return None if matched is None else (_EVERY, matched)
+
+
+def _every_match(ctx: Context, play: Combo, against: tuple, beat: bool) -> tuple | None:
+    """The cards of ``play`` as one component of each shape of ``against`` ((size, length, key) each), the
+    components of one shape paired highest with highest and, when ``beat``, each higher than the one it is
+    paired with; None when the cards make no such components. Of several ways, the strongest: each component
+    of ``against`` (tractors first, the longest first, then triples, pairs, singles; the highest first within
+    a shape) gets the highest component left that can still complete the match."""
+    slots = sorted(against, key=lambda c: (-c[1], -c[0], -c[2]))
+    counts = _count(play.cards)
+    key = ctx.key
+    suit = play.suit
+    chosen: list[tuple[int, int, int]] = []
+
+    def singles(i: int) -> bool:   # only singles are left: the highest cards left, highest with highest
+        left = sorted((key[c] for c, n in counts.items() for _ in range(n)), reverse=True)
+        rest = slots[i:]
+        if len(left) < len(rest) or (beat and any(k <= floor for (_, _, floor), k in zip(rest, left))):
+            return False
+        chosen.extend((1, 1, k) for k in left[:len(rest)])
+        return True
+
+    def place(i: int, previous: tuple | None) -> bool:
+        if i == len(slots):
+            return True
+        size, length, floor = slots[i]
+        if (size, length) == (1, 1):
+            return singles(i)
+        floor = floor if beat else _NO_FLOOR
+        cap = previous[2] if previous is not None and previous[:2] == (size, length) else None
+        if length == 1:
+            options = [((c,), key[c]) for c, n in counts.items() if n >= size]
+        else:
+            options = [(cards, component_key(ctx, cards))
+                       for cards in tractor_candidates(ctx, counts, suit, size, length)]
+        options.sort(key=lambda o: -o[1])   # stable: equal cards in the order they came
+        for cards, k in options:
+            if cap is not None and k > cap:   # one shape's components are paired highest with highest
+                continue
+            if k <= floor:
+                break
+            for c in cards:
+                counts[c] -= size
+            chosen.append((size, length, k))
+            if place(i + 1, chosen[-1]):
+                return True
+            chosen.pop()
+            for c in cards:
+                counts[c] += size
+        return False
+
+    return tuple(chosen) if place(0, None) else None
 
 
 def judge_trick(ctx: Context, plays: Sequence[Iterable[int]]) -> Judgment:
@@ -165,6 +249,8 @@ def _takes(ctx: Context, lead: Combo, play: Combo, best: tuple, best_trump: bool
     if not upgraded and not _structure_ok(ctx, lead, play, ruff, trace):
         return None
     strength = _strength(ctx, lead, play, upgraded)
+    if ctx.rules["compare.multi"] == "every_component":
+        return _every_takes(ctx, lead, play, strength, best, ruff and not best_trump)
     if (ruff and not best_trump) or strength > best:
         return strength
     return None

@@ -140,10 +140,14 @@ PARAMS: tuple[Param, ...] = (
     # --- comparison ---
     Param("compare.element_over_length", BoolType(),
           "Different shapes of equal size: a tractor of triples beats a tractor of pairs (999888 > AAKKQQ)."),
-    Param("compare.multi", EnumType("largest_component", "highest_card", "by_component"),
+    Param("compare.multi", EnumType("largest_component", "highest_card", "by_component", "every_component"),
           "How a play of several components (a throw, or a ruff of one) is ranked: by its largest component, by "
           "its highest card, or 'by_component' - component by component, largest first, the first difference "
-          "deciding (a tie on every component: the first played wins)."),
+          "deciding (a tie on every component: the first played wins) - or 'every_component' (H30) - a play beats "
+          "the winning play only when each of its components beats the component of the same shape it is "
+          "matched with, highest with highest (its cards may be matched any way that makes the winning play's "
+          "shapes; a component equal or lower and the earlier play stands; a first ruff still takes a side "
+          "suit's trick)."),
     # --- leading ---
     Param("throw.allowed", BoolType(), "Whether a throw (甩牌) may be led."),
     Param("throw.check", EnumType("components_unbeatable", "singles", "smallest_vs_largest", "unchecked"),

@@ -492,10 +492,12 @@ LATER_VALUES: dict[str, tuple] = {
     "throw.forced_play": ("singles_first",),        # H03: after a failed throw, its singles first
 }
 
-# Values added later still (issue 32, H27): offered after the later house rules, so that no id above moves.
+# Values added later still (issue 32, H27; issue 31, H28, H30): offered after the later house rules (H27) or after
+# every other alternative (H28, H30: :func:`_engine_rules`), so that no id above moves.
 LAST_VALUES: dict[str, tuple] = {
     "throw.forced_play": ("blocked_fewest",),       # H27: the blocked component with the fewest cards
     "throw.check": ("unchecked",),                  # H28: offered by _engine_rules, after the bank's succession
+    "compare.multi": ("every_component",),          # H30: offered by _engine_rules, after H29
 }
 
 
@@ -504,7 +506,11 @@ def _engine_rules(rules: Rules, add) -> None:
     added after every other so that no id moves: a throw never judged at its lead (H28, ``throw.check =
     unchecked``: it stands as led, and is still played out as its trick; seen by ``lead``), where the ruleset
     allows throws and judges them; and the kitty counted at its face value, every row of the multiplier table
-    read flat (H29: x1; seen by ``kitty``), where some row multiplies."""
+    read flat (H29: x1; seen by ``kitty``), where some row multiplies; last of all, after the catalogue's kitty
+    tables (issue 31: rbtying/shengji's default ThrowEvaluationPolicy::All, and tuolaji's Trick._play_beats), a
+    play of several components that beats the winning play only when each of its components beats the one of the
+    same shape it is matched with (H30, ``compare.multi = every_component``), where the ruleset ranks such plays
+    otherwise."""
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
         add(rules.clause("throw.check"), "throw.check",
@@ -519,6 +525,10 @@ def _engine_rules(rules: Rules, add) -> None:
             _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls, rows in table.items() for shape in rows)),
             obs=("kitty",))
     _catalogue_tables(rules, add)
+    if values["compare.multi"] != "every_component":
+        add(rules.clause("compare.multi"), "compare.multi",
+            "compare.multi: every_component, each component must beat the one of its shape (H30)",
+            {"compare.multi": "every_component"}, _AIMED.get("compare.multi"))
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

@@ -107,6 +107,9 @@ READINGS = {
     # H29 (tuolaji, GameState.play_cards: the kitty's points added x1): the multiplier is 1 where 000's table is not
     "H29": ("h29_kitty_face_value", "kitty.multiplier",
             lambda p, v: v["multiplier"] == 1 < p["multiplier"] and v["kitty_points"] == p["kitty_points"]),
+    # H30 (rbtying/shengji mechanics/src/trick.rs, ThrowEvaluationPolicy::All): a throw or a ruff of one that beats the
+    # winning play's largest component but not every component does not take the trick, where 000 gives it to it
+    "H30": ("h30_every_component", "compare.multi", lambda p, v: p["winner"] != v["winner"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }
