@@ -39,7 +39,7 @@ from conformance.protocol import messages as protocol
 from conformance.analysis.charges import Charge, deciding_all
 from conformance.analysis.ranking import BROKEN_SHARE, cost, outweighs, secondary_only  # noqa: F401 — shared
 from conformance.generation.alternatives import Alternative, alternatives
-from conformance.generation.decisions import PRIMARY, answer
+from conformance.generation.decisions import PRIMARY, answer, primary_differs
 
 SAMPLE = 24           # failing cases per operation tried against every alternative before the rest
 DECIDES_LIMIT = 60    # unexplained failures charged by deciding clauses; beyond, by consulted clauses
@@ -226,9 +226,13 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
 
     def secondary(hits: set) -> bool:
         """Whether the failures ``hits`` all differ from the spec in other fields than the primary one."""
-        return all(secondary_only(case_of[cid]["op"], [k for k in engine_of[cid] if engine_of[cid][k] !=
-                                  protocol.normalize(case_of[cid]["op"], case_of[cid]["expected"],
-                                                     op_fields(cid)).get(k)], op_fields(cid)) for cid in hits)
+        for cid in hits:
+            op = case_of[cid]["op"]
+            differing = [PRIMARY[op]] if primary_differs(op, engine_of[cid], case_of[cid]["expected"],
+                                                         op_fields(cid)) else []
+            if not secondary_only(op, differing, op_fields(cid)):
+                return False
+        return True
 
     def primary_changed(on: Rules, ids: list[str]) -> int:
         """How many of the passes (and failures explained so far) ``ids`` ``on`` answers otherwise in the
@@ -238,8 +242,7 @@ def analyse(rules: Rules, failures: list[tuple[dict, dict]], passes: list[dict],
             case = pass_of.get(cid) or case_of[cid]
             op, want = case["op"], pass_of[cid]["expected"] if cid in pass_of else engine_of[cid]
             got = answer(on, op, case["input"])
-            n += "error" not in got and protocol.normalize(op, got, fields.get(op)).get(PRIMARY[op]) != \
-                protocol.normalize(op, want, fields.get(op)).get(PRIMARY[op])
+            n += "error" not in got and primary_differs(op, got, want, fields.get(op))
         return n
 
     def keeps(obs, on: Rules) -> bool:

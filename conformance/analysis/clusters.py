@@ -294,9 +294,8 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     slice of it, and breaks no pass, all of which are answered alike), and a cluster is split once: the rest
     is not cut again (each cut asks for one more change the engine would have had to make); no more than
     :data:`MAX_CLUSTERS` clusters result."""
-    from conformance.analysis.ranking import outweighs
+    from conformance.analysis.ranking import outweighs, secondary_only
     from conformance.analysis.naming import breaking, distance
-    from conformance.analysis.ranking import secondary_only
     from conformance.generation.decisions import answer
 
     def agrees(alt, op: str, cid: str) -> bool:

@@ -160,7 +160,7 @@ def breaking(alt, op: str, passes, explained: int, fields=None, secondary_only: 
     as many passes are asked, and one whose primary field ``alt`` changes counts
     :data:`~conformance.analysis.ranking.PRIMARY_WEIGHT` times (:func:`~conformance.analysis.ranking.cost`)."""
     from conformance.analysis.ranking import cost, outweighs
-    from conformance.generation.decisions import PRIMARY, answer
+    from conformance.generation.decisions import answer, primary_differs
     same = [p for p in passes if p["op"] == op]
     asked = PASSES * (SECONDARY_PASSES if secondary_only else 1)
     if len(same) > asked:
@@ -169,9 +169,7 @@ def breaking(alt, op: str, passes, explained: int, fields=None, secondary_only: 
     for p in same:
         got = answer(alt.rules, op, p["input"])
         if "error" not in got and not protocol.agrees(op, got, p["expected"], fields):
-            primary = protocol.normalize(op, got, fields).get(PRIMARY[op]) != \
-                protocol.normalize(op, p["expected"], fields).get(PRIMARY[op])
-            n += cost(1, int(primary), secondary_only)
+            n += cost(1, int(primary_differs(op, got, p["expected"], fields)), secondary_only)
             if not outweighs(explained, n):
                 break
     return n
@@ -189,7 +187,6 @@ def veto(rule: "Rule | None", alt, op: str, passes, explained: int, fields=None,
         return rule
     n = breaking(alt, op, passes, explained, fields, secondary_only)
     return rule if outweighs(explained, n) else replace(rule, breaks=n, vetoed=True)
-
 
 
 def alike(rules, op: str, shapes: list[list[str]], passes: list[dict], n: int = ALIKE) -> list[dict]:

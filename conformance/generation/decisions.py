@@ -44,6 +44,12 @@ from conformance.generation.positions import RandomDraw, Rejected, Scenario, att
 PRIMARY = {"classify": "kind", "lead": "legal", "follow": "legal", "winner": "winner", "kitty": "points",
            "result": "levels", "advance": "level", "declare": "legal", "undeclared": "trump", "hand": "levels",
            "penalty": "points", "deal": "proper"}
+
+
+def primary_differs(op: str, a: dict, b: dict, fields=None) -> bool:
+    """Whether two answers of ``op``, normalised as they are compared (``fields``: those the engine declared),
+    differ in its primary field (:data:`PRIMARY`)."""
+    return protocol.normalize(op, a, fields).get(PRIMARY[op]) != protocol.normalize(op, b, fields).get(PRIMARY[op])
 # Once a position tells an alternative apart in another field than the primary one, the search goes on this many
 # positions more for one that tells it in the primary field: fewer for a whole hand, which costs as much as
 # hundreds of positions of the other operations (and whose alternatives of the bank's succession show in
@@ -94,7 +100,7 @@ def _seed(*parts: object) -> int:
 
 
 def distinguish(rules: Rules, alt: Alternative, seed: int = 0, budget: int = 600,
-                check_equivalence: bool = True, known: tuple[tuple[str, dict], ...] = ()) -> Search:
+                check_equivalence: bool = True, known: tuple[tuple[str, dict, bool], ...] = ()) -> Search:
     """A position ``rules`` and ``alt`` answer differently (preferring the primary field), or why none exists.
 
     ``known`` positions (``(op, input, primary)``: those that told the same alternative apart in the ruleset
@@ -294,7 +300,7 @@ def dealt_cards(rules: Rules) -> dict:
             if k.startswith(("equipment.", "deal.")) and k != "equipment.points"}
 
 
-_INHERITED: dict[tuple[str, int], dict[str, tuple[str, dict, bool]]] = {}
+_INHERITED: dict[tuple[str, int, bool], dict[str, tuple[str, dict, bool]]] = {}   # (parent, seed, read)
 
 
 DISTINGUISH_CHUNK = 16   # alternatives searched per chunk of the executor
