@@ -522,8 +522,7 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("kitty.multiplier"), "kitty.multiplier",
             "kitty.multiplier: every row 1, the kitty counts its face value (H29)",
             {"kitty.multiplier": {cls: {shape: flat for shape in rows} for cls, rows in table.items()}},
-            _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls, rows in table.items() for shape in rows)),
-            obs=("kitty",))
+            _every_row(table), obs=("kitty",))
     _catalogue_tables(rules, add)
     if values["compare.multi"] != "every_component":
         add(rules.clause("compare.multi"), "compare.multi",
@@ -549,9 +548,13 @@ def _catalogue_tables(rules: Rules, add) -> None:
         if set(other) != set(table) or repr(other) == repr(table):
             continue
         add(rules.clause("kitty.multiplier"), "kitty.multiplier", f"kitty.multiplier: {what}",
-            {"kitty.multiplier": other},
-            _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls, rows in table.items()
-                      for shape in rows)), obs=("kitty",))
+            {"kitty.multiplier": other}, _every_row(table), obs=("kitty",))
+
+
+def _every_row(table: dict) -> Callable[[Scenario], bool]:
+    """The kitty scenarios aimed at any row of the multiplier ``table``: a whole table read otherwise."""
+    return _any_of(*(_kitty_targets("kitty.multiplier", f"{cls} {shape}") for cls, rows in table.items()
+                     for shape in rows))
 
 
 def _bank_succession(rules: Rules, add) -> None:
