@@ -292,8 +292,9 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     suit" on some cases, and that rule breaks hundreds of passes). Nor is an operation the engine answers
     alike whatever the spec says (``constant``: it consults no rule, though each loosening of one explains a
     slice of it, and breaks no pass, all of which are answered alike), and a cluster is split once: the rest
-    is not cut again (each cut asks for one more change the engine would have had to make); no more than
-    :data:`MAX_CLUSTERS` clusters result."""
+    is not cut again (each cut asks for one more change the engine would have had to make). No more than
+    :data:`MAX_CLUSTERS` clusters result: a split made with every place taken gives up the smallest cluster's
+    place (its cases are left in no cluster), unless the rest it leaves would be that smallest one."""
     from conformance.analysis.ranking import outweighs, secondary_only
     from conformance.analysis.naming import breaking, distance
     from conformance.generation.decisions import answer
@@ -317,7 +318,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
 
     for c in list(out):
         if c.kind != "cluster" or c.op in constant or c.rule is None or c.rule.fixes or \
-                len(c.cases) < 2 * CHARACTERISED or len(out) >= MAX_CLUSTERS:
+                len(c.cases) < 2 * CHARACTERISED:
             continue
         for alt_id in c.rule.agreeing[:SPLIT_TRIED]:
             alt = alt_of.get(alt_id)
@@ -327,6 +328,8 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
             if not CHARACTERISED <= len(mine) < HEADLINE * len(c.cases) or breaks(alt, c.op, len(mine), c.fields):
                 continue
             rest = [cid for cid in c.cases if cid not in set(mine)]
+            if len(out) >= MAX_CLUSTERS and len(rest) <= min(len(o.cases) for o in out):
+                continue   # the rest would be the smallest cluster, beyond the cap: no split
             a, b = part(c, mine), part(c, rest)
             for new in (a, b):
                 name(new)
@@ -341,7 +344,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
             out.append(b)
             break
     out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
-    return out
+    return out[:MAX_CLUSTERS]
 
 
 def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict,

@@ -3,6 +3,7 @@ language or beyond it, are sent to the rule that differs; alternatives are judge
 the failures they explain minus the passes they break."""
 import json
 
+from conformance.analysis import clusters
 from conformance.analysis.attribution import contradicts
 from conformance.protocol import messages as protocol
 
@@ -264,3 +265,34 @@ def test_a_trump_triple_bug_two_rungs_of_one_ladder_each_answer_in_part_is_not_s
     assert (f["feature"], f["clause"]) == ("follow.pairs_before_triples", "follow.pair_from_triple")
     [c] = report["clusters"]
     assert c["clause"] == "follow.triple" and set(c["case_ids"]) == failing(report) - set(f["case_ids"])
+
+
+def test_a_cluster_is_split_by_the_change_one_part_needs_even_with_every_cluster_place_taken(monkeypatch):
+    # item 2: a split used to be skipped once the clusters filled their places (MAX_CLUSTERS), which a real
+    # engine with many deviations reaches (sunbin1998can/tractor-card-game-codex: 57 kitty failures, 40 of them
+    # H25's, stayed one cluster named by H25 as the nearest rule). The part a setting fixes is split off and
+    # the smallest cluster gives up its place, as the largest are kept everywhere else
+    from conformance.analysis.attribution import _alternatives, analyse
+    from conformance.generation.cases import vector_cases
+    from conformance.running.runner import Runner
+    from reference_impl.rules import rules_for
+    planted = json.dumps({"ruff.structure": "same_shape"})
+    result = Runner(faux("several", "ruff_first", "tie_last", planted)).run(
+        vector_cases(None, ["r001"], ["winner"]), rulesets=["r001"])
+    fails = [(c, o.answer) for c, o in zip(result.cases, result.outcomes) if o.status == "fail"]
+    passes = [c for c, o in zip(result.cases, result.outcomes) if o.status == "pass"]
+    rules = rules_for("r001")
+    a = analyse(rules, fails, passes)
+    engine_of = {c["id"]: protocol.normalize(c["op"], got) for c, got in fails}
+    unexplained = [(c, engine_of[c["id"]]) for c, _ in fails if c["id"] in a.unexplained]
+    whole = clusters.cluster(rules, "r001", unexplained, _alternatives(rules), passes=passes)
+    assert len(whole) == 3 and sum(1 for c in whole if c.rule and c.rule.fixes) == 1   # as the CLI test finds
+    monkeypatch.setattr(clusters, "MAX_CLUSTERS", 2)
+    capped = clusters.cluster(rules, "r001", unexplained, _alternatives(rules), passes=passes)
+    assert len(capped) == 2
+    [fixed] = [c for c in capped if c.rule and c.rule.fixes]
+    assert (fixed.clause, fixed.rule.feature) == ("trick.ruff", "ruff.structure")
+    [before] = [c for c in whole if c.rule and c.rule.fixes]
+    assert sorted(fixed.cases) == sorted(before.cases)   # the same part, split off though both places were taken
+    smallest = min(whole, key=lambda c: len(c.cases))
+    assert smallest.clause == "trump.order" and all(c.clause != "trump.order" for c in capped)   # the tie bug's
