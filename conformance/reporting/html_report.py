@@ -27,7 +27,7 @@ from conformance.reporting.matrix import Matrix, percent, rate, slugs
 from conformance.reporting.names import case_title, clause_url, deciding_clause
 from conformance.reporting.report import explain_command
 from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, decision_lines,
-                                          stated_lines, stated_rules)
+                                          stated_groups, stated_lines)
 from tractor_dsl.names import clause_zh, feature_zh
 from tractor_dsl.vocabulary import (CONSEQUENCE_TEXTS, DECLARATION_REASONS, PLAY_REASONS, chinese,
                                     consequence_zh)
@@ -328,18 +328,11 @@ def _finding_html(f, r: RunResult, docs_url: str | None, lang: str) -> str:
 
 
 def _stated_html_zh(r: RunResult) -> list[str]:
-    """:func:`~conformance.reporting.report.stated_lines` in Chinese, each rule by its Chinese name."""
+    """:func:`~conformance.reporting.report.stated_groups` in Chinese, each rule by its Chinese name."""
     out = []
-    for ruleset, groups in stated_rules(r).items():
-        n = sum(len(v) for v in groups.values())
-        head = f"{_e(ruleset)} 的规则条款：{n} 条；{len(groups['decided'])} 条有判定点"
-        head += "".join(f"；{len(groups[k])} 条{what}" for k, what in
-                        (("random_only", "仅由非专门的局面判定"), ("unjudged", "本次运行未判定")) if groups[k])
+    for head, groups in stated_groups(r, "zh", _e):
         out.append(head)
-        for key, what in (("random_only", "仅由非专门为其构造的局面（随机或为他处构造）判定"),
-                          ("unjudged", "本次运行没有例子判定（无答案引用）")):
-            if groups[key]:
-                out.append("　" + what + "：" + "、".join(_named(clause_zh(c), c, "zh") for c in groups[key]))
+        out += ["　" + what + "：" + "、".join(_named(clause_zh(c), c, "zh") for c in ids) for what, ids in groups]
     return out
 
 

@@ -168,23 +168,40 @@ RANDOM_ONLY = "met only by positions not built to decide them (random or aimed e
 UNJUDGED = "judged by no case of this run (no answer of the run names them)"
 
 
+STATED_WORDS = {   # lang -> the head line, the words after each count, each group's line
+    "en": ("stated rules of {ruleset}: {n}; {decided} with decision points", "; {k} {short}",
+           {"random_only": (RANDOM_ONLY.split(" (")[0], RANDOM_ONLY), "unjudged": (UNJUDGED.split(" (")[0], UNJUDGED)}),
+    "zh": ("{ruleset} 的规则条款：{n} 条；{decided} 条有判定点", "；{k} 条{short}",
+           {"random_only": ("仅由非专门的局面判定", "仅由非专门为其构造的局面（随机或为他处构造）判定"),
+            "unjudged": ("本次运行未判定", "本次运行没有例子判定（无答案引用）")}),
+}
+
+
+def stated_groups(result: RunResult, lang: str = "en", ruleset_name=lambda s: s) -> list[tuple[str, list]]:
+    """What the run's verdict says of each stated rule (:func:`stated_rules`), in ``lang``: per ruleset a head
+    line of counts (the ruleset shown by ``ruleset_name``) and, for the rules no case was built to decide and
+    those no case judged, the words saying so with their clause ids (each caller shows the ids its own way)."""
+    head_text, count_text, groups_text = STATED_WORDS[lang]
+    out = []
+    for ruleset, groups in stated_rules(result).items():
+        head = head_text.format(ruleset=ruleset_name(ruleset), n=sum(len(v) for v in groups.values()),
+                                decided=len(groups["decided"]))
+        head += "".join(count_text.format(k=len(groups[k]), short=short) for k, (short, _) in groups_text.items()
+                        if groups[k])
+        out.append((head, [(what, groups[k]) for k, (_, what) in groups_text.items() if groups[k]]))
+    return out
+
+
 def stated_lines(result: RunResult, markdown: bool = False) -> list[str]:
-    """What the run's verdict says of each stated rule (:func:`stated_rules`): per ruleset a line of counts,
-    then an indented line naming the rules no case was built to decide, and one naming those no case judged
+    """:func:`stated_groups` in English lines: the head line, then an indented line per group naming its rules
     (``markdown``: the words escaped, each clause id a code span, the named rules a nested list item)."""
     text = md_text if markdown else (lambda s: s)
     name = md_code if markdown else (lambda s: s)
     indent = "  - " if markdown else "  "
     lines = []
-    for ruleset, groups in stated_rules(result).items():
-        n = sum(len(v) for v in groups.values())
-        head = f"stated rules of {ruleset}: {n}; {len(groups['decided'])} with decision points"
-        head += "".join(f"; {len(groups[k])} {what.split(' (')[0]}" for k, what in
-                        (("random_only", RANDOM_ONLY), ("unjudged", UNJUDGED)) if groups[k])
+    for head, groups in stated_groups(result):
         lines.append(text(head))
-        for key, what in (("random_only", RANDOM_ONLY), ("unjudged", UNJUDGED)):
-            if groups[key]:
-                lines.append(indent + text(f"{what}: ") + ", ".join(name(c) for c in groups[key]))
+        lines += [indent + text(f"{what}: ") + ", ".join(name(c) for c in ids) for what, ids in groups]
     return lines
 
 

@@ -14,7 +14,7 @@ from conformance.reporting.labels import INPUT_WORDS, OPS_ZH, SUMMARY_ZH as S, r
 from conformance.reporting.names import deciding_clause
 from conformance.protocol import messages as protocol
 from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, by_op, compared_fields, decision_lines,
-                                          explain_command, stated_rules)
+                                          explain_command, stated_groups)
 from conformance.running.runner import RunResult
 from tractor_dsl.names import clause_zh, feature_zh
 from tractor_dsl.vocabulary import CONSEQUENCE_TEXTS, DECLARATION_REASONS, PLAY_REASONS, chinese, consequence_zh
@@ -116,15 +116,9 @@ def coverage_lines(result: RunResult, md: bool = True) -> list[str]:
     """The decision points and stated rules the run reached (report.decision_lines, report.stated_lines)."""
     md_code, _ = _styles(md)
     out = [f"- {line}" for line in decision_lines(result, "zh", md_code)]
-    for ruleset, groups in stated_rules(result).items():
-        n = sum(len(v) for v in groups.values())
-        out.append(f"- {md_code(ruleset)} 的规则条款：{n} 条；{len(groups['decided'])} 条有判定点"
-                   + "".join(f"；{len(groups[k])} 条{what}" for k, what in
-                             (("random_only", "仅由非专门的局面判定"), ("unjudged", "本次运行未判定")) if groups[k]))
-        for key, what in (("random_only", "仅由非专门为其构造的局面（随机或为他处构造）判定"),
-                          ("unjudged", "本次运行没有例子判定（无答案引用）")):
-            if groups[key]:
-                out.append(f"  - {what}：" + "、".join(clause(c, md) for c in groups[key]))
+    for head, groups in stated_groups(result, "zh", md_code):
+        out.append(f"- {head}")
+        out += [f"  - {what}：" + "、".join(clause(c, md) for c in ids) for what, ids in groups]
     return out
 
 
