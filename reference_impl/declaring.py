@@ -32,9 +32,14 @@ refused (``kitty_taken``) when ``declare.closes = kitty_taken`` (000:2.6,
 The banker: in the first hand the first declaration makes its declarer
 banker, and an overcall moves the bank to the overcaller exactly when
 ``declare.first_hand_banker = last_declarer`` — which must agree with
-``declare.overcall_moves_bank = first_hand`` (the two settings say the same
-thing; a ruleset where they disagree is refused). In later hands the banker is
-given and declarations change only trump.
+``declare.overcall_moves_bank`` being ``first_hand`` or ``every_hand`` (the
+two settings say the same thing of the first hand; a ruleset where they
+disagree is refused). In later hands the banker is given and declarations
+change only trump, except under ``declare.overcall_moves_bank = every_hand``
+(H31, the bank bid for in every hand): there a later hand's declarations move
+the bank as the first hand's do — the first declaration makes its declarer
+banker, each overcall moves it to the overcaller — and only a hand nobody
+declares keeps the given banker.
 
 Each refused declaration costs ``declare.wrong_points`` (003:6.3); the points
 are reported in ``extra["penalty_points"]`` and scored by
@@ -163,7 +168,7 @@ class Declaring:
     hand judges every declaration each seat could make, at every turn).
     """
 
-    __slots__ = ("rules", "level", "first_hand", "kitty_taken", "barred", "token", "moves", "retake", "state",
+    __slots__ = ("rules", "level", "first_hand", "kitty_taken", "barred", "token", "moves", "bids", "retake", "state",
                  "own", "trace", "sequence")
 
     def __init__(self, rules: Rules, level: str, first_hand: bool, kitty_taken: bool = False,
@@ -178,9 +183,11 @@ class Declaring:
                 self.barred = {((seat + 2) % 4, suit_of(c)) for seat, cards in wrong for c in cards
                                if not is_joker(c)}
         self.moves = rules["declare.first_hand_banker"] == "last_declarer"
-        if self.moves != (rules["declare.overcall_moves_bank"] == "first_hand"):
+        if self.moves != (rules["declare.overcall_moves_bank"] != "never"):
             raise ValueError(f"{rules.name}: declare.first_hand_banker = {rules['declare.first_hand_banker']} "
                              f"contradicts declare.overcall_moves_bank = {rules['declare.overcall_moves_bank']}")
+        # the declarations of this hand bid for the bank: the first hand's always, a later hand's under H31
+        self.bids = first_hand or rules["declare.overcall_moves_bank"] == "every_hand"
         self.token = None
         if first_hand and rules["declare.first_hand_card"] is not None:
             self.token = card(*rules["declare.first_hand_card"])
@@ -204,6 +211,7 @@ class Declaring:
         fork.rules, fork.level, fork.first_hand, fork.kitty_taken = self.rules, self.level, self.first_hand, \
             self.kitty_taken
         fork.barred, fork.token, fork.moves, fork.retake = self.barred, self.token, self.moves, self.retake
+        fork.bids = self.bids
         fork.state, fork.own, fork.sequence = self.state, dict(self.own), list(self.sequence)
         fork.trace = Trace()
         fork.trace.ids = list(self.trace.ids)
@@ -288,9 +296,11 @@ class Declaring:
             trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
             if is_joker(c):
                 trace.add(rules.clause("declare.joker_trump"))
-            new_banker = seat if first_hand else state.banker
+            new_banker = seat if self.bids else state.banker
             if first_hand:
                 trace.add(rules.clause("declare.first_hand_banker"))
+            elif self.bids:   # H31: a later hand's first declaration takes the bank
+                trace.add(rules.clause("declare.overcall_moves_bank"))
             self.state = DeclarationState(True, trump, seat, new_banker, (n, _JOKER_RANK.get(c, 0)), c, 0)
             own[seat] = (c, n)
             return None
@@ -327,7 +337,7 @@ class Declaring:
         if is_joker(c):
             trace.add(rules.clause("declare.joker_trump"))
         new_banker = state.banker
-        if first_hand:
+        if self.bids:   # the first hand, or any hand under H31
             trace.add(rules.clause("declare.first_hand_banker"), rules.clause("declare.overcall_moves_bank"))
             if self.moves:
                 new_banker = seat

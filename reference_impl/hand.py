@@ -280,7 +280,9 @@ def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, s
                                         journal)
         if state is not None:
             trump = state.trump if state.trump != "no_trump" else None
-            hand_banker = state.banker if first_hand else banker
+            # the declarations' banker: the first hand's, and any hand's under H31 (declare.overcall_moves_bank =
+            # every_hand); otherwise state.banker is the standing banker given
+            hand_banker = state.banker if state.banker is not None else banker
             break
         attackers_level = levels[1 - team_of(banker)] if banker is not None else level
         j = judge_undeclared(rules, kitty, first_hand, level, attackers_level)
@@ -301,7 +303,10 @@ def play_hand(rules: Rules, rng: random.Random, number: int, levels: dict[int, s
             raise HandError("fifty redeals in a row")
     if hand_banker is None:
         hand_banker = drawer
-    level = forced_level or levels[team_of(hand_banker)]
+    if banker is None or hand_banker == banker:
+        level = forced_level or levels[team_of(hand_banker)]
+    # else H31 moved the bank by declaring in a later hand: the hand is played at the level set before declaring,
+    # whose level cards were declared (the interpretation of declare.overcall_moves_bank = every_hand, schema.py)
     ctx = context(rules, level, trump)
     if journal is not None:
         journal.append(("context", (level, trump), ctx))

@@ -586,10 +586,10 @@ class _Checker(ClauseChecks):
                 self.error("E232", f"{key} has nothing to rule: declare.joker_pairs = false, jokers never declare",
                            origins[key].span)
         banker, moves = values.get("declare.first_hand_banker"), values.get("declare.overcall_moves_bank")
-        if banker is not None and moves is not None and (banker == "last_declarer") != (moves == "first_hand"):
+        if banker is not None and moves is not None and (banker == "last_declarer") != (moves != "never"):
             self.error("E233", f"declare.first_hand_banker = {banker} needs declare.overcall_moves_bank = "
-                               f"{'first_hand' if banker == 'last_declarer' else 'never'} (it is {moves}): both say "
-                               f"whether an overcall in the first hand takes the bank (抢庄)",
+                               f"{'first_hand or every_hand' if banker == 'last_declarer' else 'never'} (it is "
+                               f"{moves}): both say whether an overcall in the first hand takes the bank (抢庄)",
                        origins["declare.first_hand_banker"].span)
         table = values.get("throw.penalty_by_blocked")
         if table is not None and "triple" not in table and values.get("equipment.decks", 2) >= 3:

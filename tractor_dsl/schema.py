@@ -267,8 +267,16 @@ PARAMS: tuple[Param, ...] = (
           required=False),
     Param("declare.reinforce", BoolType(), "Whether a player may reinforce (加固) his own declaration."),
     Param("declare.first_hand_card", OptionalType(CardType()), "A card every first-hand declaration must show."),
-    Param("declare.overcall_moves_bank", EnumType("never", "first_hand"),
-          "Whether an overcall also moves the bank (反主反庄)."),
+    Param("declare.overcall_moves_bank", EnumType("never", "first_hand", "every_hand"),
+          "Whether an overcall also moves the bank (反主反庄): 'never', 'first_hand' (in the first hand only; later "
+          "hands' declarations change only trump), or 'every_hand' (H31, the bank is bid for in every hand): in every "
+          "hand, not only the first, the first declaration makes its declarer banker and each overcall moves the bank "
+          "to the overcaller, whatever the previous hand's result said; with no declaration the standing banker stays "
+          "(declare.fallback_later as ever). 'first_hand' and 'every_hand' need declare.first_hand_banker = "
+          "last_declarer (E233). Interpretation (every_hand): a hand whose bank changes sides by a declaration is "
+          "played at the level set before declaring (the standing banker's side's level), whose level cards were "
+          "declared - as the tuolaji engine plays it (its trump rank is fixed when the hand is dealt); the "
+          "alternative, the new banker's side's level, would leave trump named by cards that are not level cards."),
     Param("declare.first_hand_banker", EnumType("first_declarer", "last_declarer"),
           "Who is banker in the first hand (抢庄)."),
     Param("declare.fallback_first_hand", EnumType("kitty_card", "redeal", "first_level_card", "no_trump"),

@@ -247,7 +247,8 @@ def hand_machine(engine, ruleset: str) -> type[RuleBasedStateMachine]:
             """
             if self.standing is not None and self.standing.declarer is not None:
                 trump = self.standing.trump
-                self.hand_banker = self.standing.banker if self.first_hand else self.banker
+                # the declarations' banker (the first hand's; any hand's under H31), else the standing one
+                self.hand_banker = self.standing.banker if self.standing.banker is not None else self.banker
             else:
                 inp = {"level": self.level, "attackers_level": self.attackers_level,
                        "first_hand": self.first_hand, "kitty": _fmt(self.kitty)}

@@ -244,7 +244,11 @@ def _cases() -> dict[str, Case]:
         at(t, "declare.joker_count"))
     t = minimal(values=settings(declare__first_hand_banker="last_declarer", declare__overcall_moves_bank="never"))
     add("E233 the first hand's bank taken by the last declarer, yet overcalls never move it", "E233", t,
-        "declare.first_hand_banker = last_declarer needs declare.overcall_moves_bank = first_hand (it is never)",
+        "declare.first_hand_banker = last_declarer needs declare.overcall_moves_bank = first_hand or every_hand (it "
+        "is never)", at(t, "declare.first_hand_banker"))
+    t = minimal(values=settings(declare__first_hand_banker="first_declarer", declare__overcall_moves_bank="every_hand"))
+    add("E233 the bank bid for in every hand (H31), yet the first hand's bank kept by the first declarer", "E233", t,
+        "declare.first_hand_banker = first_declarer needs declare.overcall_moves_bank = never (it is every_hand)",
         at(t, "declare.first_hand_banker"))
     t = minimal(values=settings(declare__joker_count="every"))
     add("E202 a joker count misspelt", "E202", t, "'every' is not one of pair, all_decks", at(t, "every"))

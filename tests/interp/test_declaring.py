@@ -225,3 +225,44 @@ def test_001_6_smothered_banker_redeals_at_the_attackers_level(rules, banker_sid
 def test_same_undeclared_hand_across_rulesets(name, trump, redeal):
     j = judge_undeclared(rules_for(name), cards("3H J+ 5S 6D 7C 8C"), False, "9", "6")
     assert (j.value.trump, j.value.redeal) == (trump, redeal)
+
+
+# --- H31: the bank bid for in every hand (declare.overcall_moves_bank = every_hand) ----------------------------
+# Expected values from the tuolaji engine (code index id 41857568324, no repository given; spec/house_rules.tsv H31):
+# src/tuolaji_core.py GameState.declare_trump (a bid stands only if stronger: declaration = (player, cards)) and
+# GameState._finalize_declaration (declaring_player = the standing declaration's player, in every hand).
+
+@pytest.mark.parametrize("seq,trump,banker", [
+    ([(3, "7S")], S, 3),                          # _finalize_declaration: the declarer banks, not the standing 0
+    ([(3, "7S"), (1, "7H 7H")], H, 1),            # declare_trump: the pair outbids; _finalize_declaration: seat 1
+    ([(2, "7S"), (3, "7H 7H"), (0, "J- J-")], None, 0),   # a joker pair outbids: seat 0 (trump not compared: the
+])                                                       # engine keeps the last suit, r000 declares no trump)
+def test_h31_a_later_hands_last_declarer_banks(seq, trump, banker):
+    r = rules_for("h31_bank_every_hand")
+    j = judge(r, "7", seq, first_hand=False, banker=0)
+    assert j.value.legal and j.value.banker == banker == j.value.declarer
+    if not any("J" in shown for _, shown in seq):
+        assert j.value.trump == trump
+    assert "declare.bank" in j.clauses
+    # r000, which H31 extends: a later hand's declarations change trump only (000:2.4, 反主不反庄)
+    assert judge(rules_for("r000"), "7", seq, first_hand=False, banker=0).value.banker == 0
+
+
+def test_h31_a_refused_bid_leaves_the_bank_with_the_standing_declaration():
+    # GameState.declare_trump: "strength <= self.declaration_strength" -> refused, declaration unchanged
+    j = judge(rules_for("h31_bank_every_hand"), "7", [(3, "7S"), (1, "7H")], first_hand=False, banker=0)
+    assert not j.value.legal and j.reason == "too_weak" and (j.value.banker, j.value.declarer) == (3, 3)
+
+
+def test_h31_the_first_hand_as_001_and_003_grab_it():
+    # _finalize_declaration in the first hand too: the last declarer (as 001:6 反主反庄 and 003:6.1 抢庄)
+    j = judge(rules_for("h31_bank_every_hand"), "2", [(0, "2S"), (1, "2H 2H")])
+    assert j.value.legal and j.value.banker == 1
+
+
+def test_h31_needs_the_last_declarer():
+    from reference_impl.declaring import Declaring
+    from conformance.generation.features import changed
+    bad = changed(rules_for("h31_bank_every_hand"), {"declare.first_hand_banker": "first_declarer"})
+    with pytest.raises(ValueError, match="contradicts declare.overcall_moves_bank = every_hand"):
+        Declaring(bad, "7", False, banker=0)

@@ -139,14 +139,15 @@ def build_hand(d: Draw, rules, sc: Scenario) -> dict:
     sequence, state = _declarations(d, rules, level, hands, first_hand, banker)
     if state is not None:
         trump = state.trump if isinstance(state.trump, int) else None
-        hand_banker = state.banker if first_hand else banker
+        hand_banker = state.banker if state.banker is not None else banker   # moved by declaring: first hand, H31
     else:
         attackers_level = team_levels[0] if banker is None else team_levels[1 - banker % 2]
         u = judge_undeclared(rules, kitty, first_hand, level, attackers_level).value
         d.require(not u.redeal)
         trump = u.trump if isinstance(u.trump, int) else None
         hand_banker = banker if banker is not None else d.int(0, 3)
-    level = team_levels[hand_banker % 2]
+    if banker is None or hand_banker == banker:   # H31 moving the bank in a later hand: the level declared at
+        level = team_levels[hand_banker % 2]
     ctx = context(rules, level, trump)
     dealt = [list(h) for h in hands]
     hands[hand_banker] = hands[hand_banker] + list(kitty)
