@@ -498,6 +498,7 @@ LAST_VALUES: dict[str, tuple] = {
     "throw.forced_play": ("blocked_fewest",),       # H27: the blocked component with the fewest cards
     "throw.check": ("unchecked",),                  # H28: offered by _engine_rules, after the bank's succession
     "compare.multi": ("every_component",),          # H30: offered by _engine_rules, after H29
+    "declare.overcall_moves_bank": ("every_hand",),  # H31: offered by _engine_rules, after H30
 }
 
 
@@ -510,7 +511,9 @@ def _engine_rules(rules: Rules, add) -> None:
     tables (issue 31: rbtying/shengji's default ThrowEvaluationPolicy::All, and tuolaji's Trick._play_beats), a
     play of several components that beats the winning play only when each of its components beats the one of the
     same shape it is matched with (H30, ``compare.multi = every_component``), where the ruleset ranks such plays
-    otherwise."""
+    otherwise; after it (tuolaji's GameState._finalize_declaration), the bank bid for in every hand, the last
+    declarer banking in later hands too (H31, ``declare.overcall_moves_bank = every_hand`` with
+    ``declare.first_hand_banker = last_declarer``; seen by ``declare``), where the ruleset does not say so."""
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
         add(rules.clause("throw.check"), "throw.check",
@@ -528,6 +531,11 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("compare.multi"), "compare.multi",
             "compare.multi: every_component, each component must beat the one of its shape (H30)",
             {"compare.multi": "every_component"}, _AIMED.get("compare.multi"))
+    if values["declare.overcall_moves_bank"] != "every_hand":
+        add(rules.clause("declare.overcall_moves_bank"), "declare.overcall_moves_bank",
+            "declare.overcall_moves_bank: every_hand, the bank bid for in every hand, the last declarer banks (H31)",
+            {"declare.overcall_moves_bank": "every_hand", "declare.first_hand_banker": "last_declarer"},
+            obs=("declare",))
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

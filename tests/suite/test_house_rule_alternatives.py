@@ -114,15 +114,19 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     rules = rules_for(name)
     everything = alternatives(rules)
     # the rules of real engines no other alternative states (H28, H29: tuolaji; the whole kitty tables of V47 and
-    # V48: tonyyunyang/80-fen-shengji reads V47's; H30: rbtying/shengji's default, every component beating) come
-    # last of all, H30 last
-    marks = ("H28", "H29", "V47", "V48", "H30")
+    # V48: tonyyunyang/80-fen-shengji reads V47's; H30: rbtying/shengji's default, every component beating; H31:
+    # tuolaji's GameState._finalize_declaration, the bank bid for in every hand) come last of all, H30 then H31
+    marks = ("H28", "H29", "V47", "V48", "H30", "H31")
     engine = [a for a in everything if any(f"({x})" in a.description for x in marks)]
     assert set(marks) <= {x for a in engine for x in marks if f"({x})" in a.description}
     assert engine and engine == everything[len(everything) - len(engine):]
-    h30 = everything[-1]
+    h30, h31 = everything[-2:]
     assert "(H30)" in h30.description and h30.changes == {"compare.multi": "every_component"}
-    assert not [a for a in everything[:-1] if a.changes.get("compare.multi") == "every_component"]
+    assert not [a for a in everything[:-2] if a.changes.get("compare.multi") == "every_component"]
+    assert "(H31)" in h31.description and h31.changes == {"declare.overcall_moves_bank": "every_hand",
+                                                          "declare.first_hand_banker": "last_declarer"}
+    assert h31.observers == ("declare",) and h31.clause == rules.clause("declare.overcall_moves_bank")
+    assert not [a for a in everything[:-1] if a.changes.get("declare.overcall_moves_bank") == "every_hand"]
     everything = everything[:len(everything) - len(engine)]
     # the other values of bank.succession (issue 32, next_banker_seat) come last before them, after these
     succession = [a for a in everything if a.feature == "bank.succession"]
@@ -148,10 +152,15 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     h01 = [a for a in alts if a.changes.get("declare.fallback_later") == "no_trump"]
     assert h01 and all(alts.index(a) > alts.index(a0) for a in h01 for a0 in alts
                        if a0.feature.startswith("follow ") or a0.feature == "score.bands")
-    for alt in (v42, h02, h03, h04, *h05, *h01, *declaring, h30):
+    for alt in (v42, h02, h03, h04, *h05, *h01, *declaring, h30, h31):
         found = distinguish(rules, alt).found
         assert found is not None, alt.description
         assert answer(rules, found.op, found.input) != answer(alt.rules, found.op, found.input)
+    # H31 is told apart by whom the declarations make banker (GameState._finalize_declaration: the last declarer)
+    found = distinguish(rules, h31).found
+    assert found.op == "declare"
+    ours, theirs = answer(rules, "declare", found.input), answer(h31.rules, "declare", found.input)
+    assert ours["banker"] != theirs["banker"] == theirs["declarer"]
     found = distinguish(rules, h02).found
     assert answer(h02.rules, found.op, found.input)["winner"] == found.input["leader"]   # the thrower wins (H02)
 
