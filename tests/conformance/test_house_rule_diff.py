@@ -110,6 +110,10 @@ READINGS = {
     # H30 (rbtying/shengji mechanics/src/trick.rs, ThrowEvaluationPolicy::All): a throw or a ruff of one that beats the
     # winning play's largest component but not every component does not take the trick, where 000 gives it to it
     "H30": ("h30_every_component", "compare.multi", lambda p, v: p["winner"] != v["winner"]),
+    # H31 (tuolaji, code index id 41857568324, GameState._finalize_declaration): the declarations make the last
+    # declarer banker, where 000 keeps the first declarer (first hand) or the standing banker (later hands)
+    "H31": ("h31_bank_every_hand", "declare.overcall_moves_bank",
+            lambda p, v: p["banker"] != v["banker"] == v["declarer"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

@@ -496,6 +496,39 @@ def test_h01_whole_games_play_the_undeclared_hands_without_a_trump_suit():
     assert all(h.trump is not None for h in hands if h.declarations and not is_joker(h.declarations[-1][1][0]))
 
 
+# H31 (spec/house_rules.tsv): the bank bid for in every hand. The tuolaji engine (code index file 41857568324):
+# GameState._finalize_declaration makes the player of the standing declaration declaring_player, the banker who buries
+# the kitty (GameState.bury_kitty), in every hand; TuoLaJiApp._start_game fixes the hand's trump rank, the defending
+# team's level, before the deal, and GameState.trump_rank never changes with the bank.
+
+def test_h31_whole_games_give_the_bank_to_each_later_hands_last_declarer():
+    from reference_impl.cards import is_joker, rank_of
+    from reference_impl.game import next_banker, play_game
+    moved = across = 0
+    for seed in (3, 4, 5):
+        game = play_game(rules_for("h31_bank_every_hand"), seed)
+        for before, hand, levels in zip(game.hands, game.hands[1:], game.levels[1:]):
+            standing = next_banker(rules_for("h31_bank_every_hand"), before.banker, before.next_banker_side,
+                                   before.tricks[-1].winner if before.tricks else None)
+            if not hand.declarations:   # nobody declared: the standing banker stays (declare.fallback_later)
+                assert hand.banker == standing
+                continue
+            # _finalize_declaration: the standing declaration's player banks, whatever the last hand's result said
+            assert hand.banker == hand.declarations[-1][0]
+            moved += hand.banker != standing
+            if hand.banker % 2 != standing % 2:   # the bank changed sides by declaring
+                across += 1
+                # the level set before declaring (TuoLaJiApp._start_game: team_levels[defending_team])
+                assert hand.level == levels[standing % 2]
+                assert all(is_joker(c) or rank_of(c) == hand.level for c in hand.declarations[-1][1])
+    assert moved and across, "no later hand moved the bank by declaring in these games"
+    # r000, which H31 extends (000:2.4): a later hand's banker is the one the last hand's result names
+    game = play_game(rules_for("r000"), 3)
+    for before, hand in zip(game.hands, game.hands[1:]):
+        assert hand.banker == next_banker(rules_for("r000"), before.banker, before.next_banker_side,
+                                          before.tricks[-1].winner if before.tricks else None)
+
+
 def test_h02_an_accepted_throw_wins_its_trick():
     v, parent = both("h02_throw_wins_trick")
     # 000:2.16b: a follower void in hearts ruffs a throw of a pair and a single with a trump pair and a single
