@@ -582,7 +582,7 @@ def test_h27_the_blocked_component_with_the_fewest_cards_and_no_points(throw, he
 # H28 and H29: the single-file engine of the code index titled "拖拉机 Tuo La Ji (Sheng Ji / Tractor) - Complete Game
 # Engine + GUI" (read_file id 41857568324; measured under /work/real_engines/tuolaji). Level 2, spades trump.
 
-def test_h30_a_throw_is_never_judged_at_its_lead():
+def test_h28_a_throw_is_never_judged_at_its_lead():
     v, parent = both("h28_unchecked_throws")
     others = [cards("KH"), [], []]                 # the next player holds the king above the thrown 3
     # 000:2.16b: the 3 can be beaten by the king: the throw fails, 10 a card taken back
@@ -597,7 +597,7 @@ def test_h30_a_throw_is_never_judged_at_its_lead():
     assert (j.value, j.reason) == (False, "mixed_suits")
 
 
-def test_h30_the_unchecked_throw_is_still_played_out_as_its_trick():
+def test_h28_the_unchecked_throw_is_still_played_out_as_its_trick():
     v, parent = both("h28_unchecked_throws")
     # tuolaji Trick.winner / _play_beats: a play of trumps matching every component beats the throw (no H02)
     assert winner(v, "2", "S", "AH 3H", "4S 5S") == winner(parent, "2", "S", "AH 3H", "4S 5S") == 1
