@@ -165,6 +165,9 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
     elif name in ("kitty.multiplier", "kitty.banker_multiplier") and value is not None:
         hand = (values or {}).get("equipment.hand_size", PARAMS_BY_NAME["equipment.hand_size"].type.high)
         yield from _multiplier_rows(name, value, hand)
+    elif name == "trump.off_suit_order" and value is not None:   # H32 stated: equal again, or the other way up
+        yield "off-suit trumps of one rank equal, the first played wins", None
+        yield "the suits the other way up", tuple(reversed(value))
     elif name == "trump.fixed_ranks":
         yield ("no fixed trump ranks", ()) if value else ("2s always trump", ("2",))
         if len(value) > 1:  # the ranks are stated highest first

@@ -110,6 +110,10 @@ READINGS = {
     # H30 (rbtying/shengji mechanics/src/trick.rs, ThrowEvaluationPolicy::All): a throw or a ruff of one that beats the
     # winning play's largest component but not every component does not take the trick, where 000 gives it to it
     "H30": ("h30_every_component", "compare.multi", lambda p, v: p["winner"] != v["winner"]),
+    # H32 (tuolaji, code index id 41857568324, TrumpSystem.trump_order: off-suit level cards 500 + their suit's index):
+    # two off-suit level cards of different suits, or pairs of them, where 000 makes them equal - a winner or a tractor
+    # the two answer differently (checked above: the answers differ)
+    "H32": ("h32_off_level_suits", "trump.off_suit_order", None),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }
