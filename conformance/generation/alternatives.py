@@ -513,7 +513,11 @@ def _engine_rules(rules: Rules, add) -> None:
     tables (issue 31: rbtying/shengji's default ThrowEvaluationPolicy::All, and tuolaji's Trick._play_beats), a
     play of several components that beats the winning play only when each of its components beats the one of the
     same shape it is matched with (H30, ``compare.multi = every_component``), where the ruleset ranks such plays
-    otherwise."""
+    otherwise; after it (issue 31: tuolaji's TrumpSystem.trump_order), the off-suit level cards ranked by suit,
+    spades, hearts, diamonds, clubs (H32, ``trump.off_suit_order``), where the level cards are trump and the ruleset
+    makes them equal - seen by ``classify`` and ``winner`` (:data:`WHERE_CARDS_RANK`), aimed at pairs of level cards
+    of several suits and at the card order's boundaries."""
+    from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
         add(rules.clause("throw.check"), "throw.check",
@@ -531,6 +535,14 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("compare.multi"), "compare.multi",
             "compare.multi: every_component, each component must beat the one of its shape (H30)",
             {"compare.multi": "every_component"}, _AIMED.get("compare.multi"))
+    order = values["trump.order"]
+    if "trump.off_suit_order" not in values and {"trump_level", "off_level"} <= set(order):
+        from conformance.generation.positions.shapes import OFF_LEVEL
+        pool = (OFF_LEVEL,) + tuple(sc for op in WHERE_CARDS_RANK for sc in all_scenarios(rules, op)
+                                    if _AIMED["trump.order"](sc))
+        add(rules.clause("trump.order"), "trump.off_suit_order",
+            "trump.off_suit_order: spades, hearts, diamonds, clubs, off-suit level cards ranked by suit (H32)",
+            {"trump.off_suit_order": ("spades", "hearts", "diamonds", "clubs")}, pool, obs=WHERE_CARDS_RANK)
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading
