@@ -2,9 +2,9 @@
 
 Everything here is computed from the ruleset's settings (``trump.order``,
 ``trump.fixed_ranks``, ``tractor.adjacency``, ``tractor.bridge_level``,
-``tractor.junctions``, ``tractor.ace_two``, ``tractor.no_trump_junction``)
-and the hand's level and trump suit, once per context, into tables indexed by
-card (0–53).
+``tractor.junctions``, ``tractor.ace_two``, ``tractor.no_trump_junction``, and the house rules
+``trump.named_cards``, ``tractor.off_level_chain`` and ``trump.off_suit_order``) and the hand's level and
+trump suit, once per context, into tables indexed by card (0–53).
 """
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ def context(rules: Rules, level: str, trump: int | str | None) -> Context:
 # The settings the tables of a context are computed from (and nothing else of the rules is read there).
 TABLE_SETTINGS = ("trump.order", "trump.fixed_ranks", "tractor.adjacency", "tractor.bridge_level",
                   "tractor.junctions", "tractor.ace_two", "tractor.no_trump_junction")
-OPTIONAL_TABLE_SETTINGS = ("trump.named_cards", "tractor.off_level_chain")   # house rules, unset in most rulesets
+OPTIONAL_TABLE_SETTINGS = ("trump.named_cards", "tractor.off_level_chain",   # house rules, unset in most rulesets
+                           "trump.off_suit_order")
 _TABLES: dict = {}  # (those settings, level, trump) -> the tables: rulesets that agree on them share them
 
 
@@ -113,6 +114,15 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
     fixed_i = {RANKS.index(r) for r in fixed}
     named = [card(r, s) for r, s in rules.get("trump.named_cards") or ()]
     taken = set(named)   # a named card leaves its suit and every other tier
+    # the off-suit letters of the tiers off_level and off_fixed, highest first where trump.off_suit_order ranks
+    # them (H32: one place per suit), else in the protocol's order (one place of equal cards)
+    suit_order = rules.get("trump.off_suit_order")
+    off_letters = [SUIT_LETTERS[SUIT_NAMES.index(n)] for n in suit_order] if suit_order else list(SUIT_LETTERS)
+    off_letters = [s for s in off_letters if trump is None or s != SUIT_LETTERS[trump]]
+
+    def off_positions(rank: str) -> list[list[int]]:
+        cards = [card(rank, s) for s in off_letters]
+        return [[c] for c in cards] if suit_order else [cards]
 
     def tier_positions(tier: str) -> list[list[int]]:
         """The positions of one tier, highest first; each position lists equal cards."""
@@ -127,12 +137,11 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
         if tier == "trump_level":
             return [[card(level, SUIT_LETTERS[trump])]] if trump is not None else []
         if tier == "off_level":
-            return [[card(level, s) for s in SUIT_LETTERS if trump is None or s != SUIT_LETTERS[trump]]]
+            return off_positions(level)
         if tier == "trump_fixed":
             return [[card(r, SUIT_LETTERS[trump])] for r in reversed(fixed)] if trump is not None else []
         if tier == "off_fixed":
-            return [[card(r, s) for s in SUIT_LETTERS if trump is None or s != SUIT_LETTERS[trump]]
-                    for r in reversed(fixed)]
+            return [pos for r in reversed(fixed) for pos in off_positions(r)]
         if tier == "trump_suit":
             if trump is None:
                 return []
@@ -190,7 +199,10 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
                 return frozenset((ta, tb)) in junctions
             if ta == "trump_suit":
                 return ranks_chain(pa[0] % 13, pb[0] % 13)
-            return False
+            # H32: off-suit trumps of one rank ranked by suit are adjacent places, and chain as such (tuolaji,
+            # TrumpSystem.trump_order 500, 501, 502 and CardCombo._try_tractor's consecutive orders); equal
+            # cards hold one place and never chain, nor do two ranks of off_fixed
+            return bool(suit_order) and ta in ("off_level", "off_fixed") and pa[0] % 13 == pb[0] % 13
         runs[TRUMP] = [[pos for _, pos in run] for run in _split(trump_positions, trump_link)]
     else:  # face_rank: within one suit, by face rank
         for s in range(4):
@@ -206,7 +218,7 @@ def _tables(rules: Rules, level: str, trump: int | None) -> tuple:
         jokers = [[BIG_JOKER], [SMALL_JOKER]] if frozenset(("big_joker", "small_joker")) in junctions \
             else [[SMALL_JOKER]]
         if no_trump_link and level_cards_trump:
-            jokers.append([card(level, s) for s in SUIT_LETTERS])
+            jokers.append(off_positions(level)[0])   # ranked by suit (H32): the highest only
         if len(jokers) > 1:
             runs[TRUMP].append(jokers)
     if rules.get("tractor.off_level_chain") and level_cards_trump:

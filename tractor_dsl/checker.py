@@ -618,6 +618,16 @@ class _Checker(ClauseChecks):
                 self.error("E208", f"trump.order lacks {', '.join(missing)}"
                            + (" (trump_level and off_level may be left out together)"
                               if {"trump_level", "off_level"} & set(missing) else ""), origins["trump.order"].span)
+            by_suit = values.get("trump.off_suit_order")
+            if by_suit is not None:
+                lacking = [x for x in ("spades", "hearts", "diamonds", "clubs") if x not in by_suit]
+                if lacking:
+                    self.error("E234", f"trump.off_suit_order lacks {', '.join(lacking)}: it ranks the off-suit "
+                                       "trumps of one rank by suit, so it names all four suits (any may be trump)",
+                               origins["trump.off_suit_order"].span)
+                elif not {"off_level", "off_fixed"} & set(order):
+                    self.error("E234", "trump.off_suit_order has nothing to rank: trump.order has neither the tier "
+                                       "off_level nor off_fixed", origins["trump.off_suit_order"].span)
             if values.get("trump.fixed_ranks") and not {"trump_fixed", "off_fixed"} <= set(order):
                 self.error("E209", "fixed trump ranks need the tiers trump_fixed and off_fixed in trump.order",
                            origins["trump.order"].span)

@@ -114,9 +114,25 @@ PARAMS: tuple[Param, ...] = (
           "big_joker, ...]); a named card leaves its suit, its level tier and its fixed tier. Not set: none.",
           required=False),
     Param("trump.order", ListType(_tier, min_items=3, unique=True), "Trump tiers, highest first; cards in one tier of "
-          "different suits (off-suit level cards, off-suit fixed ranks) are equal and the first played wins. "
+          "different suits (off-suit level cards, off-suit fixed ranks) are equal and the first played wins, "
+          "unless trump.off_suit_order ranks them (H32). "
           "Without the tiers trump_level and off_level (both left out) the level cards stay in their suits "
           "and only the trump suit's cards and the other tiers are trump; they still declare."),
+    Param("trump.off_suit_order", ListType(EnumType("spades", "hearts", "diamonds", "clubs"), unique=True),
+          "Off-suit trumps of one rank ranked by suit (H32): the four suits, highest first, the trump suit left "
+          "out in each hand. The tier off_level, and each rank of the tier off_fixed, becomes one place per suit "
+          "in this order instead of one place of equal cards ([spades, hearts, diamonds, clubs] with hearts "
+          "trump at level 5: 5S above 5D above 5C). Under tractor.adjacency = trump_order pairs of neighbouring "
+          "suits of one rank then chain, as cards adjacent in the card order (5S5S5D5D; the source engine, "
+          "tuolaji, chains consecutive orders), but not across two ranks of off_fixed; by face_rank suits never "
+          "chain. The fixed ranks are ranked too (interpretation: the engine has none; the alternative, level "
+          "cards only, has no setting). A junction with the tier chains at its edge (interpretation: the engine "
+          "has no such junction): "
+          "[trump_level, off_level] the trump-suit level card with the highest off-suit one, [off_level, "
+          "trump_suit] the lowest off-suit level card with the trump-suit A, a no-trump hand's small joker "
+          "(tractor.no_trump_junction) with the highest level card; the alternative - any off-suit level pair "
+          "at the junction, as when they are equal - has no setting. Not set: the cards of one place are equal "
+          "and the first played wins.", required=False),
     Param("trump.equal_cards", EnumType("first_played"), "Which of two equal cards wins."),
     # --- combinations ---
     Param("tractor.elements", ListType(EnumType("pair", "triple"), min_items=1, unique=True),
@@ -131,7 +147,8 @@ PARAMS: tuple[Param, ...] = (
     Param("tractor.off_level_chain", BoolType(),
           "Whether pairs (or triples) of off-suit level cards of different suits chain with one another "
           "(5♥5♥5♦5♦ at level 5 with spades trump), any two or more of them, though the cards are equal in rank. "
-          "Not set: false (they hold one place in the card order and never chain).", required=False),
+          "Not set: false (they hold one place in the card order and never chain; under trump.off_suit_order "
+          "neighbouring suits chain).", required=False),
     Param("tractor.ace_two", EnumType("none", "lowest", "by_top_card"),
           "Whether the trump-suit A and 2 chain (AA22) when 2s are fixed trump, and how such a tractor ranks."),
     Param("tractor.no_trump_junction", BoolType(),

@@ -165,6 +165,9 @@ def setting_values(name: str, value: Any, values: dict | None = None) -> Iterato
     elif name in ("kitty.multiplier", "kitty.banker_multiplier") and value is not None:
         hand = (values or {}).get("equipment.hand_size", PARAMS_BY_NAME["equipment.hand_size"].type.high)
         yield from _multiplier_rows(name, value, hand)
+    elif name == "trump.off_suit_order" and value is not None:   # H32 stated: equal again, or the other way up
+        yield "off-suit trumps of one rank equal, the first played wins", None
+        yield "the suits the other way up", tuple(reversed(value))
     elif name == "trump.fixed_ranks":
         yield ("no fixed trump ranks", ()) if value else ("2s always trump", ("2",))
         if len(value) > 1:  # the ranks are stated highest first
@@ -513,7 +516,12 @@ def _engine_rules(rules: Rules, add) -> None:
     same shape it is matched with (H30, ``compare.multi = every_component``), where the ruleset ranks such plays
     otherwise; after it (tuolaji's GameState._finalize_declaration), the bank bid for in every hand, the last
     declarer banking in later hands too (H31, ``declare.overcall_moves_bank = every_hand`` with
-    ``declare.first_hand_banker = last_declarer``; seen by ``declare``), where the ruleset does not say so."""
+    ``declare.first_hand_banker = last_declarer``; seen by ``declare``), where the ruleset does not say so;
+    last (issue 31: tuolaji's TrumpSystem.trump_order), the off-suit level cards ranked by suit,
+    spades, hearts, diamonds, clubs (H32, ``trump.off_suit_order``), where the level cards are trump and the ruleset
+    makes them equal - seen by ``classify`` and ``winner`` (:data:`WHERE_CARDS_RANK`), aimed at pairs of level cards
+    of several suits and at the card order's boundaries."""
+    from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
         add(rules.clause("throw.check"), "throw.check",
@@ -536,6 +544,14 @@ def _engine_rules(rules: Rules, add) -> None:
             "declare.overcall_moves_bank: every_hand, the bank bid for in every hand, the last declarer banks (H31)",
             {"declare.overcall_moves_bank": "every_hand", "declare.first_hand_banker": "last_declarer"},
             obs=("declare",))
+    order = values["trump.order"]
+    if "trump.off_suit_order" not in values and {"trump_level", "off_level"} <= set(order):
+        from conformance.generation.positions.shapes import OFF_LEVEL
+        pool = (OFF_LEVEL,) + tuple(sc for op in WHERE_CARDS_RANK for sc in all_scenarios(rules, op)
+                                    if _AIMED["trump.order"](sc))
+        add(rules.clause("trump.order"), "trump.off_suit_order",
+            "trump.off_suit_order: spades, hearts, diamonds, clubs, off-suit level cards ranked by suit (H32)",
+            {"trump.off_suit_order": ("spades", "hearts", "diamonds", "clubs")}, pool, obs=WHERE_CARDS_RANK)
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

@@ -64,7 +64,7 @@ def report_missing_zh(env, where: str) -> None:
 # with the value it is given (``declare.reinforce = false``)
 # (bounded by ASCII alone: in Chinese prose an identifier may touch a Chinese character, 用tractor.elements表达)
 CODE_WORD = re.compile(r"(?<![A-Za-z0-9_.])[a-z][a-z0-9]+(?:[._][a-z0-9]+)+(?![A-Za-z0-9_])"
-                       r"(?:\s*=\s*[A-Za-z0-9_]+(?![A-Za-z0-9_]))?")
+                       r"(?:\s*=\s*(?:\[[A-Za-z0-9_, ]+\]|[A-Za-z0-9_]+(?![A-Za-z0-9_])))?")   # a value or a flat list
 
 
 def text_nodes(s: str, lang: str = "en") -> list[nodes.Node]:

@@ -114,6 +114,10 @@ READINGS = {
     # declarer banker, where 000 keeps the first declarer (first hand) or the standing banker (later hands)
     "H31": ("h31_bank_every_hand", "declare.overcall_moves_bank",
             lambda p, v: p["banker"] != v["banker"] == v["declarer"]),
+    # H32 (tuolaji, code index id 41857568324, TrumpSystem.trump_order: off-suit level cards 500 + their suit's index):
+    # two off-suit level cards of different suits, or pairs of them, where 000 makes them equal - a winner or a tractor
+    # the two answer differently (checked above: the answers differ)
+    "H32": ("h32_off_level_suits", "trump.off_suit_order", None),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

@@ -250,6 +250,17 @@ def _cases() -> dict[str, Case]:
     add("E233 the bank bid for in every hand (H31), yet the first hand's bank kept by the first declarer", "E233", t,
         "declare.first_hand_banker = first_declarer needs declare.overcall_moves_bank = never (it is every_hand)",
         at(t, "declare.first_hand_banker"))
+    t = minimal(values=settings(trump__off_suit_order="[spades, hearts, diamonds]"))
+    add("E234 an off-suit order without clubs", "E234", t, "trump.off_suit_order lacks clubs: it ranks the off-suit "
+        "trumps of one rank by suit, so it names all four suits", at(t, "trump.off_suit_order"))
+    t = minimal(values=settings(trump__off_suit_order="[spades, hearts, spades, clubs]"))
+    add("E202 a suit twice in the off-suit order", "E202", t,
+        "trump.off_suit_order: 'spades' appears twice in the list", at(t, "spades, clubs"))
+    t = minimal(values=settings(trump__off_suit_order="[spades, hearts, diamonds, clubs]",
+                                trump__order="[big_joker, small_joker, trump_suit]"))
+    add("E234 an off-suit order with the level cards in their suits", "E234", t,
+        "trump.off_suit_order has nothing to rank: trump.order has neither the tier off_level nor off_fixed",
+        at(t, "trump.off_suit_order"))
     t = minimal(values=settings(declare__joker_count="every"))
     add("E202 a joker count misspelt", "E202", t, "'every' is not one of pair, all_decks", at(t, "every"))
     t = minimal(values=settings(throw__banned_in="[trumps]"))

@@ -613,6 +613,72 @@ def test_h29_the_kitty_counts_its_face_value():
     assert kitty(parent, "AH", KITTY_8) == 25                  # 000:2.14: a side single x1, as H29
 
 
+# H32: off-suit level cards ranked by suit, spades, hearts, diamonds, clubs (the trump suit left out). Expected values
+# from the tuolaji engine's code (code index file 41857568324, measured under /work/real_engines/tuolaji):
+#   TrumpSystem.trump_order: an off-suit level card is 500 + its index in [clubs, diamonds, hearts, spades] without
+#     the trump suit; TrumpSystem.beats: of two trumps the higher order wins (equal orders: the incumbent stays);
+#   CardCombo._try_tractor / _decompose: pairs whose orders are consecutive chain.
+# (level, trump, plays, H32's winner, 000's winner)
+H32_WINNERS = [
+    ("5", "H", ("5C", "5S", "3D", "4D"), 1, 0),          # trump_order: 5S 502 > 5C 500; 000: equal, the first stands
+    ("5", "H", ("5D", "5C", "5S", "3H"), 2, 0),          # 5S 502 > 5D 501 > 5C 500 > 3H (3)
+    ("5", "H", ("5S", "5D", "5C", "AH"), 0, 0),          # the highest led: it stands either way
+    ("5", "S", ("5D", "5H", "4C", "6C"), 1, 0),          # spades trump: 5H 502 > 5D 501
+    ("5", "H", ("5D", "5H", "5S", "BJ"), 3, 3),          # the trump-suit level card 998 above every off-suit one
+]
+
+
+@pytest.mark.parametrize("level,trump,plays,expected,parent_expected", H32_WINNERS)
+def test_h32_off_suit_level_cards_ranked_by_suit(level, trump, plays, expected, parent_expected):
+    v, parent = both("h32_off_level_suits")
+    plays = tuple(p.replace("BJ", "J+") for p in plays)
+    assert winner(v, level, trump, *plays) == expected
+    assert winner(parent, level, trump, *plays) == parent_expected   # 000:2.10: equal, the first played wins
+
+
+def test_h32_level_pairs_of_neighbouring_suits_chain():
+    v, parent = both("h32_off_level_suits")
+    # hearts trump: orders clubs 500, diamonds 501, spades 502 (trump_order); _try_tractor: consecutive orders chain
+    assert kind(v, "5S 5S 5D 5D", "5", "H") == "tractor"              # 502, 501
+    assert kind(v, "5D 5D 5C 5C", "5", "H") == "tractor"              # 501, 500
+    assert kind(v, "5S 5S 5D 5D 5C 5C", "5", "H") == "tractor"        # 502, 501, 500
+    assert kind(v, "5S 5S 5C 5C", "5", "H") == "throw"                # 502, 500: not consecutive
+    assert kind(v, "5H 5H 5D 5D", "5", "S") == "tractor"              # spades trump: hearts 502, diamonds 501
+    # 000: equal cards hold one place and never chain (only the trump-suit level pair joins them)
+    assert kind(parent, "5S 5S 5D 5D", "5", "H") == "throw"
+
+
+def test_h32_the_trump_level_pair_chains_with_the_highest_off_suit_level_pair():
+    """Interpretation (the engine has no such junction: trump_order 998 and 502 are not consecutive): 000's junction
+    [trump_level, off_level] chains the trump-suit level pair with the off-suit level pair next below it in the
+    card order, as positions adjacent in the order chain; 000 chains it with any of them."""
+    v, parent = both("h32_off_level_suits")
+    assert kind(v, "5H 5H 5S 5S", "5", "H") == "tractor"
+    assert kind(v, "5H 5H 5S 5S 5D 5D", "5", "H") == "tractor"
+    assert kind(v, "5H 5H 5D 5D", "5", "H") == "throw"
+    assert kind(parent, "5H 5H 5D 5D", "5", "H") == "tractor"
+    # a no-trump hand (000: tractor.no_trump_junction): the small joker chains with the highest level pair, spades;
+    # the four suits rank spades, hearts, diamonds, clubs and neighbours chain
+    assert kind(v, "J- J- 5S 5S", "5", None) == "tractor"
+    assert kind(v, "J- J- 5H 5H", "5", None) == "throw"
+    assert kind(parent, "J- J- 5H 5H", "5", None) == "tractor"
+    assert kind(v, "5D 5D 5C 5C 5H 5H", "5", None) == "tractor"
+
+
+def test_h32_off_suit_fixed_trumps_of_one_rank_ranked_by_suit_too():
+    """The setting ranks every off-suit trump of one rank (the tier off_fixed as well: no engine with fixed ranks was
+    found ranking them; the schema's reading): 001's fixed 2s at level 5, hearts trump."""
+    rules = changed(rules_for("r001"), {"trump.off_suit_order": ("spades", "hearts", "diamonds", "clubs")})
+    assert winner(rules, "5", "H", "2C", "2S", "3D", "4D") == 1
+    assert winner(rules_for("r001"), "5", "H", "2C", "2S", "3D", "4D") == 0
+    # 001 chains by face rank within one suit (tractor.adjacency = face_rank): the ranking does not chain suits
+    assert kind(rules, "2S 2S 2D 2D", "5", "H") == "throw"
+    by_order = changed(rules, {"tractor.adjacency": "trump_order"})
+    assert kind(by_order, "2S 2S 2D 2D", "5", "H") == "tractor"
+    assert kind(by_order, "2S 2S 2C 2C", "5", "H") == "throw"      # clubs is not next to spades
+    assert kind(by_order, "5C 5C 2S 2S", "5", "H") == "throw"      # two tiers with no junction: they do not chain
+
+
 def test_h04_no_throw_of_trumps():
     v, parent = both("h04_no_trump_throws")
     ctx = context(v, "2", "S")

@@ -18,7 +18,7 @@ from tractor_dsl.schema import PARAMS_BY_NAME
 from tractor_dsl.types import BoolType, EnumType, OptionalType
 from tractor_dsl.vocabulary import CONSEQUENCES
 
-NAMED = re.compile(r"(?<![\w.])([a-z_]+\.[a-z_0-9]+) = ([a-z_0-9]+)\b")
+NAMED = re.compile(r"(?<![\w.])([a-z_]+\.[a-z_0-9]+) = (\[[a-z_0-9, ]+\]|[a-z_0-9]+\b)")   # a value or a flat list
 FIELD_NAMED = re.compile(r"(?<![\w.])([a-z_]+\.[a-z_0-9]+)\.([a-z_0-9]+) = ([a-z_0-9]+)\b")   # setting.field = value
 NOT_RUNNER = re.compile(r"Not a runner alternative: (\S.{10,})")
 NOT_RUNNER_ZH = re.compile(r"非运行器的其他解读：(\S.{5,})")
@@ -140,23 +140,14 @@ def test_no_alternative_of_the_rulebook_is_left_unclassified(name):
     assert marked > 0
 
 
-def test_an_alternative_the_rule_language_cannot_state_says_so():
-    for name in ("r000", "r003"):
-        clause = rules_for(name).checked.clause("trump.order")
-        suit_order = [a for a in clause.alternatives if "suit" in a and "ranked" in a]
-        assert suit_order and all(NOT_RUNNER.search(a) and "no finding" in a for a in suit_order)
-        assert all(NOT_RUNNER_ZH.search(z) for a, z in zip(clause.alternatives, clause.alternatives_zh)
-                   if a in suit_order)
-
-
-@pytest.mark.parametrize("name,trump,first", [("r000", "H", "2S"), ("r000", "S", "2H"), ("r003", "C", "2S")])
-def test_the_junction_choice_is_stated_and_followed(name, trump, first):
-    from conformance.protocol.engine import judge
-    clause = rules_for(name).checked.clause("tractor.junctions")
-    assert "spades, hearts, diamonds, clubs" in clause.says and "黑桃、红桃、方块、梅花" in clause.zh
-    off = [c for c in ("2S", "2H", "2D", "2C") if c[1] != trump]
-    cards = ["2" + trump] * 2 + [c for c in off for _ in range(2)]
-    level = "2"
-    result, _ = judge("classify", name, {"level": level, "trump": trump, "cards": cards})
-    tractor = next(c for c in result["components"] if c["kind"] == "tractor")
-    assert sorted(tractor["cards"]) == sorted(["2" + trump] * 2 + [first] * 2)
+def test_the_suit_order_of_off_suit_level_cards_is_a_runner_alternative():
+    """The off-suit level cards ranked by suit (H32), once an alternative the rule language could not state, is named by
+    its setting and value in both languages, and the runner reports that value (the generator offers it)."""
+    for name in BASES:
+        rules = rules_for(name)
+        clause = rules.checked.clause("trump.order")
+        suit_order = [(a, z) for a, z in zip(clause.alternatives, clause.alternatives_zh) if "(H32)" in a]
+        assert len(suit_order) == 1 and not NOT_RUNNER.search(suit_order[0][0])
+        (en, zh), = suit_order
+        assert NAMED.findall(en) == NAMED.findall(zh) == [("trump.off_suit_order", "[spades, hearts, diamonds, clubs]")]
+        assert "[spades, hearts, diamonds, clubs]" in _runner_values(rules)["trump.off_suit_order"]

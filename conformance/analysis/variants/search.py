@@ -164,6 +164,10 @@ PREFERRED: dict[str, list[Question]] = {
     "tractor.junctions": [Q("classify", level="5", trump="H", cards=_c(cs)) for cs in
                           ("J+ J+ J- J-", "J- J- 5H 5H", "5H 5H 5S 5S", "5S 5S AH AH")],
     "trump.equal_cards": [CURATED["winner"][1]],
+    # off-suit level cards ranked by suit (H32): a lower suit's level card led, a higher one's after it; pairs of
+    # neighbouring suits, which then chain
+    "trump.off_suit_order": [Q("winner", **_trick("5", "H", 0, "5C", "5S")),
+                             Q("classify", level="5", trump="H", cards=_c("5S 5S 5D 5D"))],
     "equipment.points": [Q("points", cards=_c("5H 10S KD 3C 5C"))],
     "level.end": [Q("advance", level="K", gain=1, as_banker=True), Q("advance", level="Q", gain=3, as_banker=True)],
     "level.must_play": [Q("advance", level="K", gain=3, as_banker=False), Q("advance", level="Q", gain=3, as_banker=True)],
@@ -187,7 +191,7 @@ def families(key: str) -> list[str]:
         return ["follow"]
     if key.startswith("equipment."):
         return ["points", "winner"] if key == "equipment.points" else ["pack"]
-    if key in ("trump.order", "trump.fixed_ranks", "trump.named_cards"):
+    if key in ("trump.order", "trump.fixed_ranks", "trump.named_cards", "trump.off_suit_order"):
         return ["order", "winner", "classify"]
     if key == "trump.equal_cards":
         return ["winner"]
