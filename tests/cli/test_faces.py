@@ -51,9 +51,9 @@ def _codes(name: str) -> set[str]:
         words |= {c.id, *c.id.split("."), *(r.name for r in c.readings)}
     for path, value in rs.values.items():
         words |= {path, *path.split("."), *re.findall(r"[A-Za-z_]+", str(value))}
-    for param in PARAMS:          # the values a setting can take are codes too (an alternative names them)
-        t = getattr(param.type, "inner", param.type)
-        words |= set(getattr(t, "choices", ()))
+    for param in PARAMS:          # the settings and the values they can take are codes too (an alternative names
+        t = getattr(param.type, "inner", param.type)   # them, set in the ruleset or not)
+        words |= {param.name, *param.name.split("."), *getattr(t, "choices", ())}
     return words
 
 
