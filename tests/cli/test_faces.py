@@ -52,7 +52,8 @@ def _codes(name: str) -> set[str]:
     for path, value in rs.values.items():
         words |= {path, *path.split("."), *re.findall(r"[A-Za-z_]+", str(value))}
     for param in PARAMS:          # the settings and the values they can take are codes too (an alternative names
-        t = getattr(param.type, "inner", param.type)   # them, set in the ruleset or not)
+        t = getattr(param.type, "inner", param.type)   # them, set in the ruleset or not; a list's items too)
+        t = getattr(t, "item", t)
         words |= {param.name, *param.name.split("."), *getattr(t, "choices", ())}
     return words
 
