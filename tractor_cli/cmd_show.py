@@ -69,8 +69,8 @@ def run(args) -> int:
             for r in clause.readings:
                 mark = "*" if r.name == chosen else "-"
                 ui.print_indented(out, f"{mark} {w['reading']}{r.name}{w['sep']}{pick(r.description, r.description_zh)}", 4)
-            for alt, alt_zh in zip(clause.alternatives, clause.alternatives_zh):
-                ui.print_indented(out, f"- {w['alternative']}{pick(alt, alt_zh)}", 4)
+        for alt, alt_zh in zip(clause.alternatives, clause.alternatives_zh):   # a stated clause's too: the house
+            ui.print_indented(out, f"- {w['alternative']}{pick(alt, alt_zh)}", 4)   # rules that read it otherwise
         if clause.id in rs.overrides:
             ov = rs.overrides[clause.id]
             ui.print_indented(out, pick(ov.because, ov.because_zh), 4, label=w["override"])
