@@ -6,7 +6,9 @@ Each engine (any language, behind a protocol adapter; see docs/guide.rst) is run
 ``tractor conform --ruleset R --engine COMMAND`` with no other option, and the table gives the share of its
 failing cases in each kind of finding (:func:`real_proxy.shares`): a finding of an alternative (``alt``), a
 cluster a change of one rule fixes (``fix``), a cluster named by the nearest rule (``near``), by a clause only
-(``clause``), in none (``none``); "rule value" is ``alt + fix``, the issue's measure.
+(``clause``), in none (``none``); "rule value" is ``alt + fix``, the issue's measure. Labelled beside it: the share of failures in
+clusters that differ in the reason alone (the engine decides legality as the spec does and names another
+reason: an adapter's mapping of reason codes, no rule), and the rule-value share of the failures outside them.
 
 The engines are not part of this repository (their code is theirs): the figures of the closing notes came
 from open-source engines rebuilt from their public sources beside the checkout, each behind an adapter of a
@@ -55,10 +57,14 @@ def main(argv=None) -> int:
             rows.append({"engine": name, **shares(doc), "findings": len(doc["findings"]),
                          "clusters": len(doc["clusters"]), "wall": wall, "load": os.getloadavg()[0]})
     print(f"{'engine':10} {'fail':>5} " + " ".join(f"{k:>6}" for k in KINDS)
-          + f" {'rule value':>10} {'findings':>8} {'clusters':>8} {'wall s':>6}")
+          + f" {'rule value':>10} {'reason only':>11} {'value, rest':>11} {'findings':>8} {'clusters':>8} {'wall s':>6}")
     for r in rows:
         print(f"{r['engine']:10} {r['failing']:5d} " + " ".join(f"{100 * r[k]:5.1f}%" for k in KINDS)
-              + f" {100 * r['value']:9.1f}% {r['findings']:8d} {r['clusters']:8d} {r['wall']:6.1f}")
+              + f" {100 * r['value']:9.1f}% {100 * r['reason_only']:10.1f}% {100 * r['value_of_ruled']:10.1f}%"
+              f" {r['findings']:8d} {r['clusters']:8d} {r['wall']:6.1f}")
+    print("rule value: the issue's measure, the share of failures in a finding naming a rule value (alt + fix);"
+          " reason only: in clusters differing in the reason alone (legality agrees); value, rest: the rule value"
+          " share of the failures outside those")
     if args.json:
         write_file(args.json, json.dumps(rows, indent=1))
     return 0

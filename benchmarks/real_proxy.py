@@ -71,16 +71,24 @@ def shares(doc: dict) -> dict:
     where = {"alt": set(), "fix": set(), "near": set(), "clause": set()}
     for f in doc["findings"]:
         where["alt"] |= set(f["case_ids"])
+    reason = set()   # the cases of clusters differing in the reason alone (legality agrees: no rule differs)
     for c in doc["clusters"]:
         rule = c.get("rule")
         kind = "fix" if rule and rule["fixes"] else "near" if rule and rule["names"] else "clause"
         where[kind] |= set(c["case_ids"])
+        if c.get("kind") == "reason_only":
+            reason |= set(c["case_ids"])
     n = len(failing) or 1
     out = {k: len(v & failing) / n for k, v in where.items()}
     out["none"] = len(set(doc["unexplained"]) & failing) / n
     out["value"] = out["alt"] + out["fix"]
     out["value_or_near"] = out["value"] + out["near"]
     out["failing"] = len(failing)
+    out["reason_only"] = len(reason & failing) / n
+    # the measure over the failures a rule can differ in: those differing in the reason alone left out
+    # (a label the adapter maps otherwise, which its author fixes in the adapter, not the engine)
+    ruled = failing - reason
+    out["value_of_ruled"] = len((where["alt"] | where["fix"]) & ruled) / (len(ruled) or 1)
     return out
 
 
