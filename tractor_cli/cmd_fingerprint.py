@@ -135,9 +135,7 @@ def run(args) -> int:
 
 def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     """Run the seeded suite (listed operations only), and write what the engine follows as a ruleset."""
-    from pathlib import Path
-
-    from conformance.analysis.emit import emit_text, observe, on_same_positions, summary
+    from conformance.analysis.emit import emit_text, observe, on_same_positions, readings_settled, summary
     from conformance.running import supervise
     from reference_impl.rules import load_file
     from tractor_dsl.files import write_file
@@ -156,4 +154,8 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
         return 2
     emitted = load_file(args.emit)   # what it wrote must check (a SpecError otherwise, located in the file)
     print("\n" + "\n".join(summary(args.emit, name, rules, text, result, on_same_positions(result, emitted))))
+    settled = readings_settled(verdicts, emitted)   # the table's "none of them", judged again by the file
+    if settled:
+        print("\n".join(["", "the clauses whose readings the engine follows none of, judged again by the emitted file:",
+                         *(f"  {line}" for line in settled)]))
     return 0

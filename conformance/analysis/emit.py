@@ -99,7 +99,7 @@ def emit_text(rules: Rules, name: str, findings: list, verdicts: list, engine: s
     lines = [f"# Written by `tractor fingerprint --emit`: what {engine} is seen to do, as a ruleset",
              f"# extending {rules.name}. Each override's reason says what is seen, its because the evidence.",
              *([f"# The engine matched {rules.name} on every reading and alternative value the suite tries: this",
-                f"# file overrides nothing. Failures it has beyond them stay failures against this file."]
+                "# file overrides nothing. Failures it has beyond them stay failures against this file."]
                if not changed and not followed else []), "",
              f"ruleset {name} extends {rules.name} {{",
              f"  title {quote(f'{rules.name} as {engine} plays it')}"]
@@ -250,4 +250,32 @@ def summary(path: str, name: str, rules: Rules, text: str, result, compared: Com
                  f"{compared.refused:,} position(s) {name} cannot hold" if compared.refused else ""]
         lines.append(f"{len(compared.after):,} failure(s) stay against {name}, which no reading or alternative value "
                      "the suite tries explains: " + ", ".join(p for p in parts if p))
+    return lines
+
+
+def readings_settled(verdicts, emitted: Rules) -> list[str]:
+    """For each clause the readings table says the engine follows none of the readings of (a value of a setting,
+    not a reading, may be what it follows: H28's unchecked throws make lead.failed_throw's readings all
+    differ), on how many of that clause's positions the emitted file, with every setting it overrides, answers
+    as the engine, compared on the fields the clause decides there: the table's "none of them" is then
+    accounted for, or said to remain."""
+    from conformance.analysis.fingerprint import same
+    from conformance.generation.cases import make_case
+    from conformance.protocol.engine import InputError
+    from conformance.protocol import messages as protocol
+    lines = []
+    for v in verdicts:
+        if v.followed or not v.positions or v.unobserved:
+            continue
+        asked = [e for e in v.evidence if "fields" in e]
+        agree = 0
+        for e in asked:
+            try:
+                expected = make_case(emitted.name, e["op"], e["input"], (), emitted)["expected"]
+            except InputError:
+                continue
+            agree += same(protocol.normalize(e["op"], expected), e["engine"], set(e["fields"]))
+        what = f"all {agree}" if agree == len(asked) else f"{agree} of the {len(asked)}"
+        lines.append(f"{v.clause}: the engine follows none of its readings; {emitted.name}, with the settings it "
+                     f"overrides, answers as the engine on {what} of its position(s)")
     return lines

@@ -275,3 +275,19 @@ def test_an_engine_playing_a_house_rule_is_fingerprinted_and_emitted_with_its_se
     seen, house = load_file(emitted), load_file(own)
     for setting in sorted(set(re.findall(r"^\s+set (\S+) =", text, re.M))):
         assert seen.get(setting) == house.get(setting), (setting, emitted.read_text(encoding="utf-8"))
+
+
+def test_a_clause_whose_readings_the_engine_follows_none_of_is_judged_again_by_the_emitted_file(tmp_path):
+    """Issue 31 item 6: an engine that never judges a throw (H28, throw.check = unchecked) follows none of
+    lead.failed_throw's readings (each says how a failed throw is forced); the readings table says "none of
+    them", and the emitted file, overriding throw.check, is then seen to answer as the engine on every one of
+    that clause's positions: the table's verdict is accounted for, not left as a mystery."""
+    emitted = tmp_path / "seen.tractor"
+    r = cli("fingerprint", "--engine", faux("altered", json.dumps({"throw.check": "unchecked"})), "--ruleset", "r000",
+            "--emit", str(emitted))
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^lead\.failed_throw +\S+ +none of them +\d+ +<- differs from the spec$", r.stdout, re.M), r.stdout
+    assert "set throw.check = unchecked" in emitted.read_text(encoding="utf-8")
+    assert "the clauses whose readings the engine follows none of, judged again by the emitted file:" in r.stdout
+    assert re.search(r"^  lead\.failed_throw: the engine follows none of its readings; seen, with the settings it "
+                     r"overrides, answers as the engine on all \d+ of its position\(s\)$", r.stdout, re.M), r.stdout
