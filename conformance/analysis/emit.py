@@ -181,11 +181,17 @@ class Compared:
     positions: int                                  # the cases the engine answered (passed or failed)
     before: list[str] = field(default_factory=list)  # failing against the ruleset run
     after: list[str] = field(default_factory=list)   # failing against the emitted file
-    refused: int = 0                                 # of ``after``: positions the emitted file cannot hold
+    outside: list[str] = field(default_factory=list)  # positions the emitted file cannot hold (its rules refuse
+    #                                                   them as input: a transcript with a failed throw where
+    #                                                   throws are never judged), counted in neither list
+
+    @property
+    def refused(self) -> int:
+        return len(self.outside)
 
     @property
     def fixed(self) -> int:
-        return len(set(self.before) - set(self.after))
+        return len(set(self.before) - set(self.after) - set(self.outside))
 
     @property
     def broken(self) -> int:
@@ -211,9 +217,8 @@ def on_same_positions(result, emitted: Rules) -> Compared:
         answer = case["expected"] if outcome.status == "pass" else outcome.answer
         try:
             expected = make_case(emitted.name, case["op"], case["input"], (), emitted)["expected"]
-        except InputError:
-            out.after.append(case["id"])
-            out.refused += 1
+        except InputError:   # no answer of the file to compare: outside it, neither failing nor fixed
+            out.outside.append(case["id"])
             continue
         if not isinstance(answer, dict) or not protocol.agrees(case["op"], expected, answer, fields.get(case["op"])):
             out.after.append(case["id"])   # an answer kept cut short (too long to keep) counts as failing
@@ -238,7 +243,9 @@ def summary(path: str, name: str, rules: Rules, text: str, result, compared: Com
                  f"tries; the emitted file only extends {rules.name}: it overrides nothing"]
     lines.append(f"on the same {compared.positions:,} positions of the seeded suite: {len(compared.before):,} "
                  f"failure(s) against {rules.name}, {len(compared.after):,} against {name}"
-                 + (f" ({compared.fixed:,} fixed, {compared.broken:,} newly failing)" if compared.before else ""))
+                 + (f" ({compared.fixed:,} fixed, {compared.broken:,} newly failing)" if compared.before else "")
+                 + (f"; {compared.refused:,} position(s) {name} cannot hold (its rules refuse them as input: "
+                    f"{compared.positions - compared.refused:,} compared)" if compared.refused else ""))
     if compared.after:
         left = set(compared.after)
         clustered = {c for cl in getattr(result, "clusters", ()) for c in cl.cases} & left
@@ -246,8 +253,7 @@ def summary(path: str, name: str, rules: Rules, text: str, result, compared: Com
         unexplained = left - clustered - found
         parts = [f"{len(clustered):,} in clusters beyond the alternatives" if clustered else "",
                  f"{len(found):,} in findings the file could not state" if found else "",
-                 f"{len(unexplained):,} explained by nothing" if unexplained else "",
-                 f"{compared.refused:,} position(s) {name} cannot hold" if compared.refused else ""]
+                 f"{len(unexplained):,} explained by nothing" if unexplained else ""]
         lines.append(f"{len(compared.after):,} failure(s) stay against {name}, which no reading or alternative value "
                      "the suite tries explains: " + ", ".join(p for p in parts if p))
     return lines
