@@ -62,7 +62,7 @@ DECLARED: list[tuple[Callable, str]] = [
     (lambda a, r: a.feature == "kitty.multiplier" and a.description.startswith("kitty.multiplier: side")
      and r["kitty.trump_only"], "only trump captures the kitty, so the side-suit table is never read"),
     (lambda a, r: a.feature in ("kitty.multiplier", "kitty.banker_multiplier")
-     and r["kitty.multi_unit"] == "largest_component" and " throw " in f" {a.description} ",
+     and a.rules["kitty.multi_unit"] == "largest_component" and " throw " in f" {a.description} ",
      "the largest component of a throw is read, never the 'throw' entry"),
     (lambda a, r: a.feature == "level.must_play" and all(
         r["level.ranks"].index(x) <= r["level.ranks"].index(r["level.start"]) for x in r["level.must_play"]),
