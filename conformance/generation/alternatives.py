@@ -517,10 +517,13 @@ def _engine_rules(rules: Rules, add) -> None:
     otherwise; after it (tuolaji's GameState._finalize_declaration), the bank bid for in every hand, the last
     declarer banking in later hands too (H31, ``declare.overcall_moves_bank = every_hand`` with
     ``declare.first_hand_banker = last_declarer``; seen by ``declare``), where the ruleset does not say so;
-    last (issue 31: tuolaji's TrumpSystem.trump_order), the off-suit level cards ranked by suit,
+    after it (issue 31: tuolaji's TrumpSystem.trump_order), the off-suit level cards ranked by suit,
     spades, hearts, diamonds, clubs (H32, ``trump.off_suit_order``), where the level cards are trump and the ruleset
     makes them equal - seen by ``classify`` and ``winner`` (:data:`WHERE_CARDS_RANK`), aimed at pairs of level cards
-    of several suits and at the card order's boundaries."""
+    of several suits and at the card order's boundaries; last (issue 31: sunbin1998can/tractor-card-game-codex's
+    GameEngine.finishRound), the kitty x2 per pair of a pair or tractor and a throw x2 (H33: its catalogue file's
+    table with ``kitty.multi_unit = whole_play``; seen by ``kitty``), where the ruleset's table has the same classes
+    of rows and reads otherwise."""
     from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
@@ -552,6 +555,15 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("trump.order"), "trump.off_suit_order",
             "trump.off_suit_order: spades, hearts, diamonds, clubs, off-suit level cards ranked by suit (H32)",
             {"trump.off_suit_order": ("spades", "hearts", "diamonds", "clubs")}, pool, obs=WHERE_CARDS_RANK)
+    if table is not None:
+        from reference_impl.rules import rules_for
+        h33 = rules_for("h33_kitty_lead_pairs").checked.values
+        other = h33["kitty.multiplier"]
+        if set(other) == set(table) and (repr(other) != repr(table) or values["kitty.multi_unit"] != "whole_play"):
+            add(rules.clause("kitty.multiplier"), "kitty.multiplier",
+                "kitty.multiplier: x2 per pair of a pair or tractor, a throw x2 (H33)",
+                {"kitty.multiplier": other, "kitty.multi_unit": h33["kitty.multi_unit"]},
+                _any_of(_every_row(table), _every_row(other)), obs=("kitty",))
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

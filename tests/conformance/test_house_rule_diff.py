@@ -118,6 +118,12 @@ READINGS = {
     # two off-suit level cards of different suits, or pairs of them, where 000 makes them equal - a winner or a tractor
     # the two answer differently (checked above: the answers differ)
     "H32": ("h32_off_level_suits", "trump.off_suit_order", None),
+    # H33 (sunbin1998can/tractor-card-game-codex, GameEngine.ts finishRound: 2 * 2 ** the lead's pairs, a throw
+    # none): the kitty times 2 times a power of 2, where 000's table multiplies otherwise (a side tractor of three
+    # pairs: x16, 000 x6)
+    "H33": ("h33_kitty_lead_pairs", "kitty.multiplier",
+            lambda p, v: v["multiplier"] != p["multiplier"] and v["multiplier"] in (2, 4, 8, 16, 32, 64)
+            and v["kitty_points"] == p["kitty_points"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

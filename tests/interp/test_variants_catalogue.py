@@ -759,3 +759,29 @@ def test_h23_the_jack_rule_by_shape_and_score():
     v67, _ = both("v67_jack_rule")
     assert knock_back(v67, "J", cards("JH"), "attackers", None, 0) == "2"
     assert knock_back(v67, "J", cards("JH JH"), "attackers", None, 120) is None
+
+
+# H33: sunbin1998can/tractor-card-game-codex, packages/engine/src/GameEngine.ts at c00308dc: finishRound multiplies the
+# kitty by 2 * 2 ** lastTrickLeadPairCount when the attackers win the last trick; finishTrick sets that count to 1 for
+# a PAIR lead, to the tractor's length for a TRACTOR lead and to 0 for any other (a single, a throw). Level 2, spades
+# trump; the kitty holds 25 points.
+H33_KITTIES = [
+    ("AH", 2),                      # a single: 2 * 2 ** 0
+    ("AH AH", 4),                   # a pair: 2 * 2 ** 1
+    ("KH KH AH AH", 8),             # a two-pair tractor: 2 * 2 ** 2
+    ("QS QS KS KS AS AS", 16),      # a three-pair tractor of trumps: 2 * 2 ** 3
+    ("AH AH 9H", 2),                # a throw holding a pair: 0 pairs counted, x2
+    ("KH KH AH AH 9H", 2),          # a throw holding a tractor: x2
+]
+
+
+@pytest.mark.parametrize("play,multiplier", H33_KITTIES)
+def test_h33_the_kitty_doubles_per_pair_of_a_pair_or_tractor_and_a_throw_counts_x2(play, multiplier):
+    v, parent = both("h33_kitty_lead_pairs")
+    assert kitty(v, play, KITTY_8) == 25 * multiplier
+    h25 = rules_for("h25_kitty_pairs")   # the same repository's docs/RULES.md §9.2 counts the throw's pairs
+    if " " in play and len(set(play.split())) != len(play.split()) and classify(
+            context(v, "2", "S"), cards(play)).kind == "throw":
+        assert kitty(h25, play, KITTY_8) > kitty(v, play, KITTY_8)
+    else:
+        assert kitty(h25, play, KITTY_8) == kitty(v, play, KITTY_8)

@@ -116,22 +116,26 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     # the rules of real engines no other alternative states (H28, H29: tuolaji; the whole kitty tables of V47 and
     # V48: tonyyunyang/80-fen-shengji reads V47's; H30: rbtying/shengji's default, every component beating; H31:
     # tuolaji's GameState._finalize_declaration, the bank bid for in every hand; H32: tuolaji's off-suit level cards
-    # ranked by suit) come last of all, H30, then H31, then H32 last
-    marks = ("H28", "H29", "V47", "V48", "H30", "H31", "H32")
+    # ranked by suit; H33: sunbin1998can/tractor-card-game-codex's kitty, x2 per pair of a pair or tractor, a throw
+    # x2) come last of all, H30, then H31, H32, and H33 last
+    marks = ("H28", "H29", "V47", "V48", "H30", "H31", "H32", "H33")
     engine = [a for a in everything if any(f"({x})" in a.description for x in marks)]
     assert set(marks) <= {x for a in engine for x in marks if f"({x})" in a.description}
     assert engine and engine == everything[len(everything) - len(engine):]
-    h30, h31, h32 = everything[-3:]
+    h30, h31, h32, h33 = everything[-4:]
     assert "(H30)" in h30.description and h30.changes == {"compare.multi": "every_component"}
-    assert not [a for a in everything[:-3] if a.changes.get("compare.multi") == "every_component"]
+    assert not [a for a in everything[:-4] if a.changes.get("compare.multi") == "every_component"]
     assert "(H31)" in h31.description and h31.changes == {"declare.overcall_moves_bank": "every_hand",
                                                           "declare.first_hand_banker": "last_declarer"}
     assert h31.observers == ("declare",) and h31.clause == rules.clause("declare.overcall_moves_bank")
-    assert not [a for a in everything[:-2] if a.changes.get("declare.overcall_moves_bank") == "every_hand"]
+    assert not [a for a in everything[:-3] if a.changes.get("declare.overcall_moves_bank") == "every_hand"]
     assert "(H32)" in h32.description and h32.changes == {"trump.off_suit_order": ("spades", "hearts", "diamonds",
                                                                                     "clubs")}
     assert h32.observers == ("classify", "winner") and h32.clause == rules.clause("trump.order")
-    assert not [a for a in everything[:-1] if "trump.off_suit_order" in a.changes]
+    assert not [a for a in everything[:-2] if "trump.off_suit_order" in a.changes]
+    assert "(H33)" in h33.description and h33.observers == ("kitty",)
+    assert h33.changes["kitty.multi_unit"] == "whole_play" and h33.changes["kitty.multiplier"] == \
+        rules_for("h33_kitty_lead_pairs")["kitty.multiplier"]
     everything = everything[:len(everything) - len(engine)]
     # the other values of bank.succession (issue 32, next_banker_seat) come last before them, after these
     succession = [a for a in everything if a.feature == "bank.succession"]
@@ -157,7 +161,7 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     h01 = [a for a in alts if a.changes.get("declare.fallback_later") == "no_trump"]
     assert h01 and all(alts.index(a) > alts.index(a0) for a in h01 for a0 in alts
                        if a0.feature.startswith("follow ") or a0.feature == "score.bands")
-    for alt in (v42, h02, h03, h04, *h05, *h01, *declaring, h30, h31, h32):
+    for alt in (v42, h02, h03, h04, *h05, *h01, *declaring, h30, h31, h32, h33):
         found = distinguish(rules, alt).found
         assert found is not None, alt.description
         assert answer(rules, found.op, found.input) != answer(alt.rules, found.op, found.input)
