@@ -135,7 +135,8 @@ def run(args) -> int:
 
 def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
     """Run the seeded suite (listed operations only), and write what the engine follows as a ruleset."""
-    from conformance.analysis.emit import emit_text, observe, on_same_positions, readings_settled, summary
+    from conformance.analysis.emit import (emit_text, observe, on_same_positions, readings_settled, summary,
+                                           with_fixing_clusters)
     from conformance.running import supervise
     from reference_impl.rules import load_file
     from tractor_dsl.files import write_file
@@ -146,14 +147,16 @@ def _emit(args, rules, verdicts, listed: list[str], engine_name: str) -> int:
                          progress=ConformProgress(None))
     finally:
         supervise.end_children()
-    text = emit_text(rules, name, result.findings, verdicts, engine_name)
+    stated = with_fixing_clusters(rules, result.findings, result.clusters)
+    text = emit_text(rules, name, stated, verdicts, engine_name)
     try:
         write_file(args.emit, text)
     except OSError as e:
         print(f"tractor fingerprint: cannot write {args.emit}: {e.strerror or e}", file=sys.stderr)
         return 2
     emitted = load_file(args.emit)   # what it wrote must check (a SpecError otherwise, located in the file)
-    print("\n" + "\n".join(summary(args.emit, name, rules, text, result, on_same_positions(result, emitted))))
+    print("\n" + "\n".join(summary(args.emit, name, rules, text, result, on_same_positions(result, emitted),
+                                       len(stated) - len(result.findings))))
     settled = readings_settled(verdicts, emitted)   # the table's "none of them", judged again by the file
     if settled:
         print("\n".join(["", "the clauses whose readings the engine follows none of, judged again by the emitted file:",

@@ -231,13 +231,16 @@ def overrides(text: str) -> int:
     return len(re.findall(r"^  override ", text, re.M))
 
 
-def summary(path: str, name: str, rules: Rules, text: str, result, compared: Compared) -> list[str]:
+def summary(path: str, name: str, rules: Rules, text: str, result, compared: Compared, fixing: int = 0) -> list[str]:
     """What ``tractor fingerprint --emit`` says of the file it wrote: what it holds (said plainly when it
-    overrides nothing), the failures on the run's positions before and after, and what stays failing."""
+    overrides nothing; ``fixing``: the clusters whose rule it states, :func:`with_fixing_clusters`), the failures
+    on the run's positions before and after, and what stays failing."""
     n = overrides(text)
     if n:
         lines = [f"wrote {path}: ruleset {name} extends {rules.name}, {n} override(s) from "
-                 f"{len(result.findings)} finding(s) and the readings the engine follows"]
+                 f"{len(result.findings)} finding(s)"
+                 + (f", {fixing} cluster(s) whose rule fixes them" if fixing else "")
+                 + " and the readings the engine follows"]
     else:
         lines = [f"wrote {path}: the engine matched {rules.name} on every reading and alternative value the suite "
                  f"tries; the emitted file only extends {rules.name}: it overrides nothing"]
@@ -285,3 +288,30 @@ def readings_settled(verdicts, emitted: Rules) -> list[str]:
         lines.append(f"{v.clause}: the engine follows none of its readings; {emitted.name}, with the settings it "
                      f"overrides, answers as the engine on {what} of its position(s)")
     return lines
+
+
+def with_fixing_clusters(rules: Rules, findings: list, clusters: list) -> list:
+    """``findings``, then, as findings applied on top of them, the clusters of ``rules``' ruleset whose rule fixes
+    them (a change of one rule makes the engine agree on every case asked): what ``tractor fingerprint --emit``
+    writes then states the rules the clusters name too (sunbin1998can/tractor-card-game-codex's kitty, H33, reached
+    the run as a cluster of 57 cases its rule fixes, and was left out of the file). A cluster whose feature a
+    finding already changes keeps the finding's value, and a rule that cannot be applied on top of the others is
+    left out."""
+    from conformance.analysis.attribution import _alternatives, _finding
+    alt_of = {a.id: a for a in _alternatives(rules)}
+    out = list(findings)
+    after = out[-1].after if out and out[-1].after is not None else rules
+    taken = {f.feature for f in out} | {k for f in out for k in f.keys}
+    for c in clusters:
+        rule = getattr(c, "rule", None)
+        alt = alt_of.get(rule.alt) if rule is not None and rule.fixes and c.ruleset == rules.name else None
+        if alt is None or alt.feature in taken or set(alt.changes) & taken:
+            continue
+        try:
+            applied = alt.on(after)
+        except (ValueError, KeyError):   # it contradicts what the findings set (a check of the file would refuse it)
+            continue
+        after = applied
+        out.append(_finding(rules, [alt], list(c.cases), after))
+        taken |= {alt.feature, *alt.changes}
+    return out
