@@ -271,7 +271,17 @@ def cluster(rules, ruleset: str, unexplained: list[tuple[dict, dict]], alts, fie
     for c in out:
         name(c)
     out = _one_change_each(out, alt_of, engine_of, shapes, fields, name)
-    return _split_by_change(out, alt_of, engine_of, shapes, fields, name, passes, decided_by, constant)
+    out = _split_by_change(out, alt_of, engine_of, shapes, fields, name, passes, decided_by, constant)
+    return _exact(out, alt_of, engine_of, shapes, fields, name, passes, decided_by, constant)
+
+
+def _part(c: Cluster, cases: list[str], shapes: dict, decided_by: dict) -> Cluster:
+    """The cluster of ``cases`` (some of ``c``'s), charged to the clause deciding most of them and described by
+    the shape they share; named afresh by the caller."""
+    deciding = Counter(decided_by.get(cid, c.clause) for cid in cases).most_common(1)[0][0]
+    return Cluster(c.kind, c.ruleset, c.op, c.fields, deciding,
+                   with_difference(common_shape([shapes[cid] for cid in cases]), c.differs_as),
+                   cases, keeps=every_part([shapes[cid] for cid in cases]), differs_as=c.differs_as)
 
 
 SPLIT_TRIED = 3     # alternatives agreeing with some sampled case of a cluster tried as the rule of a part of it
@@ -311,10 +321,7 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
                                                  secondary_only(op, wrong, fields.get(op))))
 
     def part(c: Cluster, cases: list[str]) -> Cluster:
-        deciding = Counter(decided_by.get(cid, c.clause) for cid in cases).most_common(1)[0][0]
-        return Cluster(c.kind, c.ruleset, c.op, c.fields, deciding,
-                       with_difference(common_shape([shapes[cid] for cid in cases]), c.differs_as),
-                       cases, keeps=every_part([shapes[cid] for cid in cases]), differs_as=c.differs_as)
+        return _part(c, cases, shapes, decided_by)
 
     for c in list(out):
         if c.kind != "cluster" or c.op in constant or c.rule is None or c.rule.fixes or \
@@ -343,6 +350,84 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
             out[out.index(c)] = a
             out.append(b)
             break
+    out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
+    return out[:MAX_CLUSTERS]
+
+
+def _exact(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fields: dict, name, passes,
+           decided_by: dict, constant=()) -> list[Cluster]:
+    """Rules that hold for every case they claim (issue 31, item 4). A cluster's rule is searched on a sample of
+    its cases (:data:`~conformance.analysis.naming.SAMPLE`); here it is asked of all of them. One the engine
+    agrees with on every case fixes the cluster, and says so of all of them. One it agrees with on most
+    (:data:`HEADLINE`) but not all, while it leaves the others as the spec has them and the engine changes their
+    primary field otherwise than on any case it answers (they are another deviation's: two off-suit level cards
+    read as a pair, beside tractors read as throws where the bridge is not taken), or a fix of
+    the sample that some other case refutes on more than a fifth of them, cuts the cluster: the part it answers
+    is named by it, a fix when the passing cases it changes are outweighed
+    (:func:`~conformance.analysis.naming.veto`), and the rest is named again. A rest within its reach (the engine
+    reads that rule otherwise there too), or changed as on a case it answers (a trump triple's follow bug, one
+    rung moved on most cases, allows cards not held on the others: legal false to true on all of them), or
+    nearing another value of the same feature is not cut off (one deviation, one finding), nor a part the rule
+    may not fix: the rule then says on how many of all the cases the engine agrees with it, and fixes none. With
+    every place taken (:data:`MAX_CLUSTERS`), the smallest cluster gives up its place, or the rest is left in no
+    cluster when it would be that smallest one: a case the rule does not answer is never counted as fixed by it."""
+    from dataclasses import replace
+    from conformance.analysis.naming import distance, veto
+    from conformance.analysis.ranking import secondary_only
+    from conformance.generation.decisions import PRIMARY, answer
+
+    def agrees(alt, op: str, cid: str) -> bool:
+        case, engine = engine_of[cid]
+        got = answer(alt.rules, op, case["input"])
+        return "error" not in got and not distance(op, got, engine, fields.get(op) or protocol.COMPARED[op])
+
+    def reaches(alt, op: str, cid: str) -> bool:
+        """Whether ``alt`` answers the case otherwise than the spec: a case it leaves as the spec has it is beyond
+        its reach, another deviation's."""
+        case, _ = engine_of[cid]
+        got = answer(alt.rules, op, case["input"])
+        return "error" not in got and not protocol.agrees(op, got, case["expected"], fields.get(op))
+
+    def change(op: str, cid: str) -> tuple:
+        """The primary field's change, the spec's value to the engine's (a tractor read as a throw)."""
+        case, engine = engine_of[cid]
+        expected = protocol.normalize(op, case["expected"], fields.get(op))
+        return tuple(json.dumps(a.get(PRIMARY[op]), sort_keys=True) for a in (expected, engine))
+
+    for c in list(out):
+        rule = c.rule
+        alt = alt_of.get(getattr(rule, "alt", ""))
+        if alt is None or c.op in constant or rule.vetoed or not (rule.fixes or rule.agrees >= HEADLINE * rule.asked):
+            continue
+        n = len(c.cases)
+        mine = [cid for cid in c.cases if agrees(alt, c.op, cid)]
+        if len(mine) == n:
+            c.rule = replace(rule, agrees=n, asked=n) if rule.fixes else rule
+            continue
+        exact = replace(rule, agrees=len(mine), asked=n)   # no fix: the engine disagrees with it somewhere
+        rest = [cid for cid in c.cases if cid not in set(mine)]
+        if len(mine) < 2 or not (rule.fixes or len(mine) >= HEADLINE * n) or \
+                (len(mine) >= HEADLINE * n and (any(reaches(alt, c.op, cid) for cid in rest) or
+                                                {change(c.op, cid) for cid in rest} &
+                                                {change(c.op, cid) for cid in mine})):
+            c.rule = exact   # too few it answers, or most with the rest in its reach: one deviation, said as it is
+            continue
+        secondary = secondary_only(c.op, c.fields, fields.get(c.op))
+        fix = veto(replace(rule, agrees=len(mine), asked=len(mine), left=(), total=0), alt, c.op, passes,
+                   len(mine), fields.get(c.op), secondary)
+        a, b = _part(c, mine, shapes, decided_by), _part(c, rest, shapes, decided_by)
+        name(b)
+        if b.clause == b.decided_by:
+            b.decided_by = ""
+        if not fix.fixes or (b.rule is not None and b.rule.feature == rule.feature and b.rule.agrees):
+            c.rule = exact
+            continue
+        a.name_by_search(fix)
+        if a.clause == a.decided_by:
+            a.decided_by = ""
+        out[out.index(c)] = a
+        if len(out) < MAX_CLUSTERS or len(rest) > min(len(o.cases) for o in out):
+            out.append(b)
     out.sort(key=lambda c: (-len(c.cases), c.op, c.clause))
     return out[:MAX_CLUSTERS]
 
