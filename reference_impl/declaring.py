@@ -5,7 +5,10 @@ partners) showing cards:
 
 * ``n`` identical level cards of one suit (``n >= 1``): that suit is trump;
 * if ``declare.joker_pairs``, two or more identical jokers (a pair of small or
-  of big jokers): the hand becomes ``declare.joker_trump`` (``no_trump``).
+  of big jokers): the hand becomes ``declare.joker_trump``: ``no_trump``; or
+  ``keep_suit`` (H34), where the pair wins the contest and the suit of the
+  declaration it overcalls stays trump (a joker pair declared first has no
+  suit to keep: no trump, an interpretation).
 
 In the first hand, if ``declare.first_hand_card`` names a card, every
 declaration must show that card too. Following spec 001 (clause
@@ -292,8 +295,8 @@ class Declaring:
                 self.state = DeclarationState(True, suit_of(c), seat, state.banker, (total, 0), c,
                                               state.overcalls + 1)
                 return None
-        if state.card is None:  # the first declaration
-            trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
+        if state.card is None:  # the first declaration: no suit declared for a joker pair to keep (H34)
+            trump = NO_TRUMP if is_joker(c) else suit_of(c)
             if is_joker(c):
                 trace.add(rules.clause("declare.joker_trump"))
             new_banker = seat if self.bids else state.banker
@@ -333,8 +336,9 @@ class Declaring:
             trace.add(*rules.clauses_of("declare.suit_precedence"))
         if not precedes and not _strength_beats(rules, strength, state.strength):
             return refuse("too_weak", f"{n} × {text(c)} does not beat {state.strength[0]} × {text(state.card)}")
-        trump = rules["declare.joker_trump"] if is_joker(c) else suit_of(c)
-        if is_joker(c):
+        trump = suit_of(c)
+        if is_joker(c):   # no trump, or (H34, keep_suit) the suit of the declaration it overcalls stays trump
+            trump = state.trump if rules["declare.joker_trump"] == "keep_suit" else NO_TRUMP
             trace.add(rules.clause("declare.joker_trump"))
         new_banker = state.banker
         if self.bids:   # the first hand, or any hand under H31

@@ -256,7 +256,10 @@ PARAMS: tuple[Param, ...] = (
           "Not set: false.", required=False),
     # --- declaring ---
     Param("declare.joker_pairs", BoolType(), "Whether a pair of jokers may declare or overcall."),
-    Param("declare.joker_trump", EnumType("no_trump"), "What a joker-pair declaration makes trump."),
+    Param("declare.joker_trump", EnumType("no_trump", "keep_suit"),
+          "What a joker-pair declaration makes trump: no_trump, the hand has no trump suit; keep_suit (H34), the "
+          "pair wins the contest and the suit of the declaration it overcalls stays trump (a joker pair declared "
+          "first has none to keep: no trump)."),
     Param("declare.overcall_by", EnumType("more_copies", "copies_then_jokers"),
           "What beats a declaration: more copies; or more copies, then jokers over level cards at equal count."),
     Param("declare.after_overcall", EnumType("any", "jokers_only"), "What may overcall an overcall."),

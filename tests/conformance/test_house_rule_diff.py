@@ -124,6 +124,10 @@ READINGS = {
     "H33": ("h33_kitty_lead_pairs", "kitty.multiplier",
             lambda p, v: v["multiplier"] != p["multiplier"] and v["multiplier"] in (2, 4, 8, 16, 32, 64)
             and v["kitty_points"] == p["kitty_points"]),
+    # H34 (tuolaji, code index id 41857568324, GameState.declare_trump: a joker-only bid leaves trump_suit as it was):
+    # a joker pair overcalling a suit leaves that suit trump, where 000 makes the hand no-trump (000:2.6)
+    "H34": ("h34_joker_keeps_suit", "declare.joker_trump",
+            lambda p, v: p["trump"] is None and v["trump"] in ("S", "H", "D", "C") and v["legal"]),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

@@ -785,3 +785,33 @@ def test_h33_the_kitty_doubles_per_pair_of_a_pair_or_tractor_and_a_throw_counts_
         assert kitty(h25, play, KITTY_8) > kitty(v, play, KITTY_8)
     else:
         assert kitty(h25, play, KITTY_8) == kitty(v, play, KITTY_8)
+
+
+# H34 (spec/house_rules.tsv): a joker pair keeps the trump suit. The tuolaji engine (code index file 41857568324):
+# GameState.declare_trump accepts a stronger joker-only bid, its bidder becoming the declaring player, and sets
+# trump_suit only from a card that is not a joker ("Joker-only bids don't reveal a suit - keep last suit").
+def test_h34_a_joker_pair_overcalls_and_the_overcalled_suit_stays_trump():
+    v, parent = both("h34_joker_keeps_suit")
+    sequence = [(0, cards("9S")), (2, cards("J+ J+"))]
+    got = judge_declarations(v, "9", sequence, first_hand=True).value
+    # declare_trump: strength of a big-joker pair beats a single level card; trump_suit stays spades
+    assert got.legal and got.trump == _suit_index("S") and got.declarer == 2
+    # 000:2.6 as r000 reads it (declare.joker_pair): the joker pair makes the hand no-trump
+    assert judge_declarations(parent, "9", sequence, first_hand=True).value.trump == "no_trump"
+    # a joker pair overcalling a joker pair keeps what the first one kept
+    again = judge_declarations(v, "9", [(1, cards("9H")), (3, cards("J- J-")), (0, cards("J+ J+"))],
+                               first_hand=False, banker=1).value
+    assert again.legal and again.trump == _suit_index("H") and again.declarer == 0
+
+
+def test_h34_a_joker_pair_declared_first_has_no_suit_to_keep():
+    # the engine plays its default spades here (not followed, an alternative of the file); the file reads the
+    # hand as 000 reads a joker declaration (000:2.6, declare.joker_pair): no-trump
+    v, _ = both("h34_joker_keeps_suit")
+    got = judge_declarations(v, "9", [(3, cards("J- J-"))], first_hand=True).value
+    assert got.legal and got.trump == "no_trump" and got.declarer == 3
+
+
+def _suit_index(letter: str) -> int:
+    """The interpreter's suit index (0 spades, 1 hearts, 2 diamonds, 3 clubs; reference_impl.declaring)."""
+    return "SHDC".index(letter)
