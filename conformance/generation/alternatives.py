@@ -523,7 +523,9 @@ def _engine_rules(rules: Rules, add) -> None:
     of several suits and at the card order's boundaries; last (issue 31: sunbin1998can/tractor-card-game-codex's
     GameEngine.finishRound), the kitty x2 per pair of a pair or tractor and a throw x2 (H33: its catalogue file's
     table with ``kitty.multi_unit = whole_play``; seen by ``kitty``), where the ruleset's table has the same classes
-    of rows and reads otherwise."""
+    of rows and reads otherwise; after it (tuolaji's GameState.declare_trump), a joker pair that wins the contest
+    and leaves the overcalled suit trump (H34, ``declare.joker_trump = keep_suit``; seen by ``declare``), where
+    jokers declare."""
     from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
@@ -564,6 +566,10 @@ def _engine_rules(rules: Rules, add) -> None:
                 "kitty.multiplier: x2 per pair of a pair or tractor, a throw x2 (H33)",
                 {"kitty.multiplier": other, "kitty.multi_unit": h33["kitty.multi_unit"]},
                 _any_of(_every_row(table), _every_row(other)), obs=("kitty",))
+    if values["declare.joker_pairs"] and values["declare.joker_trump"] != "keep_suit":
+        add(rules.clause("declare.joker_trump"), "declare.joker_trump",
+            "declare.joker_trump: keep_suit, a joker pair wins the contest and the suit it overcalls stays trump (H34)",
+            {"declare.joker_trump": "keep_suit"}, obs=("declare",))
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

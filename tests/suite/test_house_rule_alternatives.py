@@ -113,6 +113,15 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     failed throw, H04 no throw of trumps)."""
     rules = rules_for(name)
     everything = alternatives(rules)
+    # H34 (tuolaji's GameState.declare_trump: a joker pair wins the contest and the overcalled suit stays trump)
+    # comes last of all, where jokers declare (r000: 000:2.6); elsewhere there is no joker declaration to read
+    h34 = [a for a in everything if "(H34)" in a.description]
+    if rules["declare.joker_pairs"]:
+        assert h34 == everything[-1:] and h34[0].changes == {"declare.joker_trump": "keep_suit"}
+        assert h34[0].observers == ("declare",) and h34[0].clause == rules.clause("declare.joker_trump")
+    else:
+        assert h34 == []
+    everything = everything[:len(everything) - len(h34)]
     # the rules of real engines no other alternative states (H28, H29: tuolaji; the whole kitty tables of V47 and
     # V48: tonyyunyang/80-fen-shengji reads V47's; H30: rbtying/shengji's default, every component beating; H31:
     # tuolaji's GameState._finalize_declaration, the bank bid for in every hand; H32: tuolaji's off-suit level cards
