@@ -136,10 +136,18 @@ class Cluster:
 
 
 def answer_text(values: dict, fields) -> str:
-    """``legal false, reason must_follow_suit``: the differing fields of an answer."""
+    """``legal false, reason must_follow_suit``: the differing fields of an answer, as a reader reads them (a
+    classification's components as ``[(size 2, length 1, cards 9C 9C); ...]``, never a Python repr)."""
     def show(v):
-        return "null" if v is None else str(v).lower() if isinstance(v, bool) else \
-            " ".join(v) if isinstance(v, list) and all(isinstance(x, str) for x in v) else str(v)
+        if v is None:
+            return "null"
+        if isinstance(v, bool):
+            return str(v).lower()
+        if isinstance(v, dict):
+            return "(" + ", ".join(f"{k} {show(x)}" for k, x in v.items()) + ")"
+        if isinstance(v, list):
+            return " ".join(v) if all(isinstance(x, str) for x in v) else "[" + "; ".join(map(show, v)) + "]"
+        return str(v)
     return ", ".join(f"{k} {show(values.get(k))}" for k in fields) or "the same"
 
 

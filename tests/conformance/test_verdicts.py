@@ -348,3 +348,14 @@ def test_a_rule_answering_most_of_a_cluster_claims_only_the_cases_it_answers():
                           passes, {})
     [one] = out
     assert sorted(one.cases) == ids and (one.rule.agrees, one.rule.asked, one.rule.fixes) == (7, 8, False)
+
+
+def test_a_clusters_shown_answers_read_as_text_not_as_a_python_repr():
+    # a rough edge a reader meets first: a classify cluster showed "components [{'size': 2, 'length': 3, ...}]"
+    from conformance.generation.decisions import answer
+    from reference_impl.rules import rules_for
+    got = answer(rules_for("r000"), "classify", {"level": "10", "trump": "C", "cards": "9C 9C JC JC QC QC".split()})
+    text = clusters.answer_text(protocol.normalize("classify", got), ("kind", "components"))
+    # 000:2.13 with the level rank bridged (tractor.bridge): one tractor of three pairs
+    assert text.startswith("kind tractor, components [(") and "length 3" in text
+    assert not set("{}'\"") & set(text) and "9C 9C" in text
