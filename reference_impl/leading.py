@@ -13,6 +13,10 @@ other three hands:
 * ``unchecked`` (H28) — not at all: a throw of one suit stands as led, no other
   hand is looked at, so no throw fails. It is still played out as its trick.
 
+Under ``throw.ruff_blocks`` (H35) a side-suit throw is also beaten by a hand
+void in its suit that holds trumps of a component's shape (a ruff counts as
+beating it when it is judged).
+
 On failure: the blocked cards, the penalty (``throw.penalty_points`` per card
 counted by ``throw.penalty_per``, or once under ``attempt``) and the forced play
 (``throw.forced_play``; ``first_blocker`` - the smallest component the first
@@ -72,6 +76,8 @@ def judge_lead(ctx: Context, cards: Iterable[int], others: Sequence[Iterable[int
         trace.add(rules.clause("throw.check"))
         return Judgment(True, trace.tuple(), "ok", combo.shape(), {"combo": combo})
     trace.add(rules.clause("throw.check"), rules.clause("throw.split"), rules.clause("throw.judged_against"))
+    if "throw.ruff_blocks" in rules.checked.values:
+        trace.add(rules.clause("throw.ruff_blocks"))
     hands = [Counter(h) for h in others]
     if rules["throw.judged_against"] == "opponents" and len(hands) == 3:
         hands = [hands[0], hands[2]]  # others are in seat order after the leader: opponent, partner, opponent
@@ -111,7 +117,13 @@ def blocked_cards(ctx: Context, combo: Combo, others: list[Counter]) -> tuple[in
         return ()
     suit = combo.suit
     other_suit = [Counter({c: n for c, n in h.items() if ctx.suit[c] == suit}) for h in others]
+    # H35: the trumps of the hands void in the suit beat a side-suit throw too
+    ruffing = [Counter({c: n for c, n in h.items() if ctx.suit[c] == TRUMP}) for h, mine in zip(others, other_suit)
+               if not mine] if suit != TRUMP and ctx.rules.checked.values.get("throw.ruff_blocks") else []
+    ruffing = [h for h in ruffing if h]
     key = ctx.key
+    if method in ("singles", "smallest_vs_largest") and ruffing:
+        return tuple(combo.cards)   # any trump beats every card taken as a single
     if method == "singles":
         top = max((key[c] for h in other_suit for c in h), default=None)
         return tuple(c for c in combo.cards if top is not None and key[c] < top)
@@ -123,9 +135,17 @@ def blocked_cards(ctx: Context, combo: Combo, others: list[Counter]) -> tuple[in
         return tuple(c for c in combo.cards if key[c] < top)
     out: list[int] = []
     for comp in combo.components:
-        if any(_beats_component(ctx, comp, h, suit) for h in other_suit):
+        if any(_beats_component(ctx, comp, h, suit) for h in other_suit) or \
+                any(_ruffs_component(ctx, comp, h) for h in ruffing):
             out.extend(comp.cards)
     return tuple(out)
+
+
+def _ruffs_component(ctx: Context, comp: Component, trumps: Counter) -> bool:
+    """Whether ``trumps`` (a void hand's trumps) hold a unit of ``comp``'s shape, of any rank (H35)."""
+    if comp.length == 1:
+        return any(n >= comp.size for n in trumps.values())
+    return any(True for _ in tractor_candidates(ctx, trumps, TRUMP, comp.size, comp.length))
 
 
 def _beats_component(ctx: Context, comp: Component, holding: Counter, suit: int) -> bool:

@@ -208,6 +208,12 @@ PARAMS: tuple[Param, ...] = (
           "A failed throw found only after the next trick (concealed by the thrower's partner): the consequence "
           "for the thrower's side, besides the points. Not set: a failed throw found late is priced as one "
           "found at once.", required=False),
+    Param("throw.ruff_blocks", BoolType(),
+          "Whether a side-suit throw is also beaten, when it is judged (throw.check), by another hand void in its "
+          "suit that holds trumps of a component's shape (H35): a trump single beats a single, a trump pair a pair, "
+          "a trump tractor of as many pairs a tractor - under 'singles' and 'smallest_vs_largest' any trump beats "
+          "every card. Not set: false - only cards of the throw's suit beat it at its lead; a ruff is played in the "
+          "trick.", required=False),
     Param("throw.wins_trick", BoolType(),
           "Whether a throw once accepted (not beaten, throw.check) wins its trick outright (H02): no ruff and no "
           "follow takes it. Not set: false - a follower void in the led suit may ruff it with trumps of the "

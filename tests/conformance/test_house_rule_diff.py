@@ -128,6 +128,10 @@ READINGS = {
     # a joker pair overcalling a suit leaves that suit trump, where 000 makes the hand no-trump (000:2.6)
     "H34": ("h34_joker_keeps_suit", "declare.joker_trump",
             lambda p, v: p["trump"] is None and v["trump"] in ("S", "H", "D", "C") and v["legal"]),
+    # H35 (sunbin1998can/tractor-card-game-codex, Throw.ts canBeatPart): a side-suit throw that only a void hand's
+    # trumps could beat fails, where 000 lets it stand (000:2.16b)
+    "H35": ("h35_ruff_blocks_throw", "throw.ruff_blocks",
+            lambda p, v: (p["legal"], v["legal"], v["reason"]) == (True, False, "throw_beaten")),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

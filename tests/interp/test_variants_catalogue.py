@@ -815,3 +815,30 @@ def test_h34_a_joker_pair_declared_first_has_no_suit_to_keep():
 def _suit_index(letter: str) -> int:
     """The interpreter's suit index (0 spades, 1 hearts, 2 diamonds, 3 clubs; reference_impl.declaring)."""
     return "SHDC".index(letter)
+
+
+# H35 (spec/house_rules.tsv): a throw an opponent could ruff fails. sunbin1998can/tractor-card-game-codex,
+# packages/engine/src/Throw.ts canBeatPart (c00308dc): a hand void in the part's suit group beats it with any trump
+# unit of its shape (canBeatPartWithGroup, trumping); docs/RULES.md 8.4 says the same.
+def test_h35_a_void_hand_holding_a_trump_single_blocks_the_throws_single():
+    v, parent = both("h35_ruff_blocks_throw")
+    ctx, pctx = context(v, "10", "S"), context(parent, "10", "S")
+    throw, void_with_trump = cards("3H 3H 4H 4H 7H"), [cards("JS 4D"), cards("5D"), cards("6C")]
+    got = judge_lead(ctx, throw, void_with_trump)
+    # canBeatPart: the next hand holds no heart and a trump single (J of spades): the single 7H is beaten
+    assert got.reason == "throw_beaten" and sorted(got.extra["failure"].blocked) == sorted(cards("7H"))
+    # 000:2.16b: only a higher single, pair or tractor of the suit blocks a throw; no heart is held
+    assert judge_lead(pctx, throw, void_with_trump).value
+
+
+def test_h35_a_trump_unit_blocks_only_a_component_of_its_shape():
+    v, _ = both("h35_ruff_blocks_throw")
+    ctx = context(v, "10", "S")
+    # canBeatPartWithGroup: a pair part needs a trump pair, a tractor part a trump tractor of its length
+    pair_only = [cards("JS JS 4D"), cards("5D"), cards("6C")]
+    assert sorted(judge_lead(ctx, cards("4H 4H 5H 5H 7H 7H"), pair_only).extra["failure"].blocked) == \
+        sorted(cards("7H 7H"))
+    # a hand still holding a heart is not void: its trumps do not count (it must follow in the suit)
+    assert judge_lead(ctx, cards("3H 3H 4H 4H 7H"), [cards("JS 2H"), cards("5D"), cards("6C")]).value
+    # a throw of trumps is judged as before: nothing ruffs trumps
+    assert judge_lead(ctx, cards("3S 3S 4S 4S 7S"), [cards("JD 4D"), cards("5D"), cards("6C")]).value
