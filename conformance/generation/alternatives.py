@@ -525,7 +525,9 @@ def _engine_rules(rules: Rules, add) -> None:
     table with ``kitty.multi_unit = whole_play``; seen by ``kitty``), where the ruleset's table has the same classes
     of rows and reads otherwise; after it (tuolaji's GameState.declare_trump), a joker pair that wins the contest
     and leaves the overcalled suit trump (H34, ``declare.joker_trump = keep_suit``; seen by ``declare``), where
-    jokers declare."""
+    jokers declare; last (sunbin1998can/tractor-card-game-codex's Throw.canBeatPart), a side-suit throw that fails
+    when a hand void in its suit holds trumps of a component's shape (H35, ``throw.ruff_blocks``; seen by
+    ``lead``), where throws are judged."""
     from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
@@ -570,6 +572,10 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("declare.joker_trump"), "declare.joker_trump",
             "declare.joker_trump: keep_suit, a joker pair wins the contest and the suit it overcalls stays trump (H34)",
             {"declare.joker_trump": "keep_suit"}, obs=("declare",))
+    if values["throw.allowed"] and values["throw.check"] != "unchecked" and "throw.ruff_blocks" not in values:
+        add(rules.clause("throw.check"), "throw.ruff_blocks",
+            "throw.ruff_blocks: true, a side-suit throw an opponent void in its suit could ruff fails (H35)",
+            {"throw.ruff_blocks": True}, obs=("lead",))
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

@@ -115,6 +115,15 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     everything = alternatives(rules)
     # H34 (tuolaji's GameState.declare_trump: a joker pair wins the contest and the overcalled suit stays trump)
     # comes last of all, where jokers declare (r000: 000:2.6); elsewhere there is no joker declaration to read
+    # then H35 (sunbin1998can/tractor-card-game-codex's Throw.canBeatPart: a void hand's trumps block a side-suit
+    # throw), last of all where throws are judged
+    h35 = [a for a in everything if "(H35)" in a.description]
+    if rules["throw.allowed"] and rules["throw.check"] != "unchecked":
+        assert h35 == everything[-1:] and h35[0].changes == {"throw.ruff_blocks": True}
+        assert h35[0].observers == ("lead",) and h35[0].clause == rules.clause("throw.check")
+    else:
+        assert h35 == []
+    everything = everything[:len(everything) - len(h35)]
     h34 = [a for a in everything if "(H34)" in a.description]
     if rules["declare.joker_pairs"]:
         assert h34 == everything[-1:] and h34[0].changes == {"declare.joker_trump": "keep_suit"}
