@@ -65,6 +65,9 @@ def advance(rules: Rules, level: str, gain: int, as_banker: bool) -> Judgment:
         stop = min(stops)
         return Judgment(Advance(ranks[stop], False), trace.tuple(), "ok",
                         f"{level} +{gain} stops at the must-play level {ranks[stop]}")
+    if end_i is not None and target >= end_i and rules.checked.values.get("level.end_on") == "reach":
+        trace.add(*rules.clauses_of("level.end_on"))   # H36: reaching the last level wins, the level capped
+        return Judgment(Advance(end, True), trace.tuple(), "ok", f"{level} +{gain} reaches {end}: game won")
     if end_i is None:
         reached = min(target, len(ranks) - 1)
         return Judgment(Advance(ranks[reached], False), trace.tuple(), "ok",

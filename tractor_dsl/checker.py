@@ -596,6 +596,14 @@ class _Checker(ClauseChecks):
             self.error("E231", f"throw.penalty_by_blocked names no price for a triple, which "
                                f"{values['equipment.decks']} decks can block a throw with",
                        origins["throw.penalty_by_blocked"].span)
+        if values.get("level.end_on") == "reach":
+            end = values.get("level.end")
+            if end is None:
+                self.error("E235", "level.end_on = reach needs a level.end for a team to reach",
+                           origins["level.end_on"].span)
+            elif end in (*values.get("level.must_play", ()), *values.get("level.must_defend", ())):
+                self.error("E235", f"level.end_on = reach ends the game on reaching {end}, which level.must_play or "
+                                   f"level.must_defend makes a level to be played", origins["level.end_on"].span)
         if values.get("level.wrap") and values.get("level.end") is not None:
             self.error("E215", f"level.wrap = true needs level.end = none: a climb that wraps past "
                                f"{ranks[-1]} never passes {values['level.end']}", origins["level.wrap"].span)

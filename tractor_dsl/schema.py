@@ -83,6 +83,10 @@ PARAMS: tuple[Param, ...] = (
     Param("level.start", LevelType(), "The level both teams start at (not NT: the first hand declares)."),
     Param("level.end", OptionalType(LevelType()),
           "The last level: a team that passes it wins the game; none for no end."),
+    Param("level.end_on", EnumType("pass", "reach"),
+          "When the last level ends the game (H36): 'pass' - a team wins by passing level.end; 'reach' - a team "
+          "wins as soon as it reaches level.end, and a gain beyond it stops there (the level is capped). Not set: "
+          "pass.", required=False),
     Param("level.must_play", ListType(LevelType(), unique=True),
           "Levels that cannot be skipped (必打): a gain stops there."),
     Param("level.must_defend", ListType(LevelType(), unique=True),

@@ -132,6 +132,9 @@ READINGS = {
     # trumps could beat fails, where 000 lets it stand (000:2.16b)
     "H35": ("h35_ruff_blocks_throw", "throw.ruff_blocks",
             lambda p, v: (p["legal"], v["legal"], v["reason"]) == (True, False, "throw_beaten")),
+    # H36 (sunbin1998can/tractor-card-game-codex, GameEngine.ts finishRound: GAME_OVER once levelTo is A): a climb
+    # reaching A wins, where 000 (an end at A) needs A passed
+    "H36": ("h36_reach_ace_wins", "level.end_on", lambda p, v: (p["won"], v["won"], v["level"]) == (False, True, "A")),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

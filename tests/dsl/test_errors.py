@@ -261,6 +261,13 @@ def _cases() -> dict[str, Case]:
     add("E234 an off-suit order with the level cards in their suits", "E234", t,
         "trump.off_suit_order has nothing to rank: trump.order has neither the tier off_level nor off_fixed",
         at(t, "trump.off_suit_order"))
+    t = minimal(values=settings(level__end_on="reach", level__end="none"))
+    add("E235 the game won on reaching no end level", "E235", t,
+        "level.end_on = reach needs a level.end for a team to reach", at(t, "level.end_on"))
+    t = minimal(values=settings(level__end_on="reach", level__end="A", level__must_play="[A]"))
+    add("E235 the game won on reaching a must-play level", "E235", t,
+        "level.end_on = reach ends the game on reaching A, which level.must_play or level.must_defend makes a level "
+        "to be played", at(t, "level.end_on"))
     t = minimal(values=settings(declare__joker_count="every"))
     add("E202 a joker count misspelt", "E202", t, "'every' is not one of pair, all_decks", at(t, "every"))
     t = minimal(values=settings(throw__banned_in="[trumps]"))

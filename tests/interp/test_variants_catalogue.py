@@ -842,3 +842,19 @@ def test_h35_a_trump_unit_blocks_only_a_component_of_its_shape():
     assert judge_lead(ctx, cards("3H 3H 4H 4H 7H"), [cards("JS 2H"), cards("5D"), cards("6C")]).value
     # a throw of trumps is judged as before: nothing ruffs trumps
     assert judge_lead(ctx, cards("3S 3S 4S 4S 7S"), [cards("JD 4D"), cards("5D"), cards("6C")]).value
+
+
+# H36 (spec/house_rules.tsv): reaching A wins the game. sunbin1998can/tractor-card-game-codex, GameEngine.ts
+# finishRound (c00308dc): GAME_OVER as soon as the advancing team's levelTo is A, nextLevel capping at A.
+def test_h36_a_team_reaching_a_wins_without_playing_it():
+    v, parent = both("h36_reach_ace_wins")
+    # finishRound: Q + 2 (attackers taking 160-195) reaches A: GAME_OVER, level A
+    got = advance(v, "Q", 2, as_banker=False).value
+    assert (got.level, got.won) == ("A", True)
+    # nextLevel caps the climb at A: K + 3 stops at A, and the game is won
+    assert (advance(v, "K", 3, as_banker=True).value.level, advance(v, "K", 3, as_banker=True).value.won) == ("A", True)
+    # below A nothing changes: Q + 1 is K
+    assert (advance(v, "Q", 1, as_banker=True).value.level, advance(v, "Q", 1, as_banker=True).value.won) == \
+        ("K", False)
+    # 000 read with an end at A (level.progression, play_to_ace): a team wins by passing A, so reaching it is not yet
+    assert advance(parent, "Q", 2, as_banker=False).value.won is False

@@ -465,7 +465,9 @@ def answer_parts(o: Outcome, lang: str = "en", doc: str | None = None) -> list[t
         return result_parts(r, lang, doc)
     if op == "advance":
         if r["won"]:
-            return [("text", f"打过终点{w['level']}，赢得{w['game']}" if zh else "it passes the last level: the game is won")]
+            # reached (H36, level.end_on = reach) or passed: the answer holds the last level either way
+            return [("text", f"到终点{r['level']}，赢得{w['game']}" if zh else
+                     f"the game is won at {r['level']}, the last level")]
         return [("text", f"打到{r['level']}" if zh else f"it reaches {r['level']}")]
     return _game_answer(o, lang, doc)
 

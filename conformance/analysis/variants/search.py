@@ -170,6 +170,8 @@ PREFERRED: dict[str, list[Question]] = {
                              Q("classify", level="5", trump="H", cards=_c("5S 5S 5D 5D"))],
     "equipment.points": [Q("points", cards=_c("5H 10S KD 3C 5C"))],
     "level.end": [Q("advance", level="K", gain=1, as_banker=True), Q("advance", level="Q", gain=3, as_banker=True)],
+    # the game won on reaching the end level (H36): a climb that lands on A, and one that would pass it
+    "level.end_on": [Q("advance", level="K", gain=1, as_banker=True), Q("advance", level="Q", gain=2, as_banker=False)],
     "level.must_play": [Q("advance", level="K", gain=3, as_banker=False), Q("advance", level="Q", gain=3, as_banker=True)],
     "level.ranks": [Q("advance", level="A", gain=1, as_banker=True)],
     # attackers at a level to defend take the bank and stay (H20, H21); a climb stops at one
