@@ -527,7 +527,9 @@ def _engine_rules(rules: Rules, add) -> None:
     and leaves the overcalled suit trump (H34, ``declare.joker_trump = keep_suit``; seen by ``declare``), where
     jokers declare; last (sunbin1998can/tractor-card-game-codex's Throw.canBeatPart), a side-suit throw that fails
     when a hand void in its suit holds trumps of a component's shape (H35, ``throw.ruff_blocks``; seen by
-    ``lead``), where throws are judged."""
+    ``lead``), where throws are judged; last (the same engine's GameEngine.finishRound), the game won on reaching
+    the last level (H36, ``level.end_on = reach``; seen by ``advance``), where it ends at a level not to be
+    played."""
     from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
@@ -576,6 +578,12 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("throw.check"), "throw.ruff_blocks",
             "throw.ruff_blocks: true, a side-suit throw an opponent void in its suit could ruff fails (H35)",
             {"throw.ruff_blocks": True}, obs=("lead",))
+    end = values["level.end"]
+    if end is not None and "level.end_on" not in values and not values.get("level.wrap") and \
+            end not in (*values["level.must_play"], *(values.get("level.must_defend") or ())):
+        add(rules.clause("level.end"), "level.end_on",
+            f"level.end_on: reach, a team reaching {end} wins the game, a gain beyond it capped (H36)",
+            {"level.end_on": "reach"}, obs=("advance",))
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

@@ -115,6 +115,16 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     everything = alternatives(rules)
     # H34 (tuolaji's GameState.declare_trump: a joker pair wins the contest and the overcalled suit stays trump)
     # comes last of all, where jokers declare (r000: 000:2.6); elsewhere there is no joker declaration to read
+    # then H36 (the same engine's GameEngine.finishRound: the game won on reaching the last level), last of all where
+    # the game ends at a level not to be played
+    h36 = [a for a in everything if "(H36)" in a.description]
+    end = rules["level.end"]
+    if end is not None and end not in rules["level.must_play"]:
+        assert h36 == everything[-1:] and h36[0].changes == {"level.end_on": "reach"}
+        assert h36[0].observers == ("advance",) and h36[0].clause == rules.clause("level.end")
+    else:
+        assert h36 == []
+    everything = everything[:len(everything) - len(h36)]
     # then H35 (sunbin1998can/tractor-card-game-codex's Throw.canBeatPart: a void hand's trumps block a side-suit
     # throw), last of all where throws are judged
     h35 = [a for a in everything if "(H35)" in a.description]
