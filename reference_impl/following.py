@@ -190,6 +190,13 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
                             f"holds {held} card(s) of {ctx.suit_name(suit)} and must play them all")
     if held <= n:
         return Judgment(True, trace.tuple(), "ok", "all cards of the led suit are played")
+    fill = lowest_fill(ctx, lead, in_suit)
+    if fill is not None:   # H37: the follower of a tractor he cannot match plays the fill it dictates
+        trace.add(*rules.clauses_of("follow.fill"))
+        if Counter(play_in_suit) == fill and followed == n:
+            return Judgment(True, trace.tuple(), "ok", "the lowest fill of the tractor led")
+        return Judgment(False, trace.tuple(), "must_play_tractor",
+                        "the fill of the tractor led: " + " ".join(text(c) for c in sorted(fill.elements())))
     if obliged is None:
         required, chosen = obligation(ctx, lead, in_suit, trace)
     else:
@@ -210,3 +217,40 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
     elif triples and not can_form(tractors + triples, runs, play_in_suit, where):
         reason = "must_play_triple"
     return Judgment(False, trace.tuple(), reason, "required: " + "; ".join(chosen), {"required": chosen})
+
+
+def lowest_fill(ctx: Context, lead: Combo, in_suit: dict) -> Counter | None:
+    """Under ``follow.fill = lowest_first`` (H37), the one play of the led suit that follows a tractor of pairs from a
+    holding (card -> copies, more cards than the lead) that holds pairs but no tractor as long: its longest run of
+    pairs (the lowest of equally long runs), then its lowest pairs, then its lowest cards, to the lead's count.
+    None where the rule does not dictate the play: another setting, another lead, a full tractor held (the
+    ladder's first rung asks for it) or no pair held (any cards of the suit follow)."""
+    if ctx.rules.checked.values.get("follow.fill") != "lowest_first" or lead.kind != "tractor" or \
+            lead.components[0].size != 2:
+        return None
+    pairs = [c for c, k in in_suit.items() if k >= 2]
+    if not pairs:
+        return None
+    length, key = lead.components[0].length, ctx.key
+    runs = list(tractor_candidates(ctx, in_suit, lead.suit, 2, None))
+    if runs and max(len(r) for r in runs) >= length:
+        return None
+    left = Counter(in_suit)
+    fill: Counter = Counter()
+    if runs:
+        longest = max(len(r) for r in runs)
+        run = min((r for r in runs if len(r) == longest), key=lambda r: max(key[c] for c in r))
+        for c in run:
+            fill[c] += 2
+            left[c] -= 2
+    n = len(lead.cards)
+    for c in sorted((c for c, k in left.items() if k >= 2), key=lambda c: (key[c], c)):
+        if sum(fill.values()) + 2 > n:
+            break
+        fill[c] += 2
+        left[c] -= 2
+    for c in sorted(left.elements(), key=lambda c: (key[c], c)):
+        if sum(fill.values()) >= n:
+            break
+        fill[c] += 1
+    return fill

@@ -36,7 +36,7 @@ from typing import Iterable, Iterator
 from tractor_dsl.patterns import can_form
 
 from .combos import Combo, classify, tractor_sizes, unit_sizes
-from .following import judge_follow_combo, obligation
+from .following import judge_follow_combo, lowest_fill, obligation
 from .rules import Trace
 from .trump import Context
 
@@ -179,6 +179,10 @@ def follow_options(ctx: Context, lead: Combo, hand: Iterable[int] | Counter) -> 
             return Follows(ctx, lead, hand, tuple(sorted(in_suit.elements())), (), _counter(()), off_suit, n - held,
                            suited=in_suit)
         return Follows(ctx, lead, hand, (), (), _counter(()), _counter(hand), n, suited=in_suit)
+    fill = lowest_fill(ctx, lead, in_suit)
+    if fill is not None:   # H37: the one play the tractor led dictates
+        return Follows(ctx, lead, hand, tuple(sorted(fill.elements())), (), _counter(()), _counter(()), 0,
+                       suited=in_suit)
     trace = Trace()
     required, chosen = obligation(ctx, lead, in_suit, trace)
     obliged = (tuple(required), tuple(chosen), tuple(trace.ids))

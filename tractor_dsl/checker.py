@@ -596,6 +596,10 @@ class _Checker(ClauseChecks):
             self.error("E231", f"throw.penalty_by_blocked names no price for a triple, which "
                                f"{values['equipment.decks']} decks can block a throw with",
                        origins["throw.penalty_by_blocked"].span)
+        if values.get("follow.fill") == "lowest_first" and values.get("equipment.decks", 2) > 2:
+            self.error("E236", "follow.fill = lowest_first dictates the fill of a tractor of pairs with two decks; with "
+                               f"{values['equipment.decks']} decks tractors of triples have no such fill stated",
+                       origins["follow.fill"].span)
         if values.get("level.end_on") == "reach":
             end = values.get("level.end")
             if end is None:

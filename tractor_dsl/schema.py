@@ -223,6 +223,12 @@ PARAMS: tuple[Param, ...] = (
           "follow takes it. Not set: false - a follower void in the led suit may ruff it with trumps of the "
           "lead's structure (000:2.16b, 003:7.5).", required=False),
     # --- following ---
+    Param("follow.fill", EnumType("free", "lowest_first"),
+          "How a tractor of pairs is followed by a player holding more cards of its suit and pairs, but no tractor "
+          "as long (H37): 'free' - as the follow ladder asks, any cards meeting it; 'lowest_first' - the play is dictated: "
+          "the player's longest run of pairs (the lowest of equal runs), then the lowest pairs, then the lowest "
+          "cards, to the lead's count; any other play is refused as must_play_tractor. Two decks only. Not set: "
+          "free.", required=False),
     Param("follow.suit", BoolType(), "Followers must play the led suit while they hold it."),
     Param("follow.unlisted", EnumType("component_ladders", "counts"),
           "The obligation for a lead with no follow ladder of its own (throws, shapes not listed): "

@@ -14,7 +14,9 @@ PLAY_REASONS: dict[str, tuple[str, str]] = {
     "wrong_card_count": ("the play has the wrong number of cards", "张数不对"),
     "cards_not_held": ("the play uses cards the player does not hold", "出了手中没有的牌"),
     "must_follow_suit": ("the player holds cards of the led suit and must play them", "手中有首家花色，必须跟出"),
-    "must_play_tractor": ("the follow order requires a tractor the player holds", "按跟牌顺序必须出手中的拖拉机"),
+    "must_play_tractor": ("the follow order requires a tractor the player holds, or (follow.fill = lowest_first, H37) "
+                          "the fill a tractor led dictates",
+                          "按跟牌顺序必须出手中的拖拉机，或（拆补齐，H37）须按规定补齐所跟的拖拉机"),
     "must_play_triple": ("the follow order requires a triple the player holds", "按跟牌顺序必须出手中的三条"),
     "must_play_pair": ("the follow order requires a pair the player holds", "按跟牌顺序必须出手中的对子"),
     "mixed_suits": ("a lead must be of one suit (trump counts as one suit)", "出牌必须是同一花色（主牌算一门）"),

@@ -135,6 +135,12 @@ READINGS = {
     # H36 (sunbin1998can/tractor-card-game-codex, GameEngine.ts finishRound: GAME_OVER once levelTo is A): a climb
     # reaching A wins, where 000 (an end at A) needs A passed
     "H36": ("h36_reach_ace_wins", "level.end_on", lambda p, v: (p["won"], v["won"], v["level"]) == (False, True, "A")),
+    # H37 (sunbin1998can/tractor-card-game-codex, Follow.ts buildExpectedInsufficient): a fill of a tractor not
+    # matched that is not the lowest is refused as not following the tractor, where 000 allows any fill meeting the
+    # ladder or names the pair it lacks (000:2.16a)
+    "H37": ("h37_lowest_fill", "follow.fill",
+            lambda p, v: (v["legal"], v["reason"]) == (False, "must_play_tractor") and
+            (p["legal"] or p["reason"] != "must_play_tractor")),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

@@ -261,6 +261,10 @@ def _cases() -> dict[str, Case]:
     add("E234 an off-suit order with the level cards in their suits", "E234", t,
         "trump.off_suit_order has nothing to rank: trump.order has neither the tier off_level nor off_fixed",
         at(t, "trump.off_suit_order"))
+    t = minimal(values=settings(follow__fill="lowest_first", equipment__decks="3", equipment__hand_size="39",
+                                equipment__kitty_size="6"))
+    add("E236 the lowest fill with three decks", "E236", t,
+        "follow.fill = lowest_first dictates the fill of a tractor of pairs with two decks", at(t, "follow.fill"))
     t = minimal(values=settings(level__end_on="reach", level__end="none"))
     add("E235 the game won on reaching no end level", "E235", t,
         "level.end_on = reach needs a level.end for a team to reach", at(t, "level.end_on"))

@@ -858,3 +858,33 @@ def test_h36_a_team_reaching_a_wins_without_playing_it():
         ("K", False)
     # 000 read with an end at A (level.progression, play_to_ace): a team wins by passing A, so reaching it is not yet
     assert advance(parent, "Q", 2, as_banker=False).value.won is False
+
+
+# H37 (spec/house_rules.tsv): a tractor not matched is followed by the lowest fill. sunbin1998can/tractor-card-game-
+# codex, packages/engine/src/Follow.ts (c00308dc): buildExpectedInsufficient (the longest run of pairs, then pairs by
+# ascending cardKey, then singles by ascending cardKey) and validateFollowPlay (any other play:
+# INSUFFICIENT_TRACTOR_TEMPLATE_MISMATCH).
+def test_h37_the_lowest_pairs_fill_a_tractor_the_follower_cannot_match():
+    from reference_impl.legal import follow_options
+    v, parent = both("h37_lowest_fill")
+    ctx, pctx = context(v, "5", "S"), context(parent, "5", "S")
+    lead, hand = cards("7H 7H 8H 8H"), cards("3H 3H 9H 9H QH QH AH 4D")
+    # buildExpectedInsufficient: no run of pairs, so the two lowest pairs, 3H 3H and 9H 9H
+    assert judge_follow(ctx, lead, hand, cards("3H 3H 9H 9H")).value
+    got = judge_follow(ctx, lead, hand, cards("9H 9H QH QH"))
+    assert (got.value, got.reason) == (False, "must_play_tractor")
+    # 000:2.16a (follow.pairs): a tractor not matched is followed by pairs, any of them
+    assert judge_follow(pctx, lead, hand, cards("9H 9H QH QH")).value
+    # the legal plays are that one fill
+    assert [sorted(p) for p in follow_options(ctx, classify(ctx, lead), hand)] == [sorted(cards("3H 3H 9H 9H"))]
+
+
+def test_h37_the_longest_run_comes_first_then_the_lowest_pair():
+    v, _ = both("h37_lowest_fill")
+    ctx = context(v, "5", "S")
+    lead, hand = cards("7H 7H 8H 8H 9H 9H"), cards("9H 9H 10H 10H KH KH 3H 3H 2H 4D")
+    # the run 9H 9H 10H 10H (two pairs, the lead has three), then the lowest other pair, 3H 3H, not KH KH
+    assert judge_follow(ctx, lead, hand, cards("9H 9H 10H 10H 3H 3H")).value
+    assert judge_follow(ctx, lead, hand, cards("9H 9H 10H 10H KH KH")).reason == "must_play_tractor"
+    # a follower holding a tractor as long plays one, as 000:2.16a says (the fill is not dictated)
+    assert judge_follow(ctx, lead, cards("9H 9H 10H 10H JH JH 3H 3H"), cards("9H 9H 10H 10H JH JH")).value
