@@ -529,7 +529,8 @@ def _engine_rules(rules: Rules, add) -> None:
     when a hand void in its suit holds trumps of a component's shape (H35, ``throw.ruff_blocks``; seen by
     ``lead``), where throws are judged; last (the same engine's GameEngine.finishRound), the game won on reaching
     the last level (H36, ``level.end_on = reach``; seen by ``advance``), where it ends at a level not to be
-    played."""
+    played; last (the same engine's Follow.buildExpectedInsufficient), a tractor not matched followed by a
+    dictated fill, lowest first (H37, ``follow.fill = lowest_first``; seen by ``follow``), with two decks."""
     from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
@@ -584,6 +585,10 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("level.end"), "level.end_on",
             f"level.end_on: reach, a team reaching {end} wins the game, a gain beyond it capped (H36)",
             {"level.end_on": "reach"}, obs=("advance",))
+    if rules.decks == 2 and "follow.fill" not in values:
+        add(rules.clause("follow.break_triple_for_pair"), "follow.fill",
+            "follow.fill: lowest_first, a tractor not matched is followed by the longest run of pairs, then the lowest "
+            "pairs, then the lowest cards (H37)", {"follow.fill": "lowest_first"}, obs=("follow",))
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

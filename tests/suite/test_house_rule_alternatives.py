@@ -115,6 +115,14 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     everything = alternatives(rules)
     # H34 (tuolaji's GameState.declare_trump: a joker pair wins the contest and the overcalled suit stays trump)
     # comes last of all, where jokers declare (r000: 000:2.6); elsewhere there is no joker declaration to read
+    # then H37 (the same engine's Follow.buildExpectedInsufficient: a tractor not matched followed by the lowest fill),
+    # last of all with two decks
+    h37 = [a for a in everything if "(H37)" in a.description]
+    if rules.decks == 2:
+        assert h37 == everything[-1:] and h37[0].changes == {"follow.fill": "lowest_first"} and h37[0].observers == ("follow",)
+    else:
+        assert h37 == []
+    everything = everything[:len(everything) - len(h37)]
     # then H36 (the same engine's GameEngine.finishRound: the game won on reaching the last level), last of all where
     # the game ends at a level not to be played
     h36 = [a for a in everything if "(H36)" in a.description]
