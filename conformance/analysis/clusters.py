@@ -292,6 +292,15 @@ def _part(c: Cluster, cases: list[str], shapes: dict, decided_by: dict) -> Clust
                    cases, keeps=every_part([shapes[cid] for cid in cases]), differs_as=c.differs_as)
 
 
+def _engine_agrees(alt, op: str, case: dict, engine: dict, fields: dict) -> bool:
+    """Whether ``alt`` answers ``case`` as the engine did (``engine``, its normalised answer), on the fields
+    compared (``fields``: those an engine declared, op -> fields)."""
+    from conformance.analysis.naming import distance
+    from conformance.generation.decisions import answer
+    got = answer(alt.rules, op, case["input"])
+    return "error" not in got and not distance(op, got, engine, fields.get(op) or protocol.COMPARED[op])
+
+
 SPLIT_TRIED = 3     # alternatives agreeing with some sampled case of a cluster tried as the rule of a part of it
 
 
@@ -314,13 +323,10 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     :data:`MAX_CLUSTERS` clusters result: a split made with every place taken gives up the smallest cluster's
     place (its cases are left in no cluster), unless the rest it leaves would be that smallest one."""
     from conformance.analysis.ranking import outweighs, secondary_only
-    from conformance.analysis.naming import breaking, distance
-    from conformance.generation.decisions import answer
+    from conformance.analysis.naming import breaking
 
     def agrees(alt, op: str, cid: str) -> bool:
-        case, engine = engine_of[cid]
-        got = answer(alt.rules, op, case["input"])
-        return "error" not in got and not distance(op, got, engine, fields.get(op) or protocol.COMPARED[op])
+        return _engine_agrees(alt, op, *engine_of[cid], fields)
 
     def breaks(alt, op: str, explained: int, wrong=()) -> bool:
         """Whether ``alt`` changes more passing cases of ``op`` than ``explained`` failures (differing in the
@@ -342,7 +348,8 @@ def _split_by_change(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
             mine = [cid for cid in c.cases if agrees(alt, c.op, cid)]
             if not CHARACTERISED <= len(mine) < HEADLINE * len(c.cases) or breaks(alt, c.op, len(mine), c.fields):
                 continue
-            rest = [cid for cid in c.cases if cid not in set(mine)]
+            taken = set(mine)
+            rest = [cid for cid in c.cases if cid not in taken]
             if len(out) >= MAX_CLUSTERS and len(rest) <= min(len(o.cases) for o in out):
                 continue   # the rest would be the smallest cluster, beyond the cap: no split
             a, b = part(c, mine), part(c, rest)
@@ -380,14 +387,12 @@ def _exact(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fiel
     every place taken (:data:`MAX_CLUSTERS`), the smallest cluster gives up its place, or the rest is left in no
     cluster when it would be that smallest one: a case the rule does not answer is never counted as fixed by it."""
     from dataclasses import replace
-    from conformance.analysis.naming import distance, veto
+    from conformance.analysis.naming import veto
     from conformance.analysis.ranking import secondary_only
     from conformance.generation.decisions import PRIMARY, answer
 
     def agrees(alt, op: str, cid: str) -> bool:
-        case, engine = engine_of[cid]
-        got = answer(alt.rules, op, case["input"])
-        return "error" not in got and not distance(op, got, engine, fields.get(op) or protocol.COMPARED[op])
+        return _engine_agrees(alt, op, *engine_of[cid], fields)
 
     def reaches(alt, op: str, cid: str) -> bool:
         """Whether ``alt`` answers the case otherwise than the spec: a case it leaves as the spec has it is beyond
@@ -413,7 +418,8 @@ def _exact(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: dict, fiel
             c.rule = replace(rule, agrees=n, asked=n) if rule.fixes else rule
             continue
         exact = replace(rule, agrees=len(mine), asked=n)   # no fix: the engine disagrees with it somewhere
-        rest = [cid for cid in c.cases if cid not in set(mine)]
+        taken = set(mine)
+        rest = [cid for cid in c.cases if cid not in taken]
         if len(mine) < 2 or not (rule.fixes or len(mine) >= HEADLINE * n) or \
                 (len(mine) >= HEADLINE * n and (any(reaches(alt, c.op, cid) for cid in rest) or
                                                 {change(c.op, cid) for cid in rest} &
@@ -447,16 +453,10 @@ def _one_change_each(out: list[Cluster], alt_of: dict, engine_of: dict, shapes: 
     on a smaller one's cases agrees on a larger one's as often as that one's own nearest rule does (the
     larger one is then the same deviation, reached through other clauses). Renamed by a search over the
     merged cases."""
-    from conformance.analysis.naming import distance, sample
-    from conformance.generation.decisions import answer
+    from conformance.analysis.naming import sample
 
     def agreeing(alt, c: Cluster) -> int:
-        n = 0
-        for cid in sample(c.cases):
-            case, engine = engine_of[cid]
-            got = answer(alt.rules, c.op, case["input"])
-            n += "error" not in got and not distance(c.op, got, engine, fields.get(c.op) or protocol.COMPARED[c.op])
-        return n
+        return sum(_engine_agrees(alt, c.op, *engine_of[cid], fields) for cid in sample(c.cases))
     def fixed(c: Cluster) -> bool:
         return c.rule is not None and c.rule.fixes
 
