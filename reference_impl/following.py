@@ -228,29 +228,26 @@ def lowest_fill(ctx: Context, lead: Combo, in_suit: dict) -> Counter | None:
     if ctx.rules.checked.values.get("follow.fill") != "lowest_first" or lead.kind != "tractor" or \
             lead.components[0].size != 2:
         return None
-    pairs = [c for c, k in in_suit.items() if k >= 2]
-    if not pairs:
+    if not any(k >= 2 for k in in_suit.values()):
         return None
-    length, key = lead.components[0].length, ctx.key
+    key = ctx.key
     runs = list(tractor_candidates(ctx, in_suit, lead.suit, 2, None))
-    if runs and max(len(r) for r in runs) >= length:
+    longest = max(map(len, runs), default=0)
+    if longest >= lead.components[0].length:
         return None
     left = Counter(in_suit)
     fill: Counter = Counter()
     if runs:
-        longest = max(len(r) for r in runs)
-        run = min((r for r in runs if len(r) == longest), key=lambda r: max(key[c] for c in r))
-        for c in run:
+        for c in min((r for r in runs if len(r) == longest), key=lambda r: max(key[c] for c in r)):
             fill[c] += 2
             left[c] -= 2
-    n = len(lead.cards)
+    count, n = sum(fill.values()), len(lead.cards)
     for c in sorted((c for c, k in left.items() if k >= 2), key=lambda c: (key[c], c)):
-        if sum(fill.values()) + 2 > n:
+        if count + 2 > n:
             break
         fill[c] += 2
         left[c] -= 2
-    for c in sorted(left.elements(), key=lambda c: (key[c], c)):
-        if sum(fill.values()) >= n:
-            break
+        count += 2
+    for c in sorted(left.elements(), key=lambda c: (key[c], c))[:n - count]:
         fill[c] += 1
     return fill
