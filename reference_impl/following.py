@@ -212,7 +212,10 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
     reason = "must_play_pair"
     tractors = [u for u in required if u[1] > 1]
     triples = [u for u in required if u == (3, 1)]
-    if tractors and not can_form(tractors, runs, play_in_suit, where):
+    if rules.values.get("follow.reason_order") == "pairs_first" and \
+            sum(k // 2 for k in play_in_suit.values()) < sum(length for size, length in required if size > 1):
+        trace.add(*rules.clauses_of("follow.reason_order"))   # H38: too few pairs is named first
+    elif tractors and not can_form(tractors, runs, play_in_suit, where):
         reason = "must_play_tractor"
     elif triples and not can_form(tractors + triples, runs, play_in_suit, where):
         reason = "must_play_triple"

@@ -230,6 +230,12 @@ PARAMS: tuple[Param, ...] = (
           "cards, to the lead's count; any other play is refused as must_play_tractor. Two decks only. Not set: "
           "free.", required=False),
     Param("follow.suit", BoolType(), "Followers must play the led suit while they hold it."),
+    Param("follow.reason_order", EnumType("largest", "pairs_first"),
+          "Which obligation a refused follow names when it falls short of several (H38; the sources refuse the play "
+          "and name none): 'largest' - a tractor before a triple before a pair; 'pairs_first' - too few pairs "
+          "(fewer than the follow order asks for, a pair counted in every two equal cards played) is named first, "
+          "must_play_pair, and the largest of the others after it. Legality is the same under both. Not set: "
+          "largest.", required=False),
     Param("follow.unlisted", EnumType("component_ladders", "counts"),
           "The obligation for a lead with no follow ladder of its own (throws, shapes not listed): "
           "'component_ladders' - each component of the lead is followed by its own ladder, and a tractor's "

@@ -141,6 +141,12 @@ READINGS = {
     "H37": ("h37_lowest_fill", "follow.fill",
             lambda p, v: (v["legal"], v["reason"]) == (False, "must_play_tractor") and
             (p["legal"] or p["reason"] != "must_play_tractor")),
+    # H38 (tonyyunyang/80-fen-shengji, rules.js followError; abadcafe/tractor-game, follow.py
+    # illegal_follow_rejection): a follow refused by both readings, for too few pairs, where 000 names the tractor it
+    # lacks (000:2.16c)
+    "H38": ("h38_pairs_named_first", "follow.reason_order",
+            lambda p, v: (p["legal"], v["legal"], p["reason"], v["reason"]) ==
+            (False, False, "must_play_tractor", "must_play_pair")),
     # V82: a player dealt no point card or no card trump in every suit: the cards are dealt again
     "V82": ("v82_redeal_poor_hands", "deal.redeal_if", lambda p, v: (p["redeal"], v["redeal"]) == (False, True)),
 }

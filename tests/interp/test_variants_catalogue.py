@@ -888,3 +888,22 @@ def test_h37_the_longest_run_comes_first_then_the_lowest_pair():
     assert judge_follow(ctx, lead, hand, cards("9H 9H 10H 10H KH KH")).reason == "must_play_tractor"
     # a follower holding a tractor as long plays one, as 000:2.16a says (the fill is not dictated)
     assert judge_follow(ctx, lead, cards("9H 9H 10H 10H JH JH 3H 3H"), cards("9H 9H 10H 10H JH JH")).value
+
+
+# H38 (spec/house_rules.tsv): a refused follow is told to play its pairs first. tonyyunyang/80-fen-shengji,
+# src/rules.js (b832176c): followError returns '有对子时必须跟足对子' when pairCount(followed) < min(pairCount(lead),
+# pairCount(held)), before '必须跟出手中可用的拖拉机'; abadcafe/tractor-game, server/game/rules/follow.py (b717526e):
+# illegal_follow_rejection checks the pairs played (MustFollowPairsRejected) before the sub-play priority.
+def test_h38_a_follow_short_of_pairs_and_of_the_tractor_is_told_to_play_its_pairs():
+    v, parent = both("h38_pairs_named_first")
+    ctx, pctx = context(v, "5", "S"), context(parent, "5", "S")
+    lead, hand = cards("7H 7H 8H 8H"), cards("3H 3H 9H 9H 10H 10H QH 4D")
+    # one pair played where two are asked (the lead's two, the hand's three): the pairs are named first
+    got, was = judge_follow(ctx, lead, hand, cards("3H 3H QH 9H")), judge_follow(pctx, lead, hand, cards("3H 3H QH 9H"))
+    assert (got.value, got.reason) == (False, "must_play_pair")
+    # 000:2.16c (follow.pairs): the hand holds the tractor 9H 9H 10H 10H, the largest obligation broken
+    assert (was.value, was.reason) == (False, "must_play_tractor")
+    # pairs enough but not the tractor: the tractor is named under both; the tractor itself is legal under both
+    assert judge_follow(ctx, lead, hand, cards("3H 3H 9H 9H")).reason == "must_play_tractor"
+    assert judge_follow(ctx, lead, hand, cards("9H 9H 10H 10H")).value and \
+        judge_follow(pctx, lead, hand, cards("9H 9H 10H 10H")).value
