@@ -530,7 +530,10 @@ def _engine_rules(rules: Rules, add) -> None:
     ``lead``), where throws are judged; last (the same engine's GameEngine.finishRound), the game won on reaching
     the last level (H36, ``level.end_on = reach``; seen by ``advance``), where it ends at a level not to be
     played; last (the same engine's Follow.buildExpectedInsufficient), a tractor not matched followed by a
-    dictated fill, lowest first (H37, ``follow.fill = lowest_first``; seen by ``follow``), with two decks."""
+    dictated fill, lowest first (H37, ``follow.fill = lowest_first``; seen by ``follow``), with two decks; last
+    (tonyyunyang/80-fen-shengji's followError and abadcafe/tractor-game's illegal_follow_rejection), a follow with
+    too few pairs refused for its pairs before the tractor it lacks is named (H38, ``follow.reason_order =
+    pairs_first``; seen by ``follow``), where the ruleset does not say so."""
     from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
@@ -589,6 +592,10 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("follow.break_triple_for_pair"), "follow.fill",
             "follow.fill: lowest_first, a tractor not matched is followed by the longest run of pairs, then the lowest "
             "pairs, then the lowest cards (H37)", {"follow.fill": "lowest_first"}, obs=("follow",))
+    if "follow.reason_order" not in values:
+        add(rules.ladder_clause.get((2, 2)) or rules.clause("follow.suit"), "follow.reason_order",
+            "follow.reason_order: pairs_first, a follow with too few pairs is refused as must_play_pair before a "
+            "tractor it lacks is named (H38)", {"follow.reason_order": "pairs_first"}, obs=("follow",))
 
 
 # Whole kitty tables of the catalogue, one alternative each (after H29, so that no id moves): an engine reading

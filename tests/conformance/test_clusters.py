@@ -333,19 +333,20 @@ def test_a_report_of_a_run_stopped_in_its_analysis_says_interrupted_and_what_did
     assert json.loads(matrix.to_json(matrix.build([result]), [result]))["runs"][0]["interrupted"] is True
 
 
-def test_a_reason_named_in_another_order_is_no_rule_that_changes_who_may_play_what(tmp_path):
-    """An engine naming the pair a follower misses before the tractor (as tonyyunyang/80-fen-shengji does) answers
-    legality as the spec on every case: a rule that also makes the engine's reasons (a tractor of 7 pairs at least,
-    a follow ladder asking for the pair first) would refuse or allow plays the engine judges as the spec, so it is
-    neither a finding nor the rule that fixes the cluster (a pass changed in its primary field weighs more against
-    failures differing in the reason alone: issue 31, item 3)."""
+def test_a_reason_named_in_another_order_is_read_as_that_order_and_no_rule_that_changes_who_may_play_what(tmp_path):
+    """An engine naming the pairs a follower misses before the tractor (as tonyyunyang/80-fen-shengji does) answers
+    legality as the spec on every case. The rule it reads otherwise is the order of the reasons, H38
+    (follow.reason_order = pairs_first): one finding of every failure, breaking no pass. No rule that also makes the
+    engine's reasons but refuses or allows plays the engine judges as the spec (a tractor of 7 pairs at least, a
+    follow ladder asking for the pair first) names any of them (issue 31, items 1 and 3)."""
     _, _, report = conform(tmp_path, "pair_named_first", ",".join(protocol.OPERATIONS))
-    assert report["findings"] == [] and report["unexplained"] == []
-    [c] = report["clusters"]
-    assert c["kind"] == "reason_only" and c["cases"] == len(failing(report)) >= 5
-    assert (c["spec"], c["engine"]) == ("reason must_play_tractor", "reason must_play_pair")
-    assert c["rule"] is None or not c["rule"]["names"], c["rule"]      # was: tractor.min_length: 7, on 5 of 8
-    assert c["rule"] is None or "legal" not in c["rule"]["fields_left"], c["rule"]
+    assert report["clusters"] == [] and report["unexplained"] == []
+    [f] = report["findings"]
+    assert f["feature"] == "follow.reason_order" and "(H38)" in f["engine"][0]
+    assert f["cases"] == len(failing(report)) >= 5 and f["broken"] == 0
+    assert all(c["op"] == "follow" and (c["expected"]["reason"], c["answer"]["reason"]) ==
+               ("must_play_tractor", "must_play_pair") and c["expected"]["legal"] is False
+               for c in report["cases"] if c["status"] == "fail")
 
 
 def test_a_pass_changed_in_its_primary_field_weighs_more_against_failures_differing_in_their_reason():
