@@ -22,7 +22,7 @@ from conformance.reporting.badges import colour
 from conformance.protocol.inputs import input_rows
 from conformance.reporting.cards_html import CARD_CSS, cards_html
 from conformance.reporting.escape import html_text
-from conformance.reporting.labels import HTML_LANG, INPUT_WORDS, OPS_ZH, ruleset_title, texts, word
+from conformance.reporting.labels import HTML_LANG, INPUT_WORDS, OPS_ZH, cluster_kind, ruleset_title, texts, word
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 from conformance.reporting.names import case_title, clause_url, deciding_clause
 from conformance.reporting.report import explain_command
@@ -280,7 +280,7 @@ def _cluster_html(c, lang: str = "en") -> str:
     """A finding beyond the alternatives: what differs, where, the minimal position and how far it reaches."""
     if lang == "zh":
         return _cluster_html_zh(c)
-    what = "a difference in reason only" if c.kind == "reason_only" else "beyond the alternatives"
+    what = "a difference in reason only" if c.kind == "reason_only" else cluster_kind(c)
     parts = [f"<li><code>{_e(c.op)}: {_e(', '.join(c.fields))}</code> ({what}; <code>{_e(c.clause)}</code>) — "
              f"{len(c.cases)} case(s) with {_e(c.signature)}: the spec answers {_e(c.spec)}, the engine "
              f"{_e(c.engine)}"]
@@ -300,7 +300,7 @@ def _cluster_html(c, lang: str = "en") -> str:
 def _cluster_html_zh(c) -> str:
     """A cluster in Chinese from its structured fields: the operation, the fields, the clause, the count, the
     two answers and the position (the rule, reach and advice are English prose of the analysis: left out)."""
-    what = "仅理由不同" if c.kind == "reason_only" else "超出规则的各种读法"
+    what = cluster_kind(c, "zh")
     fields = "、".join(f"<code>{_e(f)}</code>" for f in c.fields)
     parts = [f"<li>{_op(c.op, 'zh')}：{fields}（{what}；{_named(clause_zh(c.clause), c.clause, 'zh')}）— "
              f"{len(c.cases)} 例：规则书答 <code>{_e(c.spec)}</code>，引擎答 <code>{_e(c.engine)}</code>"]

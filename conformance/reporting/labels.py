@@ -194,3 +194,16 @@ TERMINAL_ZH: dict[str, str] = {
     "positions": "{n} 个局面；{clauses}", "partial": "；只比较 {fields}（不比较 {rest}）", "vector": "  - 向量：{v}",
     "profile": "（配置 {profile}，随机种子 {seed}；用同一种子重跑即可复现）",
 }
+
+
+def cluster_kind(c, lang: str = "en") -> str:
+    """What a finding of the clusters is, in a word of ``lang``: a difference in the reason alone, one a change of
+    one rule fixes (its rule line names it: not "beyond the alternatives", which would send its reader after a
+    rule the language cannot state), or one beyond the alternatives."""
+    rule = c.rule
+    fixed = bool(rule.get("fixes") if isinstance(rule, dict) else getattr(rule, "fixes", False))
+    if c.kind == "reason_only":
+        return "仅理由不同" if lang == "zh" else "reason only"
+    if fixed:
+        return "改一条规则即一致" if lang == "zh" else "one rule fixes it"
+    return "超出规则的各种读法" if lang == "zh" else "beyond the alternatives"

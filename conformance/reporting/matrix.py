@@ -24,6 +24,7 @@ from tractor_dsl.diagnostics import showable
 
 from conformance.protocol import messages as protocol
 from conformance.reporting.escape import md_code, md_text
+from conformance.reporting.labels import cluster_kind
 from conformance.running.runner import STATUSES, Deviation, RunResult, Runner
 
 JUDGED = ("pass", "fail", "errored", "xfail", "xpass")
@@ -281,7 +282,7 @@ def findings_lines(r: RunResult, markdown: bool = False) -> list[str]:
         lines.append(f"- {code(f.feature)} ({text(f.clause)}): {spec}the engine reads it as "
                      f"{text('; '.join(f.engine))} ({len(f.cases)} case(s))")   # joined as a single run joins them
     for c in getattr(r, "clusters", []):
-        what = "reason only" if c.kind == "reason_only" else "beyond the alternatives"
+        what = cluster_kind(c)
         lines.append(f"- {code(f'{c.op}: ' + ', '.join(c.fields))} ({text(c.clause)}; {what}): the spec answers "
                      f"{text(str(c.spec))}, the engine {text(str(c.engine))} ({len(c.cases)} case(s); "
                      f"{text(str(c.signature))})")

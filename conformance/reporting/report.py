@@ -22,7 +22,7 @@ from conformance.protocol.inputs import draw_input, glyphs
 from conformance.protocol.jsonlines import clean_text
 from conformance.running.runner import STATUSES, RunResult
 from conformance.reporting.escape import md_block, md_code, md_text
-from conformance.reporting.labels import texts, word
+from conformance.reporting.labels import cluster_kind, texts, word
 from conformance.reporting.names import case_title
 
 COLUMNS = ("pass", "fail", "skipped", "errored")
@@ -503,7 +503,7 @@ def cluster_lines(i: int, c, markdown: bool = False) -> list[str]:
     """One finding beyond the alternatives: what differs, where, the minimal position and its reach
     (``markdown``: the engine's text escaped, as every text of summary.md)."""
     text = md_text if markdown else showable
-    what = "reason only" if c.kind == "reason_only" else "beyond the alternatives"
+    what = cluster_kind(c)
     label = f"{c.op}: {', '.join(c.fields)}"
     out = [f"{i}. **{text(label)}** ({what}; clause {md_code(c.clause)}) — {len(c.cases)} case(s)"
            if markdown else f"{i}. {showable(label)} ({what}) [{c.clause}] — {len(c.cases)} case(s)"]

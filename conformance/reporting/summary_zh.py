@@ -10,7 +10,7 @@ from typing import Any
 
 from conformance.protocol.inputs import glyphs, input_rows
 from conformance.reporting.escape import md_code, md_text
-from conformance.reporting.labels import INPUT_WORDS, OPS_ZH, SUMMARY_ZH as S, ruleset_title, word
+from conformance.reporting.labels import INPUT_WORDS, OPS_ZH, SUMMARY_ZH as S, cluster_kind, ruleset_title, word
 from conformance.reporting.names import deciding_clause
 from conformance.protocol import messages as protocol
 from conformance.reporting.report import (COLUMNS, UNCLAUSED_ROWS, _cols, by_clause, by_op, compared_fields, decision_lines,
@@ -88,7 +88,7 @@ def findings_lines(result: RunResult, md: bool = True) -> list[str]:
                    + f"引擎的答案合于 {values} — {len(f.cases)} 例"
                    + (f"；它改变 {len(f.broken)} 例原本一致的例子" if f.broken else ""))
     for c in getattr(result, "clusters", []):
-        what = "仅理由不同" if c.kind == "reason_only" else "超出规则的各种读法"
+        what = cluster_kind(c, "zh")
         out.append(f"- {named(OPS_ZH.get(c.op), c.op, md)}：{'、'.join(md_code(x) for x in c.fields)}（{what}；"
                    f"{clause(c.clause, md)}）— {len(c.cases)} 例：规则书答 {md_code(c.spec)}，引擎答 {md_code(c.engine)}"
                    + (f"；{'首个不合的局面（未缩小）' if c.not_shrunk else '最小局面'}："
