@@ -505,7 +505,20 @@ def spec_value(rules: Rules, alt: Alternative) -> str:
             from conformance.generation.positions.scenario import unit_text
             if f"follow {unit_text(unit)}" == alt.feature:
                 return " / ".join(str(units_pattern(e)) for e in rungs) + " (derived)"
-    return f"as {rules.name} states it"
+    unset = _unset_value(rules, alt.feature)
+    return f"not set: {unset}" if unset else f"as {rules.name} states it"
+
+
+def _unset_value(rules: Rules, feature: str) -> str | None:
+    """What a setting the ruleset leaves unset means, as the schema's ``Not set:`` says (``largest`` for
+    follow.reason_order): the spec's side of a house rule's finding, where "as r000 states it" told nothing."""
+    import re
+    from tractor_dsl.schema import PARAMS_BY_NAME
+    param = PARAMS_BY_NAME.get(feature)
+    if param is None or feature in rules.checked.values:
+        return None
+    m = re.search(r"Not set: (.*?)(?: - |\. |\.$| \(|;|$)", " ".join(param.doc.split()))
+    return m.group(1).strip() if m else None
 
 
 def folded(rules: Rules, clusters: list, findings: list[Finding], case_of: dict, engine_of: dict, fields: dict,

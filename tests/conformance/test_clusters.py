@@ -343,6 +343,7 @@ def test_a_reason_named_in_another_order_is_read_as_that_order_and_no_rule_that_
     assert report["clusters"] == [] and report["unexplained"] == []
     [f] = report["findings"]
     assert f["feature"] == "follow.reason_order" and "(H38)" in f["engine"][0]
+    assert f["spec"] == "not set: largest"   # what r000, which leaves it unset, reads (the schema's Not set:)
     assert f["cases"] == len(failing(report)) >= 5 and f["broken"] == 0
     assert all(c["op"] == "follow" and (c["expected"]["reason"], c["answer"]["reason"]) ==
                ("must_play_tractor", "must_play_pair") and c["expected"]["legal"] is False
