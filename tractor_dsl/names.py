@@ -77,6 +77,9 @@ def feature_zh(key: str) -> str | None:
     """A feature's name: a setting's, or 跟… for the follow ladder of a lead (``follow pair``)."""
     if key.startswith("follow "):
         return "跟" + shape_text_zh(key[len("follow "):]) + "的顺序"
+    if key.startswith("reading "):   # the reading chosen of an interpreted clause
+        clause = clause_zh(key[len("reading "):])
+        return f"{clause}的读法" if clause else None
     return setting_zh(key)
 
 

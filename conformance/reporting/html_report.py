@@ -22,6 +22,7 @@ from conformance.reporting.badges import colour
 from conformance.protocol.inputs import input_rows
 from conformance.reporting.cards_html import CARD_CSS, cards_html
 from conformance.reporting.escape import html_text
+from conformance.reporting.findings_zh import engine_zh, spec_zh
 from conformance.reporting.labels import HTML_LANG, INPUT_WORDS, OPS_ZH, cluster_kind, ruleset_title, texts, word
 from conformance.reporting.matrix import Matrix, percent, rate, slugs
 from conformance.reporting.names import case_title, clause_url, deciding_clause
@@ -316,9 +317,10 @@ def _cluster_html_zh(c) -> str:
 def _finding_html(f, r: RunResult, docs_url: str | None, lang: str) -> str:
     """A finding: the feature, its clause, the spec's value and the values that give the engine's answers."""
     if lang == "zh":
-        values = "、".join(f"<code>{_e(x)}</code>" for x in f.engine)
+        ids = lambda s: f'<code class="tr-id">{_e(s)}</code>'   # noqa: E731
+        values = "；".join(engine_zh(x, f.feature, escape=_e, ident=ids) for x in f.engine)
         return (f"<li>{_named(feature_zh(f.feature), f.feature, lang)}（{_finding_clause(f, r, docs_url, lang)}）："
-                + (f"规则书取 <code>{_e(f.spec)}</code>；" if f.spec else "")
+                + (f"规则书取 {spec_zh(f.feature, f.spec, escape=_e, ident=ids)}；" if f.spec else "")
                 + f"引擎的答案合于 {values} — {len(f.cases)} 例"
                 + (f"；它改变 {len(f.broken)} 例原本一致的例子" if f.broken else "") + "</li>")
     return (f"<li><code>{_e(f.feature)}</code> ({_finding_clause(f, r, docs_url)}): "

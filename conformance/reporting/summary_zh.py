@@ -10,6 +10,7 @@ from typing import Any
 
 from conformance.protocol.inputs import glyphs, input_rows
 from conformance.reporting.escape import md_code, md_text
+from conformance.reporting.findings_zh import engine_zh, spec_zh
 from conformance.reporting.labels import INPUT_WORDS, OPS_ZH, SUMMARY_ZH as S, cluster_kind, ruleset_title, word
 from conformance.reporting.names import deciding_clause
 from conformance.protocol import messages as protocol
@@ -79,12 +80,13 @@ def case_lines(c: dict, o, report_dir: str | None, md: bool = True) -> list[str]
 
 
 def findings_lines(result: RunResult, md: bool = True) -> list[str]:
-    md_code, _ = _styles(md)
+    md_code, md_text = _styles(md)
     out = []
     for f in result.findings:
-        values = "、".join(md_code(x) for x in f.engine)
+        ids = (lambda s: " " + md_code(s)) if md else (lambda s: f"（{s}）")
+        values = "；".join(engine_zh(x, f.feature, escape=md_text, ident=ids) for x in f.engine)
         out.append(f"- {named(feature_zh(f.feature), f.feature, md)}（{clause(f.clause, md) if f.clause else '—'}）："
-                   + (f"规则书取 {md_code(f.spec)}；" if f.spec else "")
+                   + (f"规则书取 {spec_zh(f.feature, f.spec, escape=md_text, ident=ids)}；" if f.spec else "")
                    + f"引擎的答案合于 {values} — {len(f.cases)} 例"
                    + (f"；它改变 {len(f.broken)} 例原本一致的例子" if f.broken else ""))
     for c in getattr(result, "clusters", []):

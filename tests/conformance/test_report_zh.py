@@ -112,8 +112,9 @@ def test_both_tables_hold_the_same_texts_and_the_chinese_one_no_english_word():
 
 
 def _md_words(text: str) -> list[str]:
-    """The Latin words of Markdown outside code spans and ruleset ids."""
-    return LATIN_WORD.findall(RULESET_ID.sub(" ", re.sub(r"(`+).*?\1", " ", text)))
+    """The Latin words of Markdown outside code spans, ruleset ids and character references (``-&gt;`` shows
+    ``->``)."""
+    return LATIN_WORD.findall(RULESET_ID.sub(" ", re.sub(r"&[a-z]+;|(`+).*?\1", " ", text)))
 
 
 def test_summary_md_in_chinese_and_the_other_reports_language_neutral(tmp_path):
@@ -298,3 +299,29 @@ def test_a_property_note_in_both_languages():
     assert property_note(skipped, None, "zh") == "引擎不支持此操作"
     said = SimpleNamespace(op="deal", status="skipped", examples=3, clauses={}, skipped_reason="no deal here")
     assert property_note(said, None, "zh") == "no deal here"   # the engine's own words, as they are
+
+
+def test_a_findings_two_sides_read_in_chinese_and_say_no_more_than_the_alternative_changes():
+    # English on a Chinese screen: a finding's sides were the analysis's English text ("follow.reason_order:
+    # pairs_first, a follow with too few pairs is refused ... (H38)", "not set: largest")
+    from conformance.reporting.findings_zh import engine_zh, spec_zh
+    from tractor_dsl.names import english_words, setting_zh
+    h38 = engine_zh("follow.reason_order: pairs_first, a follow with too few pairs is refused as must_play_pair "
+                    "before a tractor it lacks is named (H38)", "follow.reason_order")
+    assert h38.endswith("（H38）") and english_words(h38) == []
+    # H27's catalogued reading also frees a failed throw; the alternative sets the forced play alone, and its
+    # Chinese side says no more
+    h27 = engine_zh("throw.forced_play: blocked_fewest, the blocked component with the fewest cards (H27)",
+                    "throw.forced_play")
+    assert h27.endswith("（H27）") and "罚" not in h27 and english_words(h27) == []
+    assert spec_zh("follow.reason_order", "not set: largest").startswith("未设定：")
+    assert english_words(spec_zh("follow.reason_order", "not set: largest")) == []
+    # an unset setting whose meaning the schema says in English prose: the word alone, no English
+    assert spec_zh("trump.off_suit_order", "not set: the cards of one place are equal and the first played wins") \
+        == "未设定"
+    # the readings of an interpreted clause, by their Chinese names with the ids beside them
+    reading = engine_zh("level.progression: reading play_to_ace -> defend_ace", "reading level.progression")
+    assert "（play_to_ace）" in reading and "（defend_ace）" in reading
+    assert english_words(re.sub(r"（\w+）", "", reading)) == []
+    # on a line of another feature, the setting the alternative changes is named
+    assert engine_zh("ruff.structure: same_shape").startswith(setting_zh("ruff.structure"))
