@@ -502,6 +502,7 @@ LAST_VALUES: dict[str, tuple] = {
     "throw.check": ("unchecked",),                  # H28: offered by _engine_rules, after the bank's succession
     "compare.multi": ("every_component",),          # H30: offered by _engine_rules, after H29
     "declare.overcall_moves_bank": ("every_hand",),  # H31: offered by _engine_rules, after H30
+    "follow.reason_order": ("pairs_first",),        # H38: offered by _engine_rules, last
 }
 
 
@@ -533,7 +534,8 @@ def _engine_rules(rules: Rules, add) -> None:
     dictated fill, lowest first (H37, ``follow.fill = lowest_first``; seen by ``follow``), with two decks; last
     (tonyyunyang/80-fen-shengji's followError and abadcafe/tractor-game's illegal_follow_rejection), a follow with
     too few pairs refused for its pairs before the tractor it lacks is named (H38, ``follow.reason_order =
-    pairs_first``; seen by ``follow``), where the ruleset does not say so."""
+    pairs_first``; seen by ``follow``; cited to the clause stating follow.reason_order, in the bundled rulebooks
+    follow.refusal), where the ruleset does not read so."""
     from conformance.generation.positions import scenarios as all_scenarios
     values = rules.checked.values
     if values["throw.allowed"] and values["throw.check"] != "unchecked":
@@ -592,8 +594,9 @@ def _engine_rules(rules: Rules, add) -> None:
         add(rules.clause("follow.break_triple_for_pair"), "follow.fill",
             "follow.fill: lowest_first, a tractor not matched is followed by the longest run of pairs, then the lowest "
             "pairs, then the lowest cards (H37)", {"follow.fill": "lowest_first"}, obs=("follow",))
-    if "follow.reason_order" not in values:
-        add(rules.ladder_clause.get((2, 2)) or rules.clause("follow.suit"), "follow.reason_order",
+    if values.get("follow.reason_order") != "pairs_first":
+        add((*rules.clauses_of("follow.reason_order"), rules.ladder_clause.get((2, 2)) or rules.clause("follow.suit"))[0],
+            "follow.reason_order",
             "follow.reason_order: pairs_first, a follow with too few pairs is refused as must_play_pair before a "
             "tractor it lacks is named (H38)", {"follow.reason_order": "pairs_first"}, obs=("follow",))
 

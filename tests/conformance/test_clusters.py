@@ -343,7 +343,8 @@ def test_a_reason_named_in_another_order_is_read_as_that_order_and_no_rule_that_
     assert report["clusters"] == [] and report["unexplained"] == []
     [f] = report["findings"]
     assert f["feature"] == "follow.reason_order" and "(H38)" in f["engine"][0]
-    assert f["spec"] == "not set: largest"   # what r000, which leaves it unset, reads (the schema's Not set:)
+    # r000 states its order as an interpretation (follow.refusal, 000:2.16c, 2.16d): the finding is charged to it
+    assert (f["clause"], f["spec"]) == ("follow.refusal", "largest")
     assert f["cases"] == len(failing(report)) >= 5 and f["broken"] == 0
     assert all(c["op"] == "follow" and (c["expected"]["reason"], c["answer"]["reason"]) ==
                ("must_play_tractor", "must_play_pair") and c["expected"]["legal"] is False
@@ -361,3 +362,14 @@ def test_a_pass_changed_in_its_primary_field_weighs_more_against_failures_differ
     assert outweighs(26, cost(10, 0, secondary_only("follow", ["legal", "reason"])))
     assert not outweighs(26, cost(10, 10, secondary_only("follow", ["reason"])))
     assert outweighs(26, cost(10, 0, secondary_only("follow", ["reason"])))   # passes changed in the reason only
+
+
+def test_a_house_rule_the_ruleset_leaves_unset_is_shown_as_what_the_unset_setting_means():
+    # "spec: as r000 states it" told an engine author nothing: r000 leaves follow.fill (H37) unset, which the
+    # schema says means free (any fill meeting the ladder, 000:2.16a)
+    from conformance.analysis.attribution import spec_value
+    from conformance.generation.alternatives import alternatives
+    from reference_impl.rules import rules_for
+    rules = rules_for("r000")
+    [h37] = [a for a in alternatives(rules) if a.feature == "follow.fill"]
+    assert "follow.fill" not in rules.checked.values and spec_value(rules, h37) == "not set: free"

@@ -117,10 +117,10 @@ def test_the_house_rules_real_engines_follow_are_alternatives_added_last(name):
     # comes last of all, where jokers declare (r000: 000:2.6); elsewhere there is no joker declaration to read
     # then H37 (the same engine's Follow.buildExpectedInsufficient: a tractor not matched followed by the lowest fill),
     # with two decks; then, last of all, H38 (tony's followError, abadcafe's illegal_follow_rejection: a follow with
-    # too few pairs refused for its pairs first), cited to the clause of the tractor's follow ladder
+    # too few pairs refused for its pairs first), cited to the clause stating the order (follow.refusal)
     h38 = [a for a in everything if "(H38)" in a.description]
     assert h38 == everything[-1:] and h38[0].changes == {"follow.reason_order": "pairs_first"}
-    assert h38[0].observers == ("follow",) and h38[0].clause == rules.ladder_clause[(2, 2)]
+    assert h38[0].observers == ("follow",) and h38[0].clause == rules.clause("follow.reason_order") == "follow.refusal"
     everything = everything[:-1]
     h37 = [a for a in everything if "(H37)" in a.description]
     if rules.decks == 2:
