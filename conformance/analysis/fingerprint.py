@@ -368,12 +368,20 @@ def _judge(engine: Engine, ruleset: str, clause: str, variants: dict[str, Rules]
         if status == "skipped":   # the engine does not judge this: no evidence either way
             evidence.append({**case, "engine": answer, "agrees_with": []})
             continue
-        answered += 1
         fields = decided_fields(case["answers"])
+        declared = _declared(engine, case["op"])
+        if declared is not None:   # an engine answering some of the fields only (its handshake's "fields"): the
+            fields &= declared     # clause is judged on those; a position where it decides none of them is no
+            if not fields:         # evidence (a throw's blockers seen in "blocked" alone, which it leaves out)
+                evidence.append({**case, "engine": answer, "agrees_with": [], "unanswered": sorted(
+                    decided_fields(case["answers"]))})
+                continue
+        answered += 1
         agree = {name for name, a in case["answers"].items() if same(a, answer, fields)}
         for name in agree:
             agreeing[name] += 1
-        evidence.append({**case, "engine": answer, "agrees_with": sorted(agree), "fields": sorted(fields)})
+        evidence.append({**case, "engine": answer, "agrees_with": sorted(agree), "fields": sorted(fields)}
+                        | ({"answered_fields": sorted(declared)} if declared is not None else {}))
     if not answered:
         return Verdict(clause, tuple(variants), chosen, sorted(variants), 0, evidence, unobserved=bool(cases),
                        context=dict(context or {}))
@@ -392,6 +400,13 @@ def _judge(engine: Engine, ruleset: str, clause: str, variants: dict[str, Rules]
 
 
 _ABSENT = object()
+
+
+def _declared(engine: Engine, op: str) -> set[str] | None:
+    """The compared fields of ``op`` an engine answers, when its handshake's ``fields`` leaves some out (None when
+    it answers all of them)."""
+    fields = (getattr(engine, "fields", None) or {}).get(op)
+    return None if fields is None or isinstance(fields, protocol.AllFields) else set(fields)
 
 
 def _comparable(answer: dict) -> dict:
@@ -423,7 +438,8 @@ def _elsewhere(e: dict, rules: Rules, clause: str, reading: str) -> None:
     mine, engine = _comparable(e["answers"][reading]), _comparable(e["engine"])
     if "errored" in mine or "errored" in engine:
         return
-    off = sorted(k for k in set(mine) | set(engine) if mine.get(k, _ABSENT) != engine.get(k, _ABSENT))
+    off = sorted(k for k in set(mine) | set(engine) if mine.get(k, _ABSENT) != engine.get(k, _ABSENT)
+                 and k in e.get("answered_fields", (k,)))   # not a field the engine does not answer
     if not off:
         return
     cites = [c for c in judged(rules, e["op"], e["input"])[1] if c != clause]

@@ -97,6 +97,31 @@ def test_two_of_three_positions_are_no_clear_majority(readings):
     assert v.followed == [] and v.verdict == "none of them" and not departs(v)
 
 
+class _LeadWithoutBlocked(InProcessEngine):
+    """Plays ``rules``, answering lead with legal, reason and forced only, as its handshake declares (the fields
+    abadcafe/tractor-game's adapter answers): no blocked cards, no penalty."""
+
+    fields = {"lead": ("legal", "reason", "forced")}
+
+    def ask(self, op, ruleset, inp):
+        status, got = super().ask(op, ruleset, inp)
+        if op == "lead" and status == "result":
+            got = protocol.canonical(op, got, self.fields["lead"])
+        return status, got
+
+
+def test_an_engine_that_does_not_answer_a_field_is_judged_on_the_fields_it_answers(readings):
+    # the last position tells the readings apart by the blocked cards alone, which this engine does not answer:
+    # it is no evidence, not a position on which the engine follows neither reading (the fingerprint said "none
+    # of them" of abadcafe's lead.throw_blockers, on the blocked cards and the penalty it never sends)
+    engine = _LeadWithoutBlocked(load_file(JUNCTIONS_FLAT))
+    v = _judge(engine, "r000", "tractor.junctions", readings, "as_listed", _cases(readings))
+    assert v.followed == ["with_off_level_ace"] and v.positions == 3 and not v.majority
+    assert v.evidence[-1]["agrees_with"] == [] and v.evidence[-1]["unanswered"] == ["blocked"]
+    assert "fields" not in v.evidence[-1] and "differs_elsewhere" not in v.evidence[1]   # no penalty it never sent
+    assert v.evidence[1]["fields"] and set(v.evidence[1]["fields"]) <= {"legal", "reason", "forced"}
+
+
 @pytest.mark.parametrize("name", ["r000", "r001", "r003"])
 def test_every_reading_of_the_spec_reaches_the_fingerprint(name):
     """No hand-kept list: every executable reading of every clause with several (a reading added to spec/
