@@ -212,18 +212,15 @@ def judge_follow_combo(ctx: Context, lead: Combo, hand: Counter | dict, play: li
     reason = "must_play_pair"
     tractors = [u for u in required if u[1] > 1]
     triples = [u for u in required if u == (3, 1)]
-    # too few pairs (two equal cards a pair) as well: which obligation is named is follow.reason_order's to say
+    pairs_first = rules.values.get("follow.reason_order") == "pairs_first"   # H38
     short = sum(k // 2 for k in play_in_suit.values()) < sum(length for size, length in required if size > 1)
-    if short and rules.values.get("follow.reason_order") == "pairs_first":
-        pass   # H38: too few pairs is named first
-    elif tractors and not can_form(tractors, runs, play_in_suit, where):
-        reason = "must_play_tractor"
-    elif triples and not can_form(tractors + triples, runs, play_in_suit, where):
-        reason = "must_play_triple"
-    else:
-        short = False   # the pairs alone are short: no other obligation to name before them
-    if short:
-        trace.add(*rules.clauses_of("follow.reason_order"))
+    if not (short and pairs_first):   # too few pairs (two equal cards a pair) is named first under H38
+        if tractors and not can_form(tractors, runs, play_in_suit, where):
+            reason = "must_play_tractor"
+        elif triples and not can_form(tractors + triples, runs, play_in_suit, where):
+            reason = "must_play_triple"
+    if short and (pairs_first or reason != "must_play_pair"):   # the pairs short and a larger obligation broken:
+        trace.add(*rules.clauses_of("follow.reason_order"))     # follow.reason_order named one of them
     return Judgment(False, trace.tuple(), reason, "required: " + "; ".join(chosen), {"required": chosen})
 
 
