@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tractor_dsl.names import clause_zh, feature_zh, name, reading_zh, shape_text_zh, value_text_zh, words_zh
+from tractor_dsl.names import feature_zh, name, reading_zh, shape_text_zh, value_text_zh, words_zh
 
 _CATALOGUED = re.compile(r"^(?P<head>.*?) \((?P<id>[VH]\d\d)\)$")
 _READING = re.compile(r"^(?P<clause>[a-z_.]+): reading (?P<a>\w+) -> (?P<b>\w+)$")
@@ -42,18 +42,13 @@ def engine_zh(text: str, feature: str | None = None, *, escape=lambda s: s, iden
     ``feature``, the finding's, which the line names already. ``escape`` writes prose for the medium, ``ident``
     an identifier."""
     st = _Style(escape, ident)
-    m = _READING.match(text)
-    if m and feature == f"reading {m['clause']}":
-        clause = m["clause"]
-        return f"{st.named(m['a'], reading_zh(clause, m['a']))} → {st.named(m['b'], reading_zh(clause, m['b']))}"
     head, rest = _engine_zh(text, st)
-    if head is not None and feature is not None and head in (feature, feature.replace(" (derived)", "")):
-        return rest
-    return rest if head is None else f"{st.named(head, feature_zh(head))}{st.text('：')}{rest}"
+    return rest if head is None or head == feature else f"{st.named(head, feature_zh(head))}{st.text('：')}{rest}"
 
 
 def _engine_zh(text: str, st: _Style) -> tuple[str | None, str]:
-    """(the setting an alternative changes, when it names one; what it makes of it)."""
+    """(the feature an alternative changes, when it names one - a setting, a follow ladder, ``reading`` a clause;
+    what it makes of it)."""
     m = _CATALOGUED.match(text)
     if m:
         from tractor_dsl.variants import by_id
@@ -68,8 +63,8 @@ def _engine_zh(text: str, st: _Style) -> tuple[str | None, str]:
     m = _READING.match(text)
     if m:
         clause = m["clause"]
-        return None, (f"{st.named(clause, clause_zh(clause))}{st.text(' 的读法：')}"
-                      f"{st.named(m['a'], reading_zh(clause, m['a']))} → {st.named(m['b'], reading_zh(clause, m['b']))}")
+        return f"reading {clause}", \
+            f"{st.named(m['a'], reading_zh(clause, m['a']))} → {st.named(m['b'], reading_zh(clause, m['b']))}"
     m = _BAND.match(text)
     if m:
         n = int(m["n"])
@@ -105,4 +100,4 @@ def spec_zh(feature: str, text: str, *, escape=lambda s: s, ident=_plain_id) -> 
     if feature.startswith("reading ") and text.startswith("reading "):
         clause, reading = feature[len("reading "):], text[len("reading "):]
         return st.text("读法 ") + st.named(reading, reading_zh(clause, reading))
-    return st.text(value_text_zh(feature.replace(" (derived)", ""), text))
+    return st.text(value_text_zh(feature, text))

@@ -94,8 +94,13 @@ def _named(zh: str | None, ident: str, lang: str) -> str:
     """An identifier: in English its id as code; in Chinese its Chinese name, the id beside it as a small label
     (the id alone, as code, when it has no Chinese name)."""
     if lang == "zh" and zh:
-        return f'{_e(zh)}<code class="tr-id">{_e(ident)}</code>'
+        return f"{_e(zh)}{_tr_id(ident)}"
     return f"<code>{_e(ident)}</code>"
+
+
+def _tr_id(ident: str) -> str:
+    """An id as the small label beside its Chinese name."""
+    return f'<code class="tr-id">{_e(ident)}</code>'
 
 
 def _op(op: str, lang: str) -> str:
@@ -317,10 +322,9 @@ def _cluster_html_zh(c) -> str:
 def _finding_html(f, r: RunResult, docs_url: str | None, lang: str) -> str:
     """A finding: the feature, its clause, the spec's value and the values that give the engine's answers."""
     if lang == "zh":
-        ids = lambda s: f'<code class="tr-id">{_e(s)}</code>'   # noqa: E731
-        values = "；".join(engine_zh(x, f.feature, escape=_e, ident=ids) for x in f.engine)
+        values = "；".join(engine_zh(x, f.feature, escape=_e, ident=_tr_id) for x in f.engine)
         return (f"<li>{_named(feature_zh(f.feature), f.feature, lang)}（{_finding_clause(f, r, docs_url, lang)}）："
-                + (f"规则书取 {spec_zh(f.feature, f.spec, escape=_e, ident=ids)}；" if f.spec else "")
+                + (f"规则书取 {spec_zh(f.feature, f.spec, escape=_e, ident=_tr_id)}；" if f.spec else "")
                 + f"引擎的答案合于 {values} — {len(f.cases)} 例"
                 + (f"；它改变 {len(f.broken)} 例原本一致的例子" if f.broken else "") + "</li>")
     return (f"<li><code>{_e(f.feature)}</code> ({_finding_clause(f, r, docs_url)}): "

@@ -82,8 +82,8 @@ def case_lines(c: dict, o, report_dir: str | None, md: bool = True) -> list[str]
 def findings_lines(result: RunResult, md: bool = True) -> list[str]:
     md_code, md_text = _styles(md)
     out = []
+    ids = (lambda s: " " + md_code(s)) if md else (lambda s: f"（{s}）")   # an id beside its name, as named() sets it
     for f in result.findings:
-        ids = (lambda s: " " + md_code(s)) if md else (lambda s: f"（{s}）")
         values = "；".join(engine_zh(x, f.feature, escape=md_text, ident=ids) for x in f.engine)
         out.append(f"- {named(feature_zh(f.feature), f.feature, md)}（{clause(f.clause, md) if f.clause else '—'}）："
                    + (f"规则书取 {spec_zh(f.feature, f.spec, escape=md_text, ident=ids)}；" if f.spec else "")
