@@ -368,14 +368,13 @@ def _judge(engine: Engine, ruleset: str, clause: str, variants: dict[str, Rules]
         if status == "skipped":   # the engine does not judge this: no evidence either way
             evidence.append({**case, "engine": answer, "agrees_with": []})
             continue
-        fields = decided_fields(case["answers"])
+        decided = decided_fields(case["answers"])
         declared = _declared(engine, case["op"])
-        if declared is not None:   # an engine answering some of the fields only (its handshake's "fields"): the
-            fields &= declared     # clause is judged on those; a position where it decides none of them is no
-            if not fields:         # evidence (a throw's blockers seen in "blocked" alone, which it leaves out)
-                evidence.append({**case, "engine": answer, "agrees_with": [], "unanswered": sorted(
-                    decided_fields(case["answers"]))})
-                continue
+        fields = decided if declared is None else decided & declared   # an engine answering some fields only (its
+        if not fields and declared is not None:   # handshake's "fields") is judged on those; a position where the
+            # clause decides none of them is no evidence (a throw's blockers seen in "blocked" alone, left out)
+            evidence.append({**case, "engine": answer, "agrees_with": [], "unanswered": sorted(decided)})
+            continue
         answered += 1
         agree = {name for name, a in case["answers"].items() if same(a, answer, fields)}
         for name in agree:
